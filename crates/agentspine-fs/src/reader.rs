@@ -1,0 +1,230 @@
+//! The per-request context: backend, budget, counters.
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rustix::fs::Mode;
+
+use crate::budget::Budget;
+use crate::counters::{Counters, LiveCounters};
+use crate::error::FsError;
+use crate::identity::FileKind;
+use crate::root::Root;
+use crate::sys::{Backend, DIR_LOOKUP};
+
+/// Default number of times a read is repeated after the file changed under
+/// it, before it is refused as a race.
+pub const DEFAULT_RACE_RETRIES: u32 = 3;
+
+/// The context of one request: which [`Backend`] reaches names, the
+/// [`Budget`] every step checks, and the [`Counters`] of everything done.
+/// Every [`Root`] opened from a reader shares these.
+///
+/// ```
+/// # fn main() -> Result<(), agentspine_fs::FsError> {
+/// use agentspine_fs::{Budget, Reader};
+/// let dir = std::env::temp_dir();
+/// let reader = Reader::new(Budget::UNLIMITED);
+/// let root = reader.open_root(&dir)?;
+/// match root.read("surely-not-here.md", 4096) {
+///     Err(e) => assert_eq!(e.code().as_str(), "not-found"),
+///     Ok(_) => unreachable!(),
+/// }
+/// assert_eq!(reader.counters().refusals.not_found, 1);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Reader {
+    pub(crate) shared: Arc<Shared>,
+}
+
+pub(crate) struct Shared {
+    pub(crate) backend: Backend,
+    pub(crate) budget: Budget,
+    pub(crate) spent: AtomicU64,
+    pub(crate) counters: LiveCounters,
+    pub(crate) race_retries: u32,
+    #[cfg(feature = "fault-injection")]
+    pub(crate) read_delay: std::sync::Mutex<Option<std::time::Duration>>,
+}
+
+/// The requested backend cannot be used in this process.
+#[derive(Debug, thiserror::Error)]
+#[error("the {} backend is not available here (the kernel lacks it or a seccomp filter refuses it)", .0.as_str())]
+pub struct BackendUnavailable(pub Backend);
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("backend", &self.shared.backend)
+            .field("budget", &self.shared.budget)
+            .field("counters", &self.counters())
+            .finish()
+    }
+}
+
+impl Reader {
+    /// A reader with the best available backend.
+    pub fn new(budget: Budget) -> Reader {
+        Reader::build(Backend::detect(), budget, DEFAULT_RACE_RETRIES)
+    }
+
+    /// A reader with a chosen backend (tests run every path test against
+    /// each one).
+    pub fn with_backend(backend: Backend, budget: Budget) -> Result<Reader, BackendUnavailable> {
+        if !backend.available() {
+            return Err(BackendUnavailable(backend));
+        }
+        Ok(Reader::build(backend, budget, DEFAULT_RACE_RETRIES))
+    }
+
+    /// This reader, repeating a changed read `retries` times before refusing.
+    pub fn with_race_retries(self, retries: u32) -> Reader {
+        let shared = &self.shared;
+        Reader::build(shared.backend, shared.budget, retries)
+    }
+
+    fn build(backend: Backend, budget: Budget, race_retries: u32) -> Reader {
+        Reader {
+            shared: Arc::new(Shared {
+                backend,
+                budget,
+                spent: AtomicU64::new(0),
+                counters: LiveCounters::default(),
+                race_retries,
+                #[cfg(feature = "fault-injection")]
+                read_delay: std::sync::Mutex::new(None),
+            }),
+        }
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.shared.backend
+    }
+
+    /// The request's budget.
+    pub fn budget(&self) -> Budget {
+        self.shared.budget
+    }
+
+    /// File bytes read so far against the budget.
+    pub fn bytes_spent(&self) -> u64 {
+        self.shared.spent.load(Ordering::Relaxed)
+    }
+
+    /// A snapshot of everything counted so far.
+    pub fn counters(&self) -> Counters {
+        self.shared.counters.snapshot()
+    }
+
+    /// Test-only fault injection: sleep this long before every `read`
+    /// system call, as a stuck network filesystem would.
+    #[cfg(feature = "fault-injection")]
+    pub fn inject_read_delay(&self, delay: Option<std::time::Duration>) {
+        if let Ok(mut slot) = self.shared.read_delay.lock() {
+            *slot = delay;
+        }
+    }
+
+    /// Opens `path` (an absolute host path chosen by the user or the host,
+    /// never by a model) as a root. The root's own path may pass through
+    /// links (it is the trust anchor, e.g. `/tmp` on macOS); nothing beneath
+    /// it may. Costs one open.
+    pub fn open_root(&self, path: &Path) -> Result<Root, FsError> {
+        let shown = || path.display().to_string();
+        if !path.is_absolute() {
+            return Err(self
+                .refused(FsError::InvalidPath { path: shown(), reason: "a root must be an absolute path" }));
+        }
+        if self.shared.budget.expired() {
+            return Err(self.refused(FsError::Deadline { path: shown() }));
+        }
+        LiveCounters::bump(&self.shared.counters.opens, 1);
+        let fd: OwnedFd = match rustix::fs::open(path, DIR_LOOKUP, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOTDIR) => {
+                return Err(self.refused(FsError::NotDirectory { path: shown(), kind: FileKind::Unknown }));
+            }
+            Err(e) => return Err(self.refused(crate::sys::map_lookup_errno(e, &shown))),
+        };
+        let canonical = canonical_path(&fd).unwrap_or_else(|| path.to_path_buf());
+        Ok(Root::new(self.clone(), Arc::new(fd), canonical, String::new()))
+    }
+
+    /// Counts a refusal on its way to the caller.
+    pub(crate) fn refused(&self, error: FsError) -> FsError {
+        self.shared.counters.refused(error.code());
+        error
+    }
+
+    pub(crate) fn check_deadline(&self, shown: &dyn Fn() -> String) -> Result<(), FsError> {
+        if self.shared.budget.expired() {
+            return Err(FsError::Deadline { path: shown() });
+        }
+        Ok(())
+    }
+
+    /// Reserves `size` bytes of the budget, or refuses.
+    pub(crate) fn charge(&self, size: u64, shown: &dyn Fn() -> String) -> Result<(), FsError> {
+        let Some(max) = self.shared.budget.max_bytes else {
+            self.shared.spent.fetch_add(size, Ordering::Relaxed);
+            return Ok(());
+        };
+        let mut spent = self.shared.spent.load(Ordering::Relaxed);
+        loop {
+            let remaining = max.saturating_sub(spent);
+            if size > remaining {
+                return Err(FsError::BudgetExhausted { path: shown(), size, remaining });
+            }
+            match self.shared.spent.compare_exchange_weak(
+                spent,
+                spent + size,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(now) => spent = now,
+            }
+        }
+    }
+
+    /// Gives back a reservation that was not used (a read that failed).
+    pub(crate) fn refund(&self, size: u64) {
+        self.shared.spent.fetch_sub(size, Ordering::Relaxed);
+    }
+}
+
+/// The kernel's name for an open directory, without a lookup by path.
+fn canonical_path(fd: &OwnedFd) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let link = format!("/proc/self/fd/{}", fd.as_fd().as_raw_fd());
+        let target = rustix::fs::readlink(link.as_str(), Vec::new()).ok()?;
+        let target = PathBuf::from(std::ffi::OsString::from(
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(target.as_bytes()),
+        ));
+        target.is_absolute().then_some(target)
+    }
+    #[cfg(target_vendor = "apple")]
+    {
+        rustix::fs::getpath(fd.as_fd()).ok().map(|c| {
+            PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(c.as_bytes()))
+        })
+    }
+    #[cfg(not(any(target_os = "linux", target_vendor = "apple")))]
+    {
+        let _ = fd;
+        None
+    }
+}
+
+/// Readers and roots are shared across threads (hooks, the MCP server).
+const _: () = {
+    const fn is<T: Send + Sync>() {}
+    is::<Reader>();
+    is::<Root>();
+};

@@ -1,0 +1,329 @@
+//! A directory handle and everything that may be done beneath it.
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustix::fs::{Dir, FileType};
+
+use crate::counters::LiveCounters;
+use crate::error::FsError;
+use crate::identity::{FileKind, Identity, Metadata, Snapshot};
+use crate::listing::{Entry, Listing};
+use crate::path::RelPath;
+use crate::reader::Reader;
+use crate::sys::{DIR_LOOKUP, DIR_READ, DirFd, FILE_READ, Sys};
+
+/// A directory opened once; every path given to it is resolved beneath it
+/// and never through a link. See the crate docs for the guarantees.
+#[derive(Clone)]
+pub struct Root {
+    reader: Reader,
+    fd: Arc<OwnedFd>,
+    /// Host path of this directory (for labels only, never re-opened).
+    host_path: PathBuf,
+    /// Path of this directory relative to the root it was opened from
+    /// (empty for a root opened by [`Reader::open_root`]).
+    prefix: String,
+}
+
+/// An open file or directory beneath a root, with what `fstat` said.
+#[derive(Debug)]
+pub struct Handle {
+    /// The open descriptor (`O_RDONLY | O_NONBLOCK`, close-on-exec).
+    pub fd: OwnedFd,
+    /// What it is.
+    pub metadata: Metadata,
+}
+
+impl std::fmt::Debug for Root {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Root").field("host_path", &self.host_path).field("prefix", &self.prefix).finish()
+    }
+}
+
+impl Root {
+    pub(crate) fn new(reader: Reader, fd: Arc<OwnedFd>, host_path: PathBuf, prefix: String) -> Root {
+        Root { reader, fd, host_path, prefix }
+    }
+
+    /// The reader (budget and counters) this root works for.
+    pub fn reader(&self) -> &Reader {
+        &self.reader
+    }
+
+    /// The host path this root was opened at (for labels; nothing re-opens it).
+    pub fn host_path(&self) -> &Path {
+        &self.host_path
+    }
+
+    /// This root's path relative to the root it was opened from (empty for a
+    /// top-level root). Error paths carry it as a prefix.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    fn sys(&self) -> Sys<'_> {
+        Sys { backend: self.reader.shared.backend, counters: &self.reader.shared.counters }
+    }
+
+    fn shown(&self, rel: &Path) -> String {
+        let rel = rel.to_string_lossy();
+        if self.prefix.is_empty() { rel.into_owned() } else { format!("{}/{rel}", self.prefix) }
+    }
+
+    /// Runs `op` and counts its refusal, if any.
+    fn counted<T>(&self, op: impl FnOnce() -> Result<T, FsError>) -> Result<T, FsError> {
+        op().map_err(|e| self.reader.refused(e))
+    }
+
+    /// Opens `rel` beneath this root for reading (`O_RDONLY | O_NOFOLLOW |
+    /// O_NONBLOCK | O_NOCTTY | O_CLOEXEC`) and `fstat`s the handle. Opening a
+    /// FIFO this way never blocks. Refuses links anywhere on the path.
+    pub fn open(&self, rel: impl AsRef<Path>) -> Result<Handle, FsError> {
+        let rel = rel.as_ref();
+        let shown = || self.shown(rel);
+        self.counted(|| {
+            let path = RelPath::parse(rel, shown)?;
+            self.reader.check_deadline(&shown)?;
+            let sys = self.sys();
+            let fd = match path.split_last() {
+                None => sys.open_final(self.fd.as_fd(), std::ffi::OsStr::new("."), FILE_READ, &shown)?,
+                Some((parents, name)) => {
+                    let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
+                    sys.open_final(parent.fd(), name, FILE_READ, &shown)?
+                }
+            };
+            let stat = sys.fstat(fd.as_fd(), &shown)?;
+            Ok(Handle { metadata: Metadata { kind: FileKind::of(&stat), identity: Identity::of(&stat) }, fd })
+        })
+    }
+
+    /// Looks at `rel` without opening it and without following a link at the
+    /// last component (a link there is reported as [`FileKind::Symlink`]; a
+    /// link before it is refused).
+    pub fn stat(&self, rel: impl AsRef<Path>) -> Result<Metadata, FsError> {
+        let rel = rel.as_ref();
+        let shown = || self.shown(rel);
+        self.counted(|| {
+            let path = RelPath::parse(rel, shown)?;
+            self.reader.check_deadline(&shown)?;
+            let sys = self.sys();
+            let stat = match path.split_last() {
+                None => sys.fstat(self.fd.as_fd(), &shown)?,
+                Some((parents, name)) => {
+                    let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
+                    sys.stat_final(parent.fd(), name, &shown)?
+                }
+            };
+            Ok(Metadata { kind: FileKind::of(&stat), identity: Identity::of(&stat) })
+        })
+    }
+
+    /// Reads the regular file `rel` whole, if it is at most `cap` bytes.
+    ///
+    /// The file is opened beneath the root, `fstat`ed (anything but a regular
+    /// file is refused at once, as is a size over `cap` or over the budget),
+    /// read, then `fstat`ed again and its name looked at again with
+    /// `fstatat(AT_SYMLINK_NOFOLLOW)` in the same directory handle: device,
+    /// inode, size, mtime and ctime must be equal all three times and the
+    /// byte count must equal the size. Otherwise the whole read is repeated
+    /// (see [`crate::DEFAULT_RACE_RETRIES`]) and then refused as a race.
+    pub fn read(&self, rel: impl AsRef<Path>, cap: u64) -> Result<Snapshot, FsError> {
+        let rel = rel.as_ref();
+        let shown = || self.shown(rel);
+        self.counted(|| {
+            let path = RelPath::parse(rel, shown)?;
+            let Some((parents, name)) = path.split_last() else {
+                return Err(FsError::NotRegular { path: shown(), kind: FileKind::Directory });
+            };
+            let attempts = self.reader.shared.race_retries.saturating_add(1);
+            for attempt in 0..attempts {
+                if attempt > 0 {
+                    LiveCounters::bump(&self.reader.shared.counters.retries, 1);
+                }
+                self.reader.check_deadline(&shown)?;
+                match self.read_once(parents, name, cap, &shown)? {
+                    Some(snapshot) => return Ok(snapshot),
+                    None => continue,
+                }
+            }
+            Err(FsError::Race { path: shown(), attempts })
+        })
+    }
+
+    /// One attempt: `Ok(None)` when the file changed during the attempt.
+    fn read_once(
+        &self,
+        parents: &[&std::ffi::OsStr],
+        name: &std::ffi::OsStr,
+        cap: u64,
+        shown: &dyn Fn() -> String,
+    ) -> Result<Option<Snapshot>, FsError> {
+        let sys = self.sys();
+        let parent: DirFd<'_> = sys.open_parent(self.fd.as_fd(), parents, shown)?;
+        let fd = sys.open_final(parent.fd(), name, FILE_READ, shown)?;
+        let before = sys.fstat(fd.as_fd(), shown)?;
+        let kind = FileKind::of(&before);
+        if kind != FileKind::File {
+            return Err(FsError::NotRegular { path: shown(), kind });
+        }
+        let identity = Identity::of(&before);
+        if identity.size > cap {
+            return Err(FsError::TooLarge { path: shown(), size: identity.size, cap });
+        }
+        self.reader.charge(identity.size, shown)?;
+        let outcome = self.read_exact_and_verify(&sys, &parent, name, &fd, identity, shown);
+        match outcome {
+            Ok(Some(bytes)) => Ok(Some(Snapshot { bytes, identity })),
+            other => {
+                self.reader.refund(identity.size);
+                other.map(|_| None)
+            }
+        }
+    }
+
+    fn read_exact_and_verify(
+        &self,
+        sys: &Sys<'_>,
+        parent: &DirFd<'_>,
+        name: &std::ffi::OsStr,
+        fd: &OwnedFd,
+        identity: Identity,
+        shown: &dyn Fn() -> String,
+    ) -> Result<Option<Vec<u8>>, FsError> {
+        let size = usize::try_from(identity.size).map_err(|_| FsError::TooLarge {
+            path: shown(),
+            size: identity.size,
+            cap: usize::MAX as u64,
+        })?;
+        let mut bytes = vec![0u8; size];
+        let mut filled = 0;
+        while filled < size {
+            self.reader.check_deadline(shown)?;
+            #[cfg(feature = "fault-injection")]
+            if let Some(delay) = self.reader.shared.read_delay.lock().ok().and_then(|d| *d) {
+                std::thread::sleep(delay);
+            }
+            LiveCounters::bump(&self.reader.shared.counters.reads, 1);
+            match rustix::io::read(fd, &mut bytes[filled..]) {
+                Ok(0) => return Ok(None), // shrank under us
+                Ok(n) => {
+                    LiveCounters::bump(&self.reader.shared.counters.bytes_read, n as u64);
+                    filled += n;
+                }
+                Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(crate::sys::map_lookup_errno(e, shown)),
+            }
+        }
+        let after = sys.fstat(fd.as_fd(), shown)?;
+        if Identity::of(&after) != identity {
+            return Ok(None);
+        }
+        match sys.stat_final(parent.fd(), name, shown) {
+            Ok(now) if Identity::of(&now) == identity && FileKind::of(&now) == FileKind::File => {
+                Ok(Some(bytes))
+            }
+            // Renamed over, replaced by a link or a FIFO, or removed: retry.
+            Ok(_) | Err(FsError::NotFound { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Opens the directory `rel` beneath this root as a root of its own,
+    /// sharing this root's reader. Paths given to it cannot leave it.
+    pub fn subdir(&self, rel: impl AsRef<Path>) -> Result<Root, FsError> {
+        let rel = rel.as_ref();
+        let shown = || self.shown(rel);
+        self.counted(|| {
+            let path = RelPath::parse(rel, shown)?;
+            self.reader.check_deadline(&shown)?;
+            let Some((parents, name)) = path.split_last() else {
+                return Ok(self.clone());
+            };
+            let sys = self.sys();
+            let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
+            let fd = sys.open_final(parent.fd(), name, DIR_LOOKUP, &shown)?;
+            let reduced = path.display();
+            let prefix =
+                if self.prefix.is_empty() { reduced.clone() } else { format!("{}/{reduced}", self.prefix) };
+            Ok(Root::new(self.reader.clone(), Arc::new(fd), self.host_path.join(&reduced), prefix))
+        })
+    }
+
+    /// Lists the directory `rel`, at most `max_entries` entries (`.` and `..`
+    /// not counted). This is the only way agentspine enumerates a directory;
+    /// each call counts one enumeration. Links are reported, never followed;
+    /// entries are sorted by name; `truncated` says the bound cut the list.
+    pub fn list(&self, rel: impl AsRef<Path>, max_entries: usize) -> Result<Listing, FsError> {
+        let rel = rel.as_ref();
+        let shown = || self.shown(rel);
+        self.counted(|| {
+            let path = RelPath::parse(rel, shown)?;
+            self.reader.check_deadline(&shown)?;
+            let sys = self.sys();
+            let fd = match path.split_last() {
+                None => sys.open_final(self.fd.as_fd(), std::ffi::OsStr::new("."), DIR_READ, &shown)?,
+                Some((parents, name)) => {
+                    let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
+                    sys.open_final(parent.fd(), name, DIR_READ, &shown)?
+                }
+            };
+            self.list_fd(&sys, fd, max_entries, &shown)
+        })
+    }
+
+    fn list_fd(
+        &self,
+        sys: &Sys<'_>,
+        fd: OwnedFd,
+        max_entries: usize,
+        shown: &dyn Fn() -> String,
+    ) -> Result<Listing, FsError> {
+        let counters = &self.reader.shared.counters;
+        LiveCounters::bump(&counters.dir_enumerations, 1);
+        let mut dir = Dir::new(fd).map_err(|e| crate::sys::map_lookup_errno(e, shown))?;
+        let mut listing = Listing { path: shown(), ..Listing::default() };
+        let mut seen = 0usize;
+        while let Some(entry) = dir.read() {
+            let entry = entry.map_err(|e| crate::sys::map_lookup_errno(e, shown))?;
+            let raw = entry.file_name().to_bytes().to_vec();
+            let file_type = entry.file_type();
+            drop(entry);
+            if raw == b"." || raw == b".." {
+                continue;
+            }
+            if seen == max_entries {
+                listing.truncated = true;
+                break;
+            }
+            self.reader.check_deadline(shown)?;
+            seen += 1;
+            LiveCounters::bump(&counters.dir_entries, 1);
+            let name_os = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&raw);
+            let kind = match file_type {
+                FileType::Unknown => match dir.fd() {
+                    Ok(dir_fd) => sys.kind_of(dir_fd, name_os).unwrap_or(FileKind::Unknown),
+                    Err(_) => FileKind::Unknown,
+                },
+                known => FileKind::from_file_type(known),
+            };
+            let Ok(name) = std::str::from_utf8(&raw) else {
+                listing.non_utf8 += 1;
+                continue;
+            };
+            let entry = Entry { name: name.to_owned(), kind };
+            if kind == FileKind::Symlink {
+                listing.symlinks.push(entry.name);
+            } else if name.starts_with('.') {
+                listing.hidden.push(entry);
+            } else {
+                listing.entries.push(entry);
+            }
+        }
+        listing.entries.sort_by(|a, b| a.name.cmp(&b.name));
+        listing.hidden.sort_by(|a, b| a.name.cmp(&b.name));
+        listing.symlinks.sort();
+        Ok(listing)
+    }
+}

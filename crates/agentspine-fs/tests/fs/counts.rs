@@ -1,0 +1,136 @@
+//! The documented cost of each operation, asserted exactly (crate docs,
+//! "What each operation costs").
+
+use agentspine_fs::{Backend, Counters};
+
+use crate::support::{Tree, backends, reader};
+
+fn cost(backend: Backend, tree: &Tree, op: impl FnOnce(&agentspine_fs::Root)) -> Counters {
+    let r = reader(backend);
+    let root = r.open_root(&tree.root).unwrap();
+    assert_eq!(r.counters().opens, 1, "opening a root is one open");
+    let before = r.counters();
+    op(&root);
+    r.counters() - before
+}
+
+fn nested_tree(unrelated: usize) -> Tree {
+    let tree = Tree::new();
+    tree.file("a/b/c/d/e/AGENTS.md", b"rules: nineteen b.\n");
+    for i in 0..unrelated {
+        tree.file(&format!("a/b/c/d/e/noise-{i}.md"), b"noise");
+    }
+    tree
+}
+
+#[test]
+fn reading_a_depth_six_path_costs_exactly_the_documented_calls() {
+    for backend in backends() {
+        let tree = nested_tree(0);
+        let c = cost(backend, &tree, |root| {
+            assert_eq!(root.read("a/b/c/d/e/AGENTS.md", 4096).unwrap().bytes.len(), 19);
+        });
+        let opens = match backend {
+            Backend::Openat2 => 2, // the parent in one openat2, then the file
+            Backend::Walk => 6,    // a, b, c, d, e, then the file
+        };
+        assert_eq!(
+            (c.opens, c.stats, c.reads, c.bytes_read, c.dir_enumerations, c.retries),
+            (opens, 3, 1, 19, 0, 0),
+            "{backend:?}"
+        );
+        assert_eq!(c.refusals.total(), 0);
+    }
+}
+
+#[test]
+fn the_cost_does_not_depend_on_unrelated_files() {
+    for backend in backends() {
+        let small = nested_tree(0);
+        let big = nested_tree(500);
+        let read = |root: &agentspine_fs::Root| {
+            root.read("a/b/c/d/e/AGENTS.md", 4096).unwrap();
+        };
+        assert_eq!(cost(backend, &small, read), cost(backend, &big, read), "{backend:?}");
+    }
+}
+
+#[test]
+fn a_file_at_the_root_costs_one_open_on_both_backends() {
+    for backend in backends() {
+        let tree = Tree::new();
+        tree.file("AGENTS.md", b"top");
+        tree.file("empty.md", b"");
+        let c = cost(backend, &tree, |root| {
+            root.read("AGENTS.md", 10).unwrap();
+        });
+        assert_eq!((c.opens, c.stats, c.reads, c.bytes_read), (1, 3, 1, 3), "{backend:?}");
+        let c = cost(backend, &tree, |root| {
+            assert!(root.read("empty.md", 10).unwrap().bytes.is_empty());
+        });
+        assert_eq!((c.opens, c.stats, c.reads), (1, 3, 0), "{backend:?}: an empty file costs no read");
+    }
+}
+
+#[test]
+fn stat_list_and_subdir_cost_what_the_docs_say() {
+    for backend in backends() {
+        let tree = nested_tree(3);
+        let walk = backend == Backend::Walk;
+        let c = cost(backend, &tree, |root| {
+            root.stat("AGENTS.md").unwrap_err();
+        });
+        assert_eq!((c.opens, c.stats), (0, 1), "{backend:?} stat d=1");
+        let c = cost(backend, &tree, |root| {
+            root.stat("a/b/c/d/e/AGENTS.md").unwrap();
+        });
+        assert_eq!((c.opens, c.stats), (if walk { 5 } else { 1 }, 1), "{backend:?} stat d=6");
+        let c = cost(backend, &tree, |root| {
+            let listing = root.list("a/b/c/d/e", 100).unwrap();
+            assert_eq!(listing.entries.len(), 4);
+        });
+        assert_eq!(
+            (c.opens, c.stats, c.dir_enumerations, c.dir_entries),
+            (if walk { 5 } else { 2 }, 0, 1, 4),
+            "{backend:?} list d=5"
+        );
+        let c = cost(backend, &tree, |root| {
+            let e = root.subdir("a/b/c/d/e").unwrap();
+            e.read("AGENTS.md", 100).unwrap();
+        });
+        // subdir: as for list, no enumeration; the read beneath it is d=1.
+        assert_eq!((c.opens, c.stats, c.reads), (if walk { 5 } else { 2 } + 1, 3, 1), "{backend:?} subdir");
+    }
+}
+
+#[test]
+fn a_refusal_under_the_walk_costs_one_stat_to_tell_a_link() {
+    let tree = Tree::new();
+    tree.file("real/AGENTS.md", b"x");
+    tree.symlink("link", "real");
+    let c = cost(Backend::Walk, &tree, |root| {
+        root.read("link/AGENTS.md", 10).unwrap_err();
+    });
+    assert_eq!((c.opens, c.stats, c.refusals.symlink), (1, 1, 1));
+}
+
+#[test]
+fn counters_serialize_with_stable_names() {
+    let tree = Tree::new();
+    let r = reader(Backend::Walk);
+    let root = r.open_root(&tree.root).unwrap();
+    let _ = root.read("missing.md", 10);
+    let json = serde_json::to_value(r.counters()).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "opens": 2, "reads": 0, "bytes_read": 0, "stats": 0,
+            "dir_enumerations": 0, "dir_entries": 0, "retries": 0,
+            "refusals": {
+                "not-found": 1, "symlink": 0, "escape": 0, "not-regular": 0,
+                "not-directory": 0, "too-large": 0, "race": 0, "permission-denied": 0,
+                "deadline": 0, "budget-exhausted": 0, "invalid-path": 0, "io": 0
+            }
+        })
+    );
+}

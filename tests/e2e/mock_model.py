@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""Stdlib-only mock model server for agentspine's end-to-end capture harness.
+
+Binds 127.0.0.1 on a free port (or --port), records every request as one JSON
+line, and answers the three wire protocols the hosts use:
+
+* Anthropic Messages      POST /v1/messages            (SSE and plain JSON)
+                          POST /v1/messages/count_tokens
+* OpenAI Responses        POST /v1/responses           (SSE, ends with
+                          response.completed; Codex retries without it)
+* OpenAI Chat Completions POST /v1/chat/completions    (SSE and plain JSON)
+
+Anything else (GET /v1/models, telemetry, ...) gets a harmless 200 `{}` (or an
+empty model list) and is recorded too.
+
+Replies are the text "ok" unless a script is given (--script FILE): a JSON
+list of turns, consumed in order by the "main" model requests (those that
+carry a non-empty `tools` list; side requests such as title generation always
+get plain text).  A turn is one of
+
+    {"text": "hello"}
+    {"tool": {"name": "Read", "input": {"file_path": "/abs/x"}}}      # Anthropic tool_use
+    {"tool": {"name": "shell", "arguments": {"command": ["ls"]}}}     # Responses function_call
+    {"tool": {"name": "apply_patch", "custom_input": "*** Begin Patch\\n..."}}  # Responses custom_tool_call
+    {"tool": {"name": "read", "arguments": {"path": "x"}}}            # Chat Completions tool_calls
+
+`input` and `arguments` are interchangeable; the protocol of the request
+decides the wire shape.  When the script is exhausted the reply is "ok".
+
+Record format (one JSON object per line):
+    {"seq", "time", "method", "path", "headers": {...}, "body": <json or null>,
+     "body_text": <str when not JSON>, "reply": "text"|"tool:NAME"|...}
+Authorization-like header values are replaced by "<redacted>".
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+REDACT = {"authorization", "x-api-key", "api-key", "cookie", "proxy-authorization"}
+
+
+class Script:
+    """Ordered replies for main model requests; thread-safe."""
+
+    def __init__(self, turns=None):
+        self.turns = list(turns or [])
+        self.lock = threading.Lock()
+
+    def next(self, is_main: bool):
+        if not is_main:
+            return {"text": "ok"}
+        with self.lock:
+            if self.turns:
+                return self.turns.pop(0)
+        return {"text": "ok"}
+
+
+def _sse(event: str | None, data) -> bytes:
+    payload = data if isinstance(data, str) else json.dumps(data)
+    head = f"event: {event}\n" if event else ""
+    return (head + f"data: {payload}\n\n").encode()
+
+
+def _tool_args(tool: dict):
+    args = tool.get("input", tool.get("arguments", {}))
+    return args
+
+
+# ---------------------------------------------------------------- Anthropic
+def anthropic_reply(body: dict, turn: dict):
+    model = body.get("model", "claude-mock")
+    msg_id = "msg_" + uuid.uuid4().hex[:24]
+    usage = {"input_tokens": 10, "output_tokens": 1,
+             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    if "tool" in turn:
+        tool = turn["tool"]
+        block = {"type": "tool_use", "id": tool.get("id") or "toolu_" + uuid.uuid4().hex[:24],
+                 "name": tool["name"], "input": _tool_args(tool)}
+        stop = "tool_use"
+    else:
+        block = {"type": "text", "text": turn.get("text", "ok")}
+        stop = "end_turn"
+    if not body.get("stream"):
+        return "application/json", json.dumps({
+            "id": msg_id, "type": "message", "role": "assistant", "model": model,
+            "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage,
+        }).encode()
+    out = [_sse("message_start", {"type": "message_start", "message": {
+        "id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [],
+        "stop_reason": None, "stop_sequence": None, "usage": usage}})]
+    if block["type"] == "text":
+        out.append(_sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                                "content_block": {"type": "text", "text": ""}}))
+        out.append(_sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                                "delta": {"type": "text_delta", "text": block["text"]}}))
+    else:
+        out.append(_sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                                "content_block": {"type": "tool_use", "id": block["id"],
+                                                                  "name": block["name"], "input": {}}}))
+        out.append(_sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                                "delta": {"type": "input_json_delta",
+                                                          "partial_json": json.dumps(block["input"])}}))
+    out.append(_sse("content_block_stop", {"type": "content_block_stop", "index": 0}))
+    out.append(_sse("message_delta", {"type": "message_delta",
+                                      "delta": {"stop_reason": stop, "stop_sequence": None},
+                                      "usage": {"output_tokens": 1}}))
+    out.append(_sse("message_stop", {"type": "message_stop"}))
+    return "text/event-stream", b"".join(out)
+
+
+# ---------------------------------------------------------------- Responses
+def responses_reply(body: dict, turn: dict):
+    model = body.get("model", "gpt-mock")
+    rid = "resp_" + uuid.uuid4().hex[:24]
+    if "tool" in turn:
+        tool = turn["tool"]
+        call_id = tool.get("id") or "call_" + uuid.uuid4().hex[:24]
+        if "custom_input" in tool:
+            item = {"type": "custom_tool_call", "id": "ctc_" + uuid.uuid4().hex[:16], "status": "completed",
+                    "call_id": call_id, "name": tool["name"], "input": tool["custom_input"]}
+        else:
+            item = {"type": "function_call", "id": "fc_" + uuid.uuid4().hex[:16], "status": "completed",
+                    "call_id": call_id, "name": tool["name"], "arguments": json.dumps(_tool_args(tool))}
+    else:
+        item = {"type": "message", "id": "msg_" + uuid.uuid4().hex[:16], "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": turn.get("text", "ok"), "annotations": []}]}
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 1,
+             "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 11}
+    base = {"id": rid, "object": "response", "created_at": int(time.time()), "model": model}
+    done = dict(base, status="completed", output=[item], usage=usage)
+    out = [_sse("response.created", {"type": "response.created", "sequence_number": 0,
+                                     "response": dict(base, status="in_progress", output=[])})]
+    seq = 1
+    empty = dict(item)
+    if item["type"] == "message":
+        empty["content"] = []
+        empty["status"] = "in_progress"
+    out.append(_sse("response.output_item.added", {"type": "response.output_item.added", "sequence_number": seq,
+                                                   "output_index": 0, "item": empty}))
+    seq += 1
+    if item["type"] == "message":
+        text = item["content"][0]["text"]
+        out.append(_sse("response.content_part.added", {
+            "type": "response.content_part.added", "sequence_number": seq, "item_id": item["id"],
+            "output_index": 0, "content_index": 0,
+            "part": {"type": "output_text", "text": "", "annotations": []}}))
+        seq += 1
+        out.append(_sse("response.output_text.delta", {
+            "type": "response.output_text.delta", "sequence_number": seq, "item_id": item["id"],
+            "output_index": 0, "content_index": 0, "delta": text}))
+        seq += 1
+        out.append(_sse("response.output_text.done", {
+            "type": "response.output_text.done", "sequence_number": seq, "item_id": item["id"],
+            "output_index": 0, "content_index": 0, "text": text}))
+        seq += 1
+        out.append(_sse("response.content_part.done", {
+            "type": "response.content_part.done", "sequence_number": seq, "item_id": item["id"],
+            "output_index": 0, "content_index": 0, "part": item["content"][0]}))
+        seq += 1
+    out.append(_sse("response.output_item.done", {"type": "response.output_item.done", "sequence_number": seq,
+                                                  "output_index": 0, "item": item}))
+    seq += 1
+    out.append(_sse("response.completed", {"type": "response.completed", "sequence_number": seq,
+                                           "response": done}))
+    if not body.get("stream", False):
+        return "application/json", json.dumps(done).encode()
+    return "text/event-stream", b"".join(out)
+
+
+# ---------------------------------------------------------- Chat Completions
+def chat_reply(body: dict, turn: dict):
+    model = body.get("model", "gpt-mock")
+    cid = "chatcmpl-" + uuid.uuid4().hex[:24]
+    created = int(time.time())
+    usage = {"prompt_tokens": 10, "completion_tokens": 1, "total_tokens": 11}
+    if "tool" in turn:
+        tool = turn["tool"]
+        call = {"index": 0, "id": tool.get("id") or "call_" + uuid.uuid4().hex[:24], "type": "function",
+                "function": {"name": tool["name"], "arguments": json.dumps(_tool_args(tool))}}
+        message = {"role": "assistant", "content": None, "tool_calls": [{k: v for k, v in call.items() if k != "index"}]}
+        delta = {"role": "assistant", "content": None, "tool_calls": [call]}
+        finish = "tool_calls"
+    else:
+        text = turn.get("text", "ok")
+        message = {"role": "assistant", "content": text}
+        delta = {"role": "assistant", "content": text}
+        finish = "stop"
+    if not body.get("stream"):
+        return "application/json", json.dumps({
+            "id": cid, "object": "chat.completion", "created": created, "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}).encode()
+    chunk = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": model}
+    out = [_sse(None, dict(chunk, choices=[{"index": 0, "delta": delta, "finish_reason": None}])),
+           _sse(None, dict(chunk, choices=[{"index": 0, "delta": {}, "finish_reason": finish}])),
+           _sse(None, dict(chunk, choices=[], usage=usage)),
+           _sse(None, "[DONE]")]
+    return "text/event-stream", b"".join(out)
+
+
+class Recorder:
+    def __init__(self, path: str | None):
+        self.path = path
+        self.lock = threading.Lock()
+        self.seq = 0
+        if path:
+            open(path, "a").close()
+
+    def write(self, rec: dict):
+        with self.lock:
+            self.seq += 1
+            rec = dict(seq=self.seq, time=time.time(), **rec)
+            if self.path:
+                with open(self.path, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            return rec
+
+
+def make_handler(recorder: Recorder, script: Script):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "agentspine-mock/1"
+
+        def log_message(self, fmt, *args):  # quiet
+            pass
+
+        def _read_body(self) -> bytes:
+            te = (self.headers.get("Transfer-Encoding") or "").lower()
+            if "chunked" in te:
+                data = b""
+                while True:
+                    line = self.rfile.readline().strip()
+                    size = int(line.split(b";")[0] or b"0", 16)
+                    if size == 0:
+                        self.rfile.readline()
+                        break
+                    data += self.rfile.read(size)
+                    self.rfile.readline()
+            else:
+                n = int(self.headers.get("Content-Length") or 0)
+                data = self.rfile.read(n) if n else b""
+            enc = (self.headers.get("Content-Encoding") or "").lower()
+            try:
+                if enc == "gzip":
+                    data = gzip.decompress(data)
+                elif enc == "deflate":
+                    data = zlib.decompress(data)
+            except Exception:
+                pass
+            return data
+
+        def _send(self, code: int, ctype: str, payload: bytes):
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(payload)))
+            if ctype == "text/event-stream":
+                self.send_header("Cache-Control", "no-cache")
+            self.send_header("request-id", "req_" + uuid.uuid4().hex[:16])
+            self.send_header("x-request-id", "req_" + uuid.uuid4().hex[:16])
+            self.end_headers()
+            self.wfile.write(payload)
+            self.wfile.flush()
+
+        def _handle(self):
+            raw = self._read_body() if self.command in ("POST", "PUT", "PATCH") else b""
+            body = None
+            body_text = None
+            if raw:
+                try:
+                    body = json.loads(raw.decode("utf-8"))
+                except Exception:
+                    body_text = raw.decode("utf-8", "replace")
+            headers = {k.lower(): ("<redacted>" if k.lower() in REDACT else v) for k, v in self.headers.items()}
+            path = self.path.split("?", 1)[0]
+            b = body if isinstance(body, dict) else {}
+            is_main = bool(b.get("tools"))
+            reply = "json:{}"
+            ctype, payload = "application/json", b"{}"
+            if self.command == "POST" and path.endswith("/messages/count_tokens"):
+                payload = json.dumps({"input_tokens": 10}).encode()
+                reply = "count_tokens"
+            elif self.command == "POST" and path.endswith("/messages"):
+                turn = script.next(is_main)
+                ctype, payload = anthropic_reply(b, turn)
+                reply = _describe(turn)
+            elif self.command == "POST" and path.endswith("/responses"):
+                turn = script.next(is_main)
+                ctype, payload = responses_reply(b, turn)
+                reply = _describe(turn)
+            elif self.command == "POST" and path.endswith("/chat/completions"):
+                turn = script.next(is_main)
+                ctype, payload = chat_reply(b, turn)
+                reply = _describe(turn)
+            elif self.command == "GET" and path.rstrip("/").endswith("/models"):
+                payload = json.dumps({"object": "list", "data": [], "models": []}).encode()
+                reply = "models"
+            recorder.write({"method": self.command, "path": self.path, "headers": headers,
+                            "body": body, "body_text": body_text, "reply": reply})
+            self._send(200, ctype, payload)
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
+
+        def do_HEAD(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    return Handler
+
+
+def _describe(turn: dict) -> str:
+    return "tool:" + turn["tool"]["name"] if "tool" in turn else "text"
+
+
+def start_server(record_path: str | None, script_turns=None, port: int = 0, host: str = "127.0.0.1"):
+    """Start the server in a daemon thread; returns (server, port)."""
+    recorder = Recorder(record_path)
+    server = ThreadingHTTPServer((host, port), make_handler(recorder, Script(script_turns)))
+    server.daemon_threads = True
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    return server, server.server_address[1]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--record", required=True, help="JSON-lines file to append requests to")
+    ap.add_argument("--port-file", help="write the bound port here (else print it on stdout)")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--script", help="JSON file: list of reply turns")
+    args = ap.parse_args(argv)
+    turns = None
+    if args.script:
+        with open(args.script, encoding="utf-8") as f:
+            turns = json.load(f)
+    server, port = start_server(args.record, turns, args.port)
+    if args.port_file:
+        tmp = args.port_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(str(port))
+        os.replace(tmp, args.port_file)
+    else:
+        print(port, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
