@@ -64,6 +64,7 @@ impl<'a> RelPath<'a> {
 }
 
 /// Joins names with `/` into one path for `openat2`.
+#[cfg(target_os = "linux")]
 pub(crate) fn join(names: &[&OsStr]) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, name) in names.iter().enumerate() {
