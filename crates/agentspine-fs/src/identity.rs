@@ -101,11 +101,12 @@ pub struct Metadata {
     pub identity: Identity,
 }
 
-/// The complete bytes of one version of a regular file, with that version's
+/// The bytes of one version of a regular file, with that version's
 /// identity. Never a mix of two versions (see the crate docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
-    /// The file's bytes, exactly `identity.size` of them.
+    /// The file's bytes: all `identity.size` of them from
+    /// [`crate::Root::read`], a prefix from [`crate::Root::read_head`].
     pub bytes: Vec<u8>,
     /// The version that was read.
     pub identity: Identity,

@@ -27,6 +27,15 @@ pub struct Root {
     prefix: String,
 }
 
+/// How much of a file a read may return.
+#[derive(Clone, Copy)]
+enum Limit {
+    /// The whole file, refused if it is larger.
+    Cap(u64),
+    /// At most this many bytes from the start.
+    Head(u64),
+}
+
 /// An open file or directory beneath a root, with what `fstat` said.
 #[derive(Debug)]
 pub struct Handle {
@@ -130,7 +139,18 @@ impl Root {
     /// byte count must equal the size. Otherwise the whole read is repeated
     /// (see [`crate::DEFAULT_RACE_RETRIES`]) and then refused as a race.
     pub fn read(&self, rel: impl AsRef<Path>, cap: u64) -> Result<Snapshot, FsError> {
-        let rel = rel.as_ref();
+        self.read_with(rel.as_ref(), Limit::Cap(cap))
+    }
+
+    /// Reads the first `limit` bytes of the regular file `rel` (all of it if
+    /// it is shorter), with the same checks as [`Root::read`]: the bytes are
+    /// a prefix of one version of the file, whose full size is in the
+    /// snapshot's identity. For hosts that cut files at a byte budget.
+    pub fn read_head(&self, rel: impl AsRef<Path>, limit: u64) -> Result<Snapshot, FsError> {
+        self.read_with(rel.as_ref(), Limit::Head(limit))
+    }
+
+    fn read_with(&self, rel: &Path, limit: Limit) -> Result<Snapshot, FsError> {
         let shown = || self.shown(rel);
         self.counted(|| {
             let path = RelPath::parse(rel, shown)?;
@@ -143,7 +163,7 @@ impl Root {
                     LiveCounters::bump(&self.reader.shared.counters.retries, 1);
                 }
                 self.reader.check_deadline(&shown)?;
-                match self.read_once(parents, name, cap, &shown)? {
+                match self.read_once(parents, name, limit, &shown)? {
                     Some(snapshot) => return Ok(snapshot),
                     None => continue,
                 }
@@ -157,7 +177,7 @@ impl Root {
         &self,
         parents: &[&std::ffi::OsStr],
         name: &std::ffi::OsStr,
-        cap: u64,
+        limit: Limit,
         shown: &dyn Fn() -> String,
     ) -> Result<Option<Snapshot>, FsError> {
         let sys = self.sys();
@@ -169,15 +189,19 @@ impl Root {
             return Err(FsError::NotRegular { path: shown(), kind });
         }
         let identity = Identity::of(&before);
-        if identity.size > cap {
-            return Err(FsError::TooLarge { path: shown(), size: identity.size, cap });
-        }
-        self.reader.charge(identity.size, shown)?;
-        let outcome = self.read_exact_and_verify(&sys, &parent, name, &fd, identity, shown);
+        let want = match limit {
+            Limit::Cap(cap) if identity.size > cap => {
+                return Err(FsError::TooLarge { path: shown(), size: identity.size, cap });
+            }
+            Limit::Cap(_) => identity.size,
+            Limit::Head(head) => identity.size.min(head),
+        };
+        self.reader.charge(want, shown)?;
+        let outcome = self.read_exact_and_verify(&sys, &parent, name, &fd, identity, want, shown);
         match outcome {
             Ok(Some(bytes)) => Ok(Some(Snapshot { bytes, identity })),
             other => {
-                self.reader.refund(identity.size);
+                self.reader.refund(want);
                 other.map(|_| None)
             }
         }
@@ -190,9 +214,10 @@ impl Root {
         name: &std::ffi::OsStr,
         fd: &OwnedFd,
         identity: Identity,
+        want: u64,
         shown: &dyn Fn() -> String,
     ) -> Result<Option<Vec<u8>>, FsError> {
-        let size = usize::try_from(identity.size).map_err(|_| FsError::TooLarge {
+        let size = usize::try_from(want).map_err(|_| FsError::TooLarge {
             path: shown(),
             size: identity.size,
             cap: usize::MAX as u64,

@@ -263,3 +263,20 @@ fn errors_name_the_path_and_count_by_code() {
         assert_eq!(c.refusals.total(), 3);
     });
 }
+
+#[test]
+fn read_head_returns_a_prefix_of_one_version() {
+    each(|backend| {
+        let tree = Tree::new();
+        tree.file("big.md", &[b'x'; 5000]);
+        tree.file("small.md", b"abc");
+        let r = reader(backend);
+        let root = r.open_root(&tree.root).unwrap();
+        let head = root.read_head("big.md", 4096).unwrap();
+        assert_eq!(head.bytes.len(), 4096);
+        assert_eq!(head.identity.size, 5000);
+        assert_eq!(root.read_head("small.md", 4096).unwrap().bytes, b"abc");
+        assert_eq!(r.counters().bytes_read, 4099);
+        assert_eq!(code(root.read_head("missing.md", 1)), Code::NotFound);
+    });
+}
