@@ -1,0 +1,72 @@
+//! The environment a resolution runs in, passed in explicitly: core never
+//! reads process variables itself, so a hook, the MCP server and a test can
+//! each say exactly which homes and profiles apply.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Homes and settings that come from the process environment or the
+/// command line, never from a repository or a model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// `$HOME`.
+    pub home: Option<PathBuf>,
+    /// `$CODEX_HOME` (Codex's profile; `~/.codex` when unset).
+    pub codex_home: Option<PathBuf>,
+    /// `--profile NAME` for Codex: adds `$CODEX_HOME/NAME.config.toml`.
+    pub codex_profile: Option<String>,
+    /// Directory of Codex's system config (`/etc/codex`).
+    pub codex_system_dir: PathBuf,
+    /// `$CLAUDE_CONFIG_DIR` (Claude Code's profile; `~/.claude` when unset).
+    pub claude_config_dir: Option<PathBuf>,
+    /// `$PI_CODING_AGENT_DIR` (pi's profile; `~/.pi/agent` when unset).
+    pub pi_agent_dir: Option<PathBuf>,
+}
+
+impl Environment {
+    /// Reads the variables through `var` (e.g. `std::env::var_os`). Empty
+    /// and relative values are ignored, as the hosts ignore them.
+    pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Environment {
+        let path = |name: &str| {
+            var(name).map(PathBuf::from).filter(|p| p.is_absolute() && !p.as_os_str().is_empty())
+        };
+        Environment {
+            home: path("HOME"),
+            codex_home: path("CODEX_HOME"),
+            codex_profile: None,
+            codex_system_dir: PathBuf::from("/etc/codex"),
+            claude_config_dir: path("CLAUDE_CONFIG_DIR"),
+            pi_agent_dir: path("PI_CODING_AGENT_DIR"),
+        }
+    }
+
+    /// Codex's home: `$CODEX_HOME`, else `~/.codex`.
+    pub fn codex_home(&self) -> Option<PathBuf> {
+        self.codex_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".codex")))
+    }
+
+    /// Claude Code's config home: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub fn claude_home(&self) -> Option<PathBuf> {
+        self.claude_config_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".claude")))
+    }
+
+    /// Claude Code's global state file: `~/.claude.json`, or
+    /// `$CLAUDE_CONFIG_DIR/.claude.json` when the config dir is set.
+    pub fn claude_state_file(&self) -> Option<PathBuf> {
+        match &self.claude_config_dir {
+            Some(dir) => Some(dir.join(".claude.json")),
+            None => self.home.as_ref().map(|h| h.join(".claude.json")),
+        }
+    }
+
+    /// pi's agent directory: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
+    pub fn pi_home(&self) -> Option<PathBuf> {
+        self.pi_agent_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".pi/agent")))
+    }
+
+    /// The desktop rule's fixed global file directory: `~/.pi/agent`
+    /// (ADR 0037 fixes the path; no variable moves it).
+    pub fn desktop_home(&self) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join(".pi/agent"))
+    }
+}

@@ -1,0 +1,63 @@
+//! Why a resolution could not be made at all. (A candidate that cannot be
+//! read is not an error: it becomes a probe verdict.)
+
+use std::path::PathBuf;
+
+use agentspine_fs::FsError;
+
+/// A request that cannot be resolved, with the path and the reason.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// A path that must be absolute is not.
+    #[error("the {what} must be an absolute path, got {}", .path.display())]
+    Relative {
+        /// Which input.
+        what: &'static str,
+        /// What was given.
+        path: PathBuf,
+    },
+    /// The directory does not exist.
+    #[error("{}: no such directory", .path.display())]
+    NoSuchDirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The path is not a directory.
+    #[error("{}: not a directory", .path.display())]
+    NotADirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The cwd lies outside the explicit root.
+    #[error("the working directory {} is outside the project root {}", .cwd.display(), .root.display())]
+    CwdOutsideRoot {
+        /// The cwd.
+        cwd: PathBuf,
+        /// The root.
+        root: PathBuf,
+    },
+    /// The target lies outside the root.
+    #[error("{}: outside the project root {}; agentspine resolves nothing there", .target.display(), .root.display())]
+    TargetOutsideRoot {
+        /// The target as given.
+        target: PathBuf,
+        /// The root.
+        root: PathBuf,
+    },
+    /// A link is on the target's path.
+    #[error("{}: a symbolic link is on the path, and agentspine never follows links", .target.display())]
+    TargetThroughSymlink {
+        /// The target as given.
+        target: PathBuf,
+    },
+    /// The target does not exist.
+    #[error("{}: no such file or directory in the project", .target.display())]
+    TargetMissing {
+        /// The target as given.
+        target: PathBuf,
+    },
+    /// The confined reader refused something the resolution cannot do without.
+    #[error(transparent)]
+    Fs(#[from] FsError),
+}

@@ -1,0 +1,79 @@
+//! Collecting parts and probe verdicts while a host's rules run.
+
+use std::path::PathBuf;
+
+use agentspine_fs::Snapshot;
+
+use crate::chain::sha256_hex;
+use crate::resolution::{Cut, Part, Probe, Scope, Verdict};
+
+/// Parts and probes in the order they were found.
+#[derive(Debug, Default)]
+pub(crate) struct Gather {
+    pub(crate) parts: Vec<Part>,
+    pub(crate) probes: Vec<Probe>,
+}
+
+impl Gather {
+    /// Records a candidate that did not make it into the chain.
+    pub(crate) fn probe(&mut self, path: impl Into<String>, scope: Scope, verdict: Verdict) {
+        self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: None });
+    }
+
+    /// Records a candidate with a note on what the host itself would do.
+    pub(crate) fn probe_differs(&mut self, path: impl Into<String>, scope: Scope, verdict: Verdict, note: String) {
+        self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: Some(note) });
+    }
+
+    /// Adds a part (and its `included` probe).
+    pub(crate) fn include(&mut self, part: Part) {
+        self.probe(part.label.clone(), part.scope, Verdict::Included);
+        self.parts.push(part);
+    }
+
+    /// Sets the verdict of the latest probe for `label`.
+    pub(crate) fn set_verdict(&mut self, label: &str, verdict: Verdict) {
+        if let Some(probe) = self.probes.iter_mut().rev().find(|p| p.path == label) {
+            probe.verdict = verdict;
+        }
+    }
+
+    /// Spends a cap of `cap` content bytes over the parts in order: the
+    /// part that crosses it is cut by `cut_text`, later parts are dropped;
+    /// verdicts follow.
+    pub(crate) fn spend_cap(&mut self, cap: usize, cut_text: impl Fn(&str, usize) -> String) {
+        let mut spent = 0usize;
+        let mut kept = Vec::with_capacity(self.parts.len());
+        for mut part in std::mem::take(&mut self.parts) {
+            let room = cap - spent;
+            if room == 0 {
+                self.set_verdict(&part.label, Verdict::BudgetSpent);
+                continue;
+            }
+            if part.text.len() > room {
+                let total = part.text.len() as u64;
+                part.text = cut_text(&part.text, room);
+                let cut = Cut { kept: part.text.len() as u64, total };
+                self.set_verdict(&part.label, Verdict::Truncated { kept: cut.kept, total });
+                part.cut = Some(cut);
+            }
+            spent += part.text.len();
+            kept.push(part);
+        }
+        self.parts = kept;
+    }
+}
+
+/// A part made from a snapshot.
+pub(crate) fn part(scope: Scope, path: PathBuf, label: String, snapshot: &Snapshot, text: String) -> Part {
+    Part {
+        scope,
+        path,
+        label,
+        text,
+        bytes: snapshot.identity.size,
+        sha256: sha256_hex(&snapshot.bytes),
+        cut: None,
+        imported_by: None,
+    }
+}

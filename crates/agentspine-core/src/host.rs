@@ -1,0 +1,71 @@
+//! The hosts agentspine models, and the request every front end builds.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+/// An agent that consumes context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Host {
+    /// Codex CLI.
+    Codex,
+    /// Claude Code.
+    Claude,
+    /// The pi coding-agent CLI.
+    Pi,
+    /// The desktop rule (ADR 0037): bounded, labelled, 32 KiB.
+    Desktop,
+    /// Project sources only, by the desktop rule, with no profile.
+    Generic,
+}
+
+impl Host {
+    /// Every host, in the order `--help` lists them.
+    pub const ALL: [Host; 5] = [Host::Codex, Host::Claude, Host::Pi, Host::Desktop, Host::Generic];
+
+    /// The name used on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Host::Codex => "codex",
+            Host::Claude => "claude",
+            Host::Pi => "pi",
+            Host::Desktop => "desktop",
+            Host::Generic => "generic",
+        }
+    }
+}
+
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Host {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Host::ALL
+            .into_iter()
+            .find(|h| h.as_str() == s)
+            .ok_or_else(|| format!("unknown host {s:?} (expected codex, claude, pi, desktop or generic)"))
+    }
+}
+
+/// What to resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// Whose rules apply.
+    pub host: Host,
+    /// The working directory (absolute).
+    pub cwd: PathBuf,
+    /// An explicit project root (absolute). When absent the host's own rule
+    /// finds it from `cwd`.
+    pub root: Option<PathBuf>,
+    /// A file or directory whose complete chain is wanted instead of the
+    /// chain for `cwd` (absolute, or relative to `cwd`).
+    pub target: Option<PathBuf>,
+}

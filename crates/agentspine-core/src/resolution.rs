@@ -1,0 +1,207 @@
+//! What a resolution found: the chain's parts, every probe with its
+//! verdict, and warnings. Renderers turn it into a host's native text.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use agentspine_fs::{Counters, FileKind};
+use serde::Serialize;
+
+use crate::host::Host;
+
+/// Where a source comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// The user's profile (all projects).
+    User,
+    /// Checked into the project.
+    Project,
+    /// The user's private file in the project (`CLAUDE.local.md`).
+    Local,
+    /// The host's memory for this project.
+    Memory,
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::Memory => "memory",
+        })
+    }
+}
+
+/// A file that was cut to fit a byte cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Cut {
+    /// Bytes kept.
+    pub kept: u64,
+    /// Bytes in the file.
+    pub total: u64,
+}
+
+/// One file in the chain, with the text the host would send for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Part {
+    /// Scope of the file.
+    pub scope: Scope,
+    /// Absolute path, as hosts label files.
+    pub path: PathBuf,
+    /// Path relative to its root (`AGENTS.md`, `pkg/CLAUDE.md`), or
+    /// `~/…`-style for profile files.
+    pub label: String,
+    /// The text as the host sends it (after trimming, stripping, cutting).
+    pub text: String,
+    /// Size of the file on disk.
+    pub bytes: u64,
+    /// SHA-256 of the file's bytes, hex.
+    pub sha256: String,
+    /// Set when a byte cap cut the file.
+    pub cut: Option<Cut>,
+    /// Label of the file whose `@` import brought this one in.
+    pub imported_by: Option<String>,
+}
+
+/// The outcome for one candidate that was probed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Part of the chain.
+    Included,
+    /// Nothing there.
+    Missing,
+    /// There, but blank after the host's trimming.
+    Empty,
+    /// An earlier candidate in the same directory won.
+    ShadowedBy {
+        /// The winner's name.
+        winner: String,
+    },
+    /// A link; agentspine never follows links (the host itself would).
+    Symlink,
+    /// Above the project root: the host would read it; agentspine does not.
+    OutsideRoot,
+    /// Not a regular file.
+    NotRegular {
+        /// What it is.
+        kind: FileKind,
+    },
+    /// Over the per-file cap.
+    TooLarge {
+        /// Size on disk.
+        size: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// Cut by the host's byte budget.
+    Truncated {
+        /// Bytes kept.
+        kept: u64,
+        /// Bytes in the file.
+        total: u64,
+    },
+    /// Left out because the host's byte budget was already spent.
+    BudgetSpent,
+    /// An `@` import beyond the host's depth limit.
+    ImportDepth,
+    /// An `@` import outside the boundary that the user has not approved.
+    ImportExternalNotApproved,
+    /// An `@` import outside the project root: never read, approved or not.
+    ImportOutsideRoot,
+    /// A file already included once.
+    Duplicate,
+    /// A `.claude/rules` file whose `paths:` do not match the target.
+    PathsNotMatched,
+    /// The host's configuration turns this source off.
+    Disabled {
+        /// Why.
+        reason: String,
+    },
+    /// `EACCES`/`EPERM`.
+    PermissionDenied,
+    /// Refused by the confined reader for another reason.
+    Refused {
+        /// The reader's code.
+        code: String,
+    },
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Included => f.write_str("included"),
+            Verdict::Missing => f.write_str("missing"),
+            Verdict::Empty => f.write_str("empty"),
+            Verdict::ShadowedBy { winner } => write!(f, "shadowed-by {winner}"),
+            Verdict::Symlink => f.write_str("symlink"),
+            Verdict::OutsideRoot => f.write_str("outside-root"),
+            Verdict::NotRegular { kind } => write!(f, "not-regular ({kind})"),
+            Verdict::TooLarge { size, cap } => write!(f, "too-large ({size} bytes, cap {cap})"),
+            Verdict::Truncated { kept, total } => write!(f, "truncated at {kept} of {total} bytes"),
+            Verdict::BudgetSpent => f.write_str("budget-spent"),
+            Verdict::ImportDepth => f.write_str("import depth"),
+            Verdict::ImportExternalNotApproved => f.write_str("import external not approved"),
+            Verdict::ImportOutsideRoot => f.write_str("import outside-root"),
+            Verdict::Duplicate => f.write_str("duplicate"),
+            Verdict::PathsNotMatched => f.write_str("paths-not-matched"),
+            Verdict::Disabled { reason } => write!(f, "disabled ({reason})"),
+            Verdict::PermissionDenied => f.write_str("permission-denied"),
+            Verdict::Refused { code } => write!(f, "refused ({code})"),
+        }
+    }
+}
+
+/// One candidate probed, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Probe {
+    /// The candidate's label (relative to its root, or `~/…`).
+    pub path: String,
+    /// Scope it would have had.
+    pub scope: Scope,
+    /// What happened.
+    pub verdict: Verdict,
+    /// What the host itself would do differently, when it would.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_differs: Option<String>,
+}
+
+/// Something the user should know that did not stop the resolution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// Stable code (`config-malformed`, `settings-malformed`, …).
+    pub code: String,
+    /// The file concerned, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// A sentence for people.
+    pub message: String,
+}
+
+/// Everything one resolution found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resolution {
+    /// The host whose rules were applied.
+    pub host: Host,
+    /// The host's profile directory, if it has one and it exists.
+    pub profile_home: Option<PathBuf>,
+    /// The project root the resolution was bound to.
+    pub project_root: PathBuf,
+    /// How the root was found.
+    pub root_evidence: String,
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// The directory whose chain was resolved, relative to the root (`.`
+    /// for the root itself).
+    pub chain_dir: String,
+    /// The chain, in the order the host sends it.
+    pub parts: Vec<Part>,
+    /// Every candidate probed, in order.
+    pub probes: Vec<Probe>,
+    /// Warnings.
+    pub warnings: Vec<Warning>,
+    /// What the confined reader did.
+    pub counters: Counters,
+}

@@ -1,0 +1,207 @@
+//! `agentspine resolve`: the instruction chain a host would load, and what
+//! agentspine did to find it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use agentspine_core::{Environment, Host, Request, Resolution, Scope, render_native, resolve};
+use agentspine_fs::{Budget, Reader};
+use anyhow::Context;
+use clap::ValueEnum;
+
+/// Show the instruction chain a host would load for a directory.
+///
+/// agentspine applies the host's own rules (which file names, in which
+/// order, from which root, under which byte cap), but reads only beneath the
+/// project root and never through a link. `--explain` lists every candidate
+/// it looked at and why it was or was not included, with the exact file
+/// system work it cost.
+///
+/// Examples:
+///
+///   agentspine resolve --host claude --cwd examples/monorepo/packages/api --explain
+///
+///   agentspine resolve --host codex --format native
+///
+///   agentspine resolve --host desktop --target src/server/main.rs --format json
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Whose rules to apply.
+    #[arg(long, value_enum, default_value_t = HostArg::Generic)]
+    host: HostArg,
+    /// Working directory the host runs in [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Project root to bind to, instead of the host's own rule (git root or
+    /// root markers). Must contain the working directory.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// A file or directory whose complete chain (root down to its directory)
+    /// replaces the working directory's. Must lie inside the project root.
+    #[arg(long, value_name = "PATH")]
+    target: Option<PathBuf>,
+    /// Codex only: the `--profile NAME` whose `NAME.config.toml` applies.
+    #[arg(long, value_name = "NAME")]
+    codex_profile: Option<String>,
+    /// `native`: exactly the text the host puts in its model request.
+    /// `text`: the sources, for people. `json`: everything, stable.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also list every candidate probed, with its verdict, and the file
+    /// system work (to stderr with `--format native`).
+    #[arg(long)]
+    explain: bool,
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum HostArg {
+    Codex,
+    Claude,
+    Pi,
+    Desktop,
+    Generic,
+}
+
+impl From<HostArg> for Host {
+    fn from(h: HostArg) -> Host {
+        match h {
+            HostArg::Codex => Host::Codex,
+            HostArg::Claude => Host::Claude,
+            HostArg::Pi => Host::Pi,
+            HostArg::Desktop => Host::Desktop,
+            HostArg::Generic => Host::Generic,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Native,
+    Text,
+    Json,
+}
+
+/// How long one resolution may take before it stops starting new reads.
+const DEADLINE: Duration = Duration::from_secs(2);
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let current = std::env::current_dir().context("cannot read the current directory")?;
+    let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
+    let cwd = args.cwd.map(absolute).unwrap_or_else(|| current.clone());
+    let request = Request {
+        host: args.host.into(),
+        cwd: cwd.clone(),
+        root: args.root.map(absolute),
+        target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
+    };
+    let mut env = Environment::from_vars(|name| std::env::var_os(name));
+    env.codex_profile = args.codex_profile;
+    let reader = Reader::new(Budget::with_timeout(DEADLINE));
+    let resolution = resolve(&request, &env, &reader)?;
+    let native = render_native(&resolution);
+    let format = if args.json { Format::Json } else { args.format };
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Native => {
+            out.write_all(native.as_bytes())?;
+            if args.explain {
+                eprint!("{}", explain(&resolution));
+            }
+        }
+        Format::Json => {
+            let value = json(&resolution, &native);
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        Format::Text => {
+            out.write_all(summary(&resolution, &native).as_bytes())?;
+            if args.explain {
+                out.write_all(b"\n")?;
+                out.write_all(explain(&resolution).as_bytes())?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The stable JSON document.
+fn json(resolution: &Resolution, native: &str) -> serde_json::Value {
+    let mut value = serde_json::to_value(resolution).expect("a resolution always serializes");
+    value["native"] = serde_json::Value::String(native.to_owned());
+    value["native_bytes"] = serde_json::Value::from(native.len());
+    value
+}
+
+fn scope_word(scope: Scope) -> &'static str {
+    match scope {
+        Scope::User => "user",
+        Scope::Project => "project",
+        Scope::Local => "local",
+        Scope::Memory => "memory",
+    }
+}
+
+/// The human summary: where, which sources, how many bytes.
+fn summary(r: &Resolution, native: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("host          {}\n", r.host));
+    s.push_str(&format!("project root  {}  ({})\n", r.project_root.display(), r.root_evidence));
+    s.push_str(&format!("chain for     {}\n", r.chain_dir));
+    if let Some(home) = &r.profile_home {
+        s.push_str(&format!("profile       {}\n", home.display()));
+    }
+    s.push('\n');
+    if r.parts.is_empty() {
+        s.push_str("No instruction file applies: the host would send no instructions.\n");
+    } else {
+        let width = r.parts.iter().map(|p| p.label.len()).max().unwrap_or(0);
+        s.push_str(&format!("{} sources, {} bytes of text as the host sends it:\n", r.parts.len(), native.len()));
+        for p in &r.parts {
+            let mut line = format!("  {:<8} {:<width$}  {:>7} B", scope_word(p.scope), p.label, p.bytes);
+            if let Some(cut) = p.cut {
+                line.push_str(&format!("  cut at {} of {} bytes", cut.kept, cut.total));
+            }
+            if let Some(by) = &p.imported_by {
+                line.push_str(&format!("  imported by {by}"));
+            }
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+    }
+    for w in &r.warnings {
+        s.push_str(&format!("warning: {}\n", w.message));
+    }
+    s
+}
+
+/// Every probe with its verdict, then the reader's counters.
+fn explain(r: &Resolution) -> String {
+    let mut s = String::from("Candidates, in the order they were probed:\n");
+    let width = r.probes.iter().map(|p| p.verdict.to_string().len()).max().unwrap_or(0);
+    for p in &r.probes {
+        s.push_str(&format!("  {:<width$}  {:<8} {}\n", p.verdict.to_string(), scope_word(p.scope), p.path));
+        if let Some(note) = &p.host_differs {
+            s.push_str(&format!("  {:<width$}           ↳ {note}\n", ""));
+        }
+    }
+    let c = &r.counters;
+    s.push_str(&format!(
+        "\nFile system work: {} opens, {} stats, {} reads ({} bytes), {} directory listings, {} refusals.\n",
+        c.opens,
+        c.stats,
+        c.reads,
+        c.bytes_read,
+        c.dir_enumerations,
+        c.refusals.total()
+    ));
+    for w in &r.warnings {
+        s.push_str(&format!("warning [{}]: {}\n", w.code, w.message));
+    }
+    s
+}
