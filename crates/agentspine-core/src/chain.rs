@@ -75,6 +75,29 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-
 /// Per-file cap for instruction files (Claude's 4 MiB; no host reads more).
 pub(crate) const FILE_CAP: u64 = 4 * 1024 * 1024;
+
+/// For hosts that walk up to `/`: which of `names` exist in the
+/// directories above the project root (outermost first). Each is looked at
+/// with one stat and never read; the caller reports them `outside-root`.
+pub(crate) fn above_root(
+    reader: &agentspine_fs::Reader,
+    root_path: &std::path::Path,
+    names: &[&str],
+) -> Vec<std::path::PathBuf> {
+    let Ok(system) = reader.open_root(std::path::Path::new("/")) else { return Vec::new() };
+    let mut dirs: Vec<&std::path::Path> = root_path.ancestors().skip(1).collect();
+    dirs.reverse();
+    let mut found = Vec::new();
+    for dir in dirs {
+        let rel = dir.strip_prefix("/").unwrap_or(dir);
+        for name in names {
+            let probe = rel.join(name);
+            if system.stat(&probe).is_ok() {
+                found.push(dir.join(name));
+            }
+        }
+    }
+    found
+}

@@ -21,7 +21,13 @@ impl Gather {
     }
 
     /// Records a candidate with a note on what the host itself would do.
-    pub(crate) fn probe_differs(&mut self, path: impl Into<String>, scope: Scope, verdict: Verdict, note: String) {
+    pub(crate) fn probe_differs(
+        &mut self,
+        path: impl Into<String>,
+        scope: Scope,
+        verdict: Verdict,
+        note: String,
+    ) {
         self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: Some(note) });
     }
 

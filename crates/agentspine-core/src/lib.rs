@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod chain;
+mod config;
 mod env;
 mod error;
 mod gather;

@@ -2,7 +2,12 @@
 //! live in `chain`, `gather` and `locate`; a host module holds only what
 //! is true of that host.
 
+pub mod claude;
+pub mod codex;
 pub mod desktop;
+pub mod pi;
+
+use std::path::{Path, PathBuf};
 
 use agentspine_fs::Reader;
 
@@ -10,33 +15,56 @@ use crate::env::Environment;
 use crate::error::ResolveError;
 use crate::gather::Gather;
 use crate::host::{Host, Request};
-use crate::locate::{find_marked_root, locate};
-use crate::resolution::Resolution;
+use crate::locate::{Located, find_marked_root, locate};
+use crate::resolution::{Resolution, Warning};
 
 /// The project root by the git rule: the nearest directory at or above the
 /// cwd holding `.git` (a directory or a file), else the cwd.
-pub(crate) fn git_root(reader: &Reader, cwd: &std::path::Path) -> (std::path::PathBuf, String) {
+pub(crate) fn git_root(reader: &Reader, cwd: &Path) -> (PathBuf, String) {
     match find_marked_root(reader, cwd, &[".git".to_owned()]) {
         Some((root, _)) => (root, "nearest .git".to_owned()),
         None => (cwd.to_path_buf(), "the working directory (no .git above it)".to_owned()),
     }
 }
 
-pub(crate) fn resolve(request: &Request, env: &Environment, reader: &Reader) -> Result<Resolution, ResolveError> {
-    let located = locate(reader, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
-        git_root(reader, cwd)
-    })?;
+pub(crate) fn resolve(
+    request: &Request,
+    env: &Environment,
+    reader: &Reader,
+) -> Result<Resolution, ResolveError> {
+    let mut warnings: Vec<Warning> = Vec::new();
     let mut gather = Gather::default();
-    let profile_home = match request.host {
+    let bind = |find: &dyn Fn(&Path) -> (PathBuf, String)| {
+        locate(reader, &request.cwd, request.root.as_deref(), request.target.as_deref(), find)
+    };
+    let (located, profile_home): (Located, Option<PathBuf>) = match request.host {
+        Host::Codex => {
+            let config = codex::load_config(reader, env, &mut warnings);
+            let located = bind(&|cwd| codex::find_root(reader, &config, cwd))?;
+            codex::resolve(env, &located, &config, &mut gather);
+            (located, env.codex_home())
+        }
+        Host::Claude => {
+            let located = bind(&|cwd| git_root(reader, cwd))?;
+            let settings = claude::load_settings(reader, env, &located.root_path, &mut warnings);
+            claude::resolve(env, &located, &settings, &mut gather);
+            (located, env.claude_home())
+        }
+        Host::Pi => {
+            let located = bind(&|cwd| git_root(reader, cwd))?;
+            pi::resolve(env, &located, &mut gather);
+            (located, env.pi_home())
+        }
         Host::Desktop => {
+            let located = bind(&|cwd| git_root(reader, cwd))?;
             desktop::resolve(env, &located, true, &mut gather);
-            env.desktop_home()
+            (located, env.desktop_home())
         }
         Host::Generic => {
+            let located = bind(&|cwd| git_root(reader, cwd))?;
             desktop::resolve(env, &located, false, &mut gather);
-            None
+            (located, None)
         }
-        _ => todo_host(request.host),
     };
     Ok(Resolution {
         host: request.host,
@@ -44,21 +72,23 @@ pub(crate) fn resolve(request: &Request, env: &Environment, reader: &Reader) -> 
         project_root: located.root_path.clone(),
         root_evidence: located.evidence.clone(),
         cwd: located.cwd.clone(),
-        chain_dir: if located.chain_names.is_empty() { ".".to_owned() } else { located.chain_names.join("/") },
+        chain_dir: if located.chain_names.is_empty() {
+            ".".to_owned()
+        } else {
+            located.chain_names.join("/")
+        },
         parts: gather.parts,
         probes: gather.probes,
-        warnings: Vec::new(),
+        warnings,
         counters: reader.counters(),
     })
 }
 
-fn todo_host(_host: Host) -> Option<std::path::PathBuf> {
-    None
-}
-
 pub(crate) fn render(resolution: &Resolution) -> String {
     match resolution.host {
+        Host::Codex => codex::render(&resolution.cwd, &resolution.parts),
         Host::Desktop | Host::Generic => desktop::render(&resolution.parts),
-        _ => String::new(),
+        Host::Pi => pi::render(&resolution.parts),
+        Host::Claude => claude::render(&resolution.parts),
     }
 }

@@ -161,7 +161,11 @@ fn summary(r: &Resolution, native: &str) -> String {
         s.push_str("No instruction file applies: the host would send no instructions.\n");
     } else {
         let width = r.parts.iter().map(|p| p.label.len()).max().unwrap_or(0);
-        s.push_str(&format!("{} sources, {} bytes of text as the host sends it:\n", r.parts.len(), native.len()));
+        s.push_str(&format!(
+            "{} sources, {} bytes of text as the host sends it:\n",
+            r.parts.len(),
+            native.len()
+        ));
         for p in &r.parts {
             let mut line = format!("  {:<8} {:<width$}  {:>7} B", scope_word(p.scope), p.label, p.bytes);
             if let Some(cut) = p.cut {

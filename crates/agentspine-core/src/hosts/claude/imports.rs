@@ -1,0 +1,78 @@
+//! Claude Code's `@path` imports, found with a Markdown parser: an `@` at
+//! the start of a text run or after whitespace, outside code spans and
+//! code blocks, followed by a path that runs to the next whitespace.
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+/// The import paths in `text`, in order of appearance (duplicates kept;
+/// the caller includes each file once).
+pub fn find_imports(text: &str) -> Vec<String> {
+    let mut imports = Vec::new();
+    let mut in_code_block = 0usize;
+    let mut run: Option<std::ops::Range<usize>> = None;
+    let flush = |run: &mut Option<std::ops::Range<usize>>, imports: &mut Vec<String>| {
+        if let Some(range) = run.take() {
+            scan(text, range, imports);
+        }
+    };
+    for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => {
+                flush(&mut run, &mut imports);
+                in_code_block += 1;
+            }
+            Event::End(TagEnd::CodeBlock) => in_code_block = in_code_block.saturating_sub(1),
+            Event::Text(_) if in_code_block == 0 => match &mut run {
+                Some(current) if current.end == range.start => current.end = range.end,
+                _ => {
+                    flush(&mut run, &mut imports);
+                    run = Some(range);
+                }
+            },
+            _ => flush(&mut run, &mut imports),
+        }
+    }
+    flush(&mut run, &mut imports);
+    imports
+}
+
+/// Finds `@path` tokens in `text[range]`, using the source byte before the
+/// range to decide whether an `@` at its start follows whitespace.
+fn scan(text: &str, range: std::ops::Range<usize>, imports: &mut Vec<String>) {
+    let slice = &text[range.clone()];
+    let mut previous_is_space =
+        range.start == 0 || text[..range.start].chars().next_back().is_some_and(char::is_whitespace);
+    let mut chars = slice.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '@' && previous_is_space {
+            let rest = &slice[i + 1..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let path = &rest[..end];
+            if !path.is_empty() {
+                imports.push(path.to_owned());
+            }
+        }
+        previous_is_space = c.is_whitespace();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_imports;
+
+    #[test]
+    fn finds_imports_at_line_start_and_after_whitespace() {
+        assert_eq!(find_imports("@a.md\nsee @docs/b.md and @~/c.md"), vec!["a.md", "docs/b.md", "~/c.md"]);
+    }
+
+    #[test]
+    fn ignores_code_spans_fences_and_emails() {
+        let text = "use `@skip.md` here\n\n```\n@fenced.md\n```\n\n    @indented.md\n\nmail me@example.com\n";
+        assert!(find_imports(text).is_empty(), "{:?}", find_imports(text));
+    }
+
+    #[test]
+    fn finds_imports_in_lists_and_after_emphasis() {
+        assert_eq!(find_imports("- @one.md\n- *note* @two_words.md"), vec!["one.md", "two_words.md"]);
+    }
+}

@@ -1,0 +1,469 @@
+//! Claude Code's rules (HOSTS.md, "Claude Code").
+//!
+//! - Config home: `$CLAUDE_CONFIG_DIR`, else `~/.claude`: the user's
+//!   `CLAUDE.md` (with imports) and `rules/**/*.md`.
+//! - Per directory from the project root (the git root, else the cwd) down
+//!   to the chain's end: `CLAUDE.md` (+imports), `.claude/CLAUDE.md`
+//!   (+imports), the unconditional `.claude/rules/**/*.md` (sorted),
+//!   `CLAUDE.local.md` (+imports). Claude Code walks from `/`; files above
+//!   the root are reported `outside-root` and not read.
+//! - `AGENTS.md` and `.claude/AGENTS.md` by the user's `instructionFiles`
+//!   mode (default `claude-md-or-agents-md`: only when no non-blank
+//!   `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is on the chain).
+//! - Text: YAML frontmatter and block-level HTML comments stripped, then
+//!   trimmed; a blank file is dropped with its imports; 4 MiB per file.
+//! - `@path` imports (see `imports`): relative to the importing file, `~/`
+//!   is `$HOME`, at most 4 hops, each file once; a target outside the cwd
+//!   only when the project approved external imports, and never outside
+//!   the project root or the config home.
+//! - Rules with `paths:` frontmatter join the chain only for a target that
+//!   matches them (gitignore semantics, relative to the directory holding
+//!   `.claude/`).
+
+pub mod imports;
+pub mod rules;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use agentspine_fs::{Reader, Root};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+use crate::chain::{ChainDir, FILE_CAP, above_root, fetch, open_chain};
+use crate::config::{parse_json, read_config};
+use crate::env::Environment;
+use crate::gather::{Gather, part};
+use crate::locate::{Located, lexical, tilde};
+use crate::resolution::{Part, Scope, Verdict, Warning};
+use crate::text::{split_frontmatter, strip_bom};
+
+/// How many import hops Claude Code follows.
+pub const MAX_IMPORT_DEPTH: usize = 4;
+
+/// `pluginConfigs["agents-md@builtin"].options.instructionFiles`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentsMdMode {
+    /// `claude-md-or-agents-md` (the default).
+    ClaudeOrAgents,
+    /// `claude-md-and-agents-md`.
+    ClaudeAndAgents,
+    /// `claude-md`.
+    ClaudeOnly,
+    /// `managed-only`.
+    ManagedOnly,
+}
+
+/// The user settings that drive discovery.
+#[derive(Debug, Clone)]
+pub(crate) struct ClaudeSettings {
+    pub(crate) agents_md: AgentsMdMode,
+    pub(crate) external_imports_approved: bool,
+}
+
+pub(crate) fn load_settings(
+    reader: &Reader,
+    env: &Environment,
+    root: &Path,
+    warnings: &mut Vec<Warning>,
+) -> ClaudeSettings {
+    let mut settings =
+        ClaudeSettings { agents_md: AgentsMdMode::ClaudeOrAgents, external_imports_approved: false };
+    if let Some(home) = env.claude_home() {
+        let file = home.join("settings.json");
+        if let Some(text) = read_config(reader, &home, "settings.json", warnings)
+            && let Some(json) = parse_json(&file, &text, warnings)
+        {
+            let mode = json
+                .pointer("/pluginConfigs/agents-md@builtin/options/instructionFiles")
+                .and_then(|v| v.as_str());
+            settings.agents_md = match mode {
+                None | Some("claude-md-or-agents-md") => AgentsMdMode::ClaudeOrAgents,
+                Some("claude-md-and-agents-md") => AgentsMdMode::ClaudeAndAgents,
+                Some("claude-md") => AgentsMdMode::ClaudeOnly,
+                Some("managed-only") => AgentsMdMode::ManagedOnly,
+                Some(other) => {
+                    warnings.push(crate::config::malformed(
+                        &file,
+                        format!("unknown instructionFiles mode {other:?}"),
+                    ));
+                    AgentsMdMode::ClaudeOrAgents
+                }
+            };
+        }
+    }
+    if let Some(state) = env.claude_state_file()
+        && let (Some(dir), Some(name)) = (state.parent(), state.file_name().and_then(|n| n.to_str()))
+        && let Some(text) = read_config(reader, dir, name, warnings)
+        && let Some(json) = parse_json(&state, &text, warnings)
+    {
+        let key = root.display().to_string();
+        settings.external_imports_approved = json
+            .get("projects")
+            .and_then(|p| p.get(&key))
+            .and_then(|p| p.get("hasClaudeMdExternalIncludesApproved"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+    }
+    settings
+}
+
+/// A directory the resolution may read beneath, with its host path.
+#[derive(Clone, Copy)]
+struct Base<'a> {
+    root: &'a Root,
+    path: &'a Path,
+}
+
+/// The state of one resolution.
+struct Walk<'a> {
+    env: &'a Environment,
+    located: &'a Located,
+    settings: &'a ClaudeSettings,
+    home: Option<Base<'a>>,
+    seen: BTreeSet<PathBuf>,
+}
+
+pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSettings, gather: &mut Gather) {
+    let reader = located.root.reader();
+    let home_path = env.claude_home();
+    let home_root = home_path.as_ref().and_then(|h| reader.open_root(h).ok());
+    let mut walk = Walk {
+        env,
+        located,
+        settings,
+        home: match (&home_root, &home_path) {
+            (Some(root), Some(path)) => Some(Base { root, path }),
+            _ => None,
+        },
+        seen: BTreeSet::new(),
+    };
+    if settings.agents_md == AgentsMdMode::ManagedOnly {
+        gather.probe(
+            "CLAUDE.md",
+            Scope::Project,
+            Verdict::Disabled { reason: "instructionFiles is managed-only".to_owned() },
+        );
+        return;
+    }
+    walk.user(gather);
+    for path in above_root(reader, &located.root_path, &["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"])
+    {
+        gather.probe_differs(
+            path.display().to_string(),
+            Scope::Project,
+            Verdict::OutsideRoot,
+            "Claude Code reads instruction files up to `/`; agentspine stops at the project root".to_owned(),
+        );
+    }
+    let dirs = open_chain(&located.root, &located.chain_names);
+    let agents = match settings.agents_md {
+        AgentsMdMode::ClaudeOnly | AgentsMdMode::ManagedOnly => false,
+        AgentsMdMode::ClaudeAndAgents => true,
+        AgentsMdMode::ClaudeOrAgents => !walk.has_claude_md(&dirs),
+    };
+    for dir in &dirs {
+        walk.project_dir(dir, agents, gather);
+    }
+}
+
+impl<'a> Walk<'a> {
+    fn project_base(&self) -> Base<'a> {
+        Base { root: &self.located.root, path: &self.located.root_path }
+    }
+
+    /// The user's `CLAUDE.md` and `rules/**/*.md`.
+    fn user(&mut self, gather: &mut Gather) {
+        let Some(home) = self.home else {
+            if let Some(path) = self.env.claude_home() {
+                gather.probe(
+                    tilde(&path.join("CLAUDE.md"), self.env.home.as_deref()),
+                    Scope::User,
+                    Verdict::Missing,
+                );
+            }
+            return;
+        };
+        self.file(&home, "CLAUDE.md", Scope::User, 0, None, gather);
+        self.rules(&home, "rules", Scope::User, gather);
+    }
+
+    /// Whether a non-blank CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md
+    /// is on the chain (which keeps AGENTS.md out in the default mode).
+    fn has_claude_md(&self, dirs: &[ChainDir]) -> bool {
+        dirs.iter().filter_map(|d| d.dir.as_ref().ok()).any(|dir| {
+            ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
+                .iter()
+                .any(|name| fetch(dir, name, FILE_CAP).is_ok_and(|snap| !clean(&snap.bytes).is_empty()))
+        })
+    }
+
+    fn project_dir(&mut self, dir: &ChainDir, agents: bool, gather: &mut Gather) {
+        let mut names: Vec<(&str, Scope)> =
+            vec![("CLAUDE.md", Scope::Project), (".claude/CLAUDE.md", Scope::Project)];
+        if let Err(verdict) = &dir.dir {
+            names.push(("CLAUDE.local.md", Scope::Local));
+            for (name, scope) in names {
+                gather.probe(dir.label(name), scope, verdict.clone());
+            }
+            return;
+        }
+        let base = self.project_base();
+        let agents_first = agents && self.settings.agents_md == AgentsMdMode::ClaudeOrAgents;
+        if agents_first {
+            self.file(&base, &dir.label("AGENTS.md"), Scope::Project, 0, None, gather);
+            self.file(&base, &dir.label(".claude/AGENTS.md"), Scope::Project, 0, None, gather);
+        }
+        for (name, scope) in names {
+            self.file(&base, &dir.label(name), scope, 0, None, gather);
+        }
+        self.rules(&base, &dir.label(".claude/rules"), Scope::Project, gather);
+        self.file(&base, &dir.label("CLAUDE.local.md"), Scope::Local, 0, None, gather);
+        if agents && !agents_first {
+            self.file(&base, &dir.label("AGENTS.md"), Scope::Project, 0, None, gather);
+            self.file(&base, &dir.label(".claude/AGENTS.md"), Scope::Project, 0, None, gather);
+        }
+    }
+
+    /// `rules/**/*.md` beneath `base`: unconditional ones always, ones
+    /// with `paths:` only when the target matches.
+    fn rules(&mut self, base: &Base<'_>, rel: &str, scope: Scope, gather: &mut Gather) {
+        let Ok(rules_dir) = base.root.subdir(rel) else { return };
+        let holder = base.path.join(rel).parent().and_then(Path::parent).map(Path::to_path_buf);
+        for found in rules::enumerate(&rules_dir) {
+            match found {
+                rules::Found::Symlink(name) => {
+                    gather.probe_differs(
+                        label_for(base, self.env, &format!("{rel}/{name}")),
+                        scope,
+                        Verdict::Symlink,
+                        "Claude Code follows this link; agentspine does not".to_owned(),
+                    );
+                }
+                rules::Found::Truncated(name) => gather.probe(
+                    label_for(base, self.env, &format!("{rel}/{name}")),
+                    scope,
+                    Verdict::Refused { code: "bounded-truncated".to_owned() },
+                ),
+                rules::Found::File(name) => {
+                    let rel_file = format!("{rel}/{name}");
+                    let condition = holder.clone();
+                    self.file(base, &rel_file, scope, 0, Some(condition), gather);
+                }
+            }
+        }
+    }
+
+    /// One instruction file and, recursively, its imports. `rule_holder`
+    /// is set for rules files: their `paths:` are matched from there.
+    fn file(
+        &mut self,
+        base: &Base<'_>,
+        rel: &str,
+        scope: Scope,
+        depth: usize,
+        rule_holder: Option<Option<PathBuf>>,
+        gather: &mut Gather,
+    ) {
+        let path = lexical(&base.path.join(rel));
+        let label = label_for(base, self.env, rel);
+        if !self.seen.insert(path.clone()) {
+            gather.probe(label, scope, Verdict::Duplicate);
+            return;
+        }
+        let snap = match fetch(base.root, rel, FILE_CAP) {
+            Ok(snap) => snap,
+            Err(verdict) => {
+                let note = (verdict == Verdict::Symlink).then(|| {
+                    "Claude Code follows this link and reads its target; agentspine does not".to_owned()
+                });
+                match note {
+                    Some(note) => gather.probe_differs(label, scope, verdict, note),
+                    None => gather.probe(label, scope, verdict),
+                }
+                return;
+            }
+        };
+        let decoded = String::from_utf8_lossy(&snap.bytes);
+        let (front, _) = split_frontmatter(&decoded);
+        if let Some(Some(holder)) = &rule_holder
+            && let Some(patterns) = rules::paths_patterns(front)
+        {
+            let target = self.located.target_rel.as_ref().map(|t| self.located.root_path.join(t));
+            let matched = target.is_some_and(|t| rules::paths_match(holder, &patterns, &t));
+            if !matched {
+                gather.probe(label, scope, Verdict::PathsNotMatched);
+                return;
+            }
+        }
+        let text = clean(&snap.bytes);
+        if text.is_empty() {
+            gather.probe(label, scope, Verdict::Empty);
+            return;
+        }
+        let importer_dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
+        let found = imports::find_imports(&text);
+        gather.include(part(scope, path, label.clone(), &snap, text));
+        for import in found {
+            self.import(&importer_dir, &import, scope, depth + 1, &label, gather);
+        }
+    }
+
+    /// One `@import`, checked against the boundaries before anything is read.
+    fn import(
+        &mut self,
+        from_dir: &Path,
+        import: &str,
+        scope: Scope,
+        depth: usize,
+        by: &str,
+        gather: &mut Gather,
+    ) {
+        let target = match import.strip_prefix("~/") {
+            Some(rest) => match &self.env.home {
+                Some(home) => home.join(rest),
+                None => return,
+            },
+            None if import.starts_with('/') => PathBuf::from(import),
+            None => from_dir.join(import),
+        };
+        let target = lexical(&target);
+        let shown = target.display().to_string();
+        if depth > MAX_IMPORT_DEPTH {
+            gather.probe(shown, scope, Verdict::ImportDepth);
+            return;
+        }
+        // Claude Code holds project files' imports to the cwd unless the
+        // user approved external imports; the user's own files may import
+        // from anywhere. Either way agentspine reads only beneath the
+        // project root or the config home (below).
+        let inside_cwd = target.starts_with(&self.located.cwd);
+        if scope != Scope::User && !inside_cwd && !self.settings.external_imports_approved {
+            gather.probe(shown, scope, Verdict::ImportExternalNotApproved);
+            return;
+        }
+        let project = self.project_base();
+        let (root, base_path) = if target.starts_with(project.path) {
+            (project.root, project.path)
+        } else if let Some(home) = self.home.filter(|h| target.starts_with(h.path)) {
+            (home.root, home.path)
+        } else {
+            gather.probe_differs(
+                shown,
+                scope,
+                Verdict::ImportOutsideRoot,
+                "Claude Code would read this approved import; agentspine never reads outside the project root or the config home".to_owned(),
+            );
+            return;
+        };
+        let rel = target.strip_prefix(base_path).map(|p| p.display().to_string()).unwrap_or_default();
+        let before = gather.parts.len();
+        let base = Base { root, path: base_path };
+        self.file(&base, &rel, scope, depth, None, gather);
+        if let Some(part) = gather.parts.get_mut(before) {
+            part.imported_by = Some(by.to_owned());
+        }
+    }
+}
+
+fn label_for(base: &Base<'_>, env: &Environment, rel: &str) -> String {
+    let path = lexical(&base.path.join(rel));
+    match env.claude_home() {
+        Some(home) if path.starts_with(&home) => tilde(&path, env.home.as_deref()),
+        _ => rel.to_owned(),
+    }
+}
+
+/// Claude Code's text of a file: frontmatter and block-level HTML
+/// comments removed, then trimmed.
+pub fn clean(bytes: &[u8]) -> String {
+    let decoded = String::from_utf8_lossy(bytes);
+    let (_, body) = split_frontmatter(strip_bom(&decoded));
+    strip_html_comment_blocks(body).trim().to_owned()
+}
+
+/// Removes HTML blocks that consist only of comments, with the blank
+/// lines that follow them.
+fn strip_html_comment_blocks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    let mut block_start: Option<usize> = None;
+    for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::HtmlBlock) => block_start = Some(range.start),
+            Event::End(TagEnd::HtmlBlock) => {
+                if let Some(start) = block_start.take() {
+                    let block = &text[start..range.end];
+                    if is_only_comments(block) {
+                        out.push_str(&text[last..start]);
+                        last = range.end + blank_lines_at(&text[range.end..]);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Length of the blank lines at the start of `text`.
+fn blank_lines_at(text: &str) -> usize {
+    let mut len = 0;
+    for line in text.split_inclusive('\n') {
+        if !line.ends_with('\n') || !line.trim().is_empty() {
+            break;
+        }
+        len += line.len();
+    }
+    len
+}
+
+fn is_only_comments(block: &str) -> bool {
+    let mut rest = block.trim();
+    while let Some(after) = rest.strip_prefix("<!--") {
+        match after.find("-->") {
+            Some(end) => rest = after[end + 3..].trim_start(),
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// The scope words Claude Code puts after each path.
+fn scope_text(scope: Scope) -> &'static str {
+    match scope {
+        Scope::User => "user's private global instructions for all projects",
+        Scope::Project => "project instructions, checked into the codebase",
+        Scope::Local => "user's private project instructions, not checked in",
+        Scope::Memory => "user's auto-memory, persists across conversations",
+    }
+}
+
+/// Claude Code's `<system-reminder>` block: a preamble, then per file
+/// `Contents of <abs path> (<scope>):` and its text, joined by a blank line.
+pub fn render(parts: &[Part]) -> String {
+    if parts.is_empty() {
+        return String::new();
+    }
+    let entries: Vec<String> = parts
+        .iter()
+        .map(|p| format!("Contents of {} ({}):\n\n{}", p.path.display(), scope_text(p.scope), p.text))
+        .collect();
+    format!(
+        "<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these \
+         instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them \
+         exactly as written.\n\n{}\n</system-reminder>",
+        entries.join("\n\n")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean;
+
+    #[test]
+    fn strips_frontmatter_and_comment_blocks_then_trims() {
+        let text = b"---\ndescription: x\n---\n\n<!-- a note\nfor humans -->\n\nKeep this.\n\nInline <!-- stays --> here.\n";
+        assert_eq!(clean(text), "Keep this.\n\nInline <!-- stays --> here.");
+    }
+}
