@@ -107,11 +107,20 @@ pub(crate) fn load_settings(
     settings
 }
 
-/// A directory the resolution may read beneath, with its host path.
-#[derive(Clone, Copy)]
+/// A directory the resolution may read beneath: its handle, its host path,
+/// and its path relative to the project root (labels are built from it).
+#[derive(Clone)]
 struct Base<'a> {
     root: &'a Root,
-    path: &'a Path,
+    path: PathBuf,
+    prefix: String,
+}
+
+impl Base<'_> {
+    /// `rel` (relative to this base) relative to the project root.
+    fn project_rel(&self, rel: &str) -> String {
+        if self.prefix.is_empty() { rel.to_owned() } else { format!("{}/{rel}", self.prefix) }
+    }
 }
 
 /// The state of one resolution.
@@ -121,6 +130,9 @@ struct Walk<'a> {
     settings: &'a ClaudeSettings,
     home: Option<Base<'a>>,
     seen: BTreeSet<PathBuf>,
+    /// Project files already read to decide the AGENTS.md mode, by label,
+    /// so the walk does not read them twice.
+    prefetched: std::collections::HashMap<String, Result<agentspine_fs::Snapshot, Verdict>>,
 }
 
 pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSettings, gather: &mut Gather) {
@@ -132,10 +144,11 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
         located,
         settings,
         home: match (&home_root, &home_path) {
-            (Some(root), Some(path)) => Some(Base { root, path }),
+            (Some(root), Some(path)) => Some(Base { root, path: path.clone(), prefix: String::new() }),
             _ => None,
         },
         seen: BTreeSet::new(),
+        prefetched: std::collections::HashMap::new(),
     };
     if settings.agents_md == AgentsMdMode::ManagedOnly {
         gather.probe(
@@ -168,12 +181,12 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
 
 impl<'a> Walk<'a> {
     fn project_base(&self) -> Base<'a> {
-        Base { root: &self.located.root, path: &self.located.root_path }
+        Base { root: &self.located.root, path: self.located.root_path.clone(), prefix: String::new() }
     }
 
     /// The user's `CLAUDE.md` and `rules/**/*.md`.
     fn user(&mut self, gather: &mut Gather) {
-        let Some(home) = self.home else {
+        let Some(home) = self.home.clone() else {
             if let Some(path) = self.env.claude_home() {
                 gather.probe(
                     tilde(&path.join("CLAUDE.md"), self.env.home.as_deref()),
@@ -189,38 +202,50 @@ impl<'a> Walk<'a> {
 
     /// Whether a non-blank CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md
     /// is on the chain (which keeps AGENTS.md out in the default mode).
-    fn has_claude_md(&self, dirs: &[ChainDir]) -> bool {
-        dirs.iter().filter_map(|d| d.dir.as_ref().ok()).any(|dir| {
-            ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
-                .iter()
-                .any(|name| fetch(dir, name, FILE_CAP).is_ok_and(|snap| !clean(&snap.bytes).is_empty()))
-        })
+    fn has_claude_md(&mut self, dirs: &[ChainDir]) -> bool {
+        for dir in dirs {
+            let Ok(handle) = &dir.dir else { continue };
+            for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
+                let fetched = fetch(handle, name, FILE_CAP);
+                let found = fetched.as_ref().is_ok_and(|snap| !clean(&snap.bytes).is_empty());
+                self.prefetched.insert(dir.label(name), fetched);
+                if found {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn project_dir(&mut self, dir: &ChainDir, agents: bool, gather: &mut Gather) {
-        let mut names: Vec<(&str, Scope)> =
-            vec![("CLAUDE.md", Scope::Project), (".claude/CLAUDE.md", Scope::Project)];
-        if let Err(verdict) = &dir.dir {
-            names.push(("CLAUDE.local.md", Scope::Local));
-            for (name, scope) in names {
-                gather.probe(dir.label(name), scope, verdict.clone());
+        let handle = match &dir.dir {
+            Ok(handle) => handle,
+            Err(verdict) => {
+                let names = [
+                    ("CLAUDE.md", Scope::Project),
+                    (".claude/CLAUDE.md", Scope::Project),
+                    ("CLAUDE.local.md", Scope::Local),
+                ];
+                for (name, scope) in names {
+                    gather.probe(dir.label(name), scope, verdict.clone());
+                }
+                return;
             }
-            return;
-        }
-        let base = self.project_base();
+        };
+        let base =
+            Base { root: handle, path: self.located.root_path.join(&dir.rel), prefix: dir.rel.clone() };
         let agents_first = agents && self.settings.agents_md == AgentsMdMode::ClaudeOrAgents;
         if agents_first {
-            self.file(&base, &dir.label("AGENTS.md"), Scope::Project, 0, None, gather);
-            self.file(&base, &dir.label(".claude/AGENTS.md"), Scope::Project, 0, None, gather);
+            self.file(&base, "AGENTS.md", Scope::Project, 0, None, gather);
+            self.file(&base, ".claude/AGENTS.md", Scope::Project, 0, None, gather);
         }
-        for (name, scope) in names {
-            self.file(&base, &dir.label(name), scope, 0, None, gather);
-        }
-        self.rules(&base, &dir.label(".claude/rules"), Scope::Project, gather);
-        self.file(&base, &dir.label("CLAUDE.local.md"), Scope::Local, 0, None, gather);
+        self.file(&base, "CLAUDE.md", Scope::Project, 0, None, gather);
+        self.file(&base, ".claude/CLAUDE.md", Scope::Project, 0, None, gather);
+        self.rules(&base, ".claude/rules", Scope::Project, gather);
+        self.file(&base, "CLAUDE.local.md", Scope::Local, 0, None, gather);
         if agents && !agents_first {
-            self.file(&base, &dir.label("AGENTS.md"), Scope::Project, 0, None, gather);
-            self.file(&base, &dir.label(".claude/AGENTS.md"), Scope::Project, 0, None, gather);
+            self.file(&base, "AGENTS.md", Scope::Project, 0, None, gather);
+            self.file(&base, ".claude/AGENTS.md", Scope::Project, 0, None, gather);
         }
     }
 
@@ -228,7 +253,12 @@ impl<'a> Walk<'a> {
     /// with `paths:` only when the target matches.
     fn rules(&mut self, base: &Base<'_>, rel: &str, scope: Scope, gather: &mut Gather) {
         let Ok(rules_dir) = base.root.subdir(rel) else { return };
-        let holder = base.path.join(rel).parent().and_then(Path::parent).map(Path::to_path_buf);
+        // `paths:` match from the directory holding `.claude/` (the user's
+        // rules are in the config home itself: they match from the root).
+        let holder = match self.home.as_ref() {
+            Some(home) if home.path == base.path => Some(self.located.root_path.clone()),
+            _ => base.path.join(rel).parent().and_then(Path::parent).map(Path::to_path_buf),
+        };
         for found in rules::enumerate(&rules_dir) {
             match found {
                 rules::Found::Symlink(name) => {
@@ -270,7 +300,17 @@ impl<'a> Walk<'a> {
             gather.probe(label, scope, Verdict::Duplicate);
             return;
         }
-        let snap = match fetch(base.root, rel, FILE_CAP) {
+        let prefetched =
+            if base.root.prefix() == base.prefix && self.home.as_ref().is_none_or(|h| h.path != base.path) {
+                self.prefetched.remove(&base.project_rel(rel))
+            } else {
+                None
+            };
+        let fetched = match prefetched {
+            Some(fetched) => fetched,
+            None => fetch(base.root, rel, FILE_CAP),
+        };
+        let snap = match fetched {
             Ok(snap) => snap,
             Err(verdict) => {
                 let note = (verdict == Verdict::Symlink).then(|| {
@@ -327,7 +367,10 @@ impl<'a> Walk<'a> {
             None => from_dir.join(import),
         };
         let target = lexical(&target);
-        let shown = target.display().to_string();
+        let shown = match target.strip_prefix(&self.located.root_path) {
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => tilde(&target, self.env.home.as_deref()),
+        };
         if depth > MAX_IMPORT_DEPTH {
             gather.probe(shown, scope, Verdict::ImportDepth);
             return;
@@ -342,10 +385,10 @@ impl<'a> Walk<'a> {
             return;
         }
         let project = self.project_base();
-        let (root, base_path) = if target.starts_with(project.path) {
-            (project.root, project.path)
-        } else if let Some(home) = self.home.filter(|h| target.starts_with(h.path)) {
-            (home.root, home.path)
+        let base = if target.starts_with(&project.path) {
+            project
+        } else if let Some(home) = self.home.clone().filter(|h| target.starts_with(&h.path)) {
+            home
         } else {
             gather.probe_differs(
                 shown,
@@ -355,9 +398,8 @@ impl<'a> Walk<'a> {
             );
             return;
         };
-        let rel = target.strip_prefix(base_path).map(|p| p.display().to_string()).unwrap_or_default();
+        let rel = target.strip_prefix(&base.path).map(|p| p.display().to_string()).unwrap_or_default();
         let before = gather.parts.len();
-        let base = Base { root, path: base_path };
         self.file(&base, &rel, scope, depth, None, gather);
         if let Some(part) = gather.parts.get_mut(before) {
             part.imported_by = Some(by.to_owned());
@@ -369,7 +411,7 @@ fn label_for(base: &Base<'_>, env: &Environment, rel: &str) -> String {
     let path = lexical(&base.path.join(rel));
     match env.claude_home() {
         Some(home) if path.starts_with(&home) => tilde(&path, env.home.as_deref()),
-        _ => rel.to_owned(),
+        _ => base.project_rel(rel),
     }
 }
 

@@ -1,0 +1,15 @@
+//! The agentspine-core integration suite: one test binary (see STYLE.md).
+
+// Tests build fixture trees with std::fs directly: they are the world the
+// resolver is tested against, not code under test.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types, missing_docs)]
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+mod bad_input;
+mod counts;
+mod differences;
+mod guard;
+mod snapshots;
+mod targets;

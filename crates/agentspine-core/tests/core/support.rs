@@ -1,0 +1,96 @@
+//! A project tree and a home directory in a temp dir, and a resolver call
+//! with an environment that points only there.
+
+use std::path::{Path, PathBuf};
+
+use agentspine_core::{Environment, Host, Request, Resolution, ResolveError, render_native, resolve};
+use agentspine_fs::{Budget, Reader};
+
+pub struct Project {
+    pub dir: tempfile::TempDir,
+    pub tree: PathBuf,
+    pub home: PathBuf,
+}
+
+impl Project {
+    pub fn new() -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("tree");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&tree).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Project { dir, tree, home }
+    }
+
+    /// A project whose root holds a `.git` directory.
+    pub fn git() -> Project {
+        let p = Project::new();
+        std::fs::create_dir(p.tree.join(".git")).unwrap();
+        p
+    }
+
+    pub fn file(&self, rel: &str, bytes: impl AsRef<[u8]>) -> &Self {
+        write(&self.tree.join(rel), bytes.as_ref());
+        self
+    }
+
+    pub fn home_file(&self, rel: &str, bytes: impl AsRef<[u8]>) -> &Self {
+        write(&self.home.join(rel), bytes.as_ref());
+        self
+    }
+
+    pub fn symlink(&self, rel: &str, target: impl AsRef<Path>) -> &Self {
+        let path = self.tree.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, path).unwrap();
+        self
+    }
+
+    pub fn env(&self) -> Environment {
+        let home = self.home.clone();
+        let mut env = Environment::from_vars(|name| (name == "HOME").then(|| home.clone().into_os_string()));
+        env.codex_system_dir = self.dir.path().join("etc-codex");
+        env
+    }
+
+    pub fn request(&self, host: Host, cwd: &str) -> Request {
+        Request { host, cwd: self.tree.join(cwd), root: None, target: None }
+    }
+
+    pub fn resolve(&self, host: Host, cwd: &str) -> Resolution {
+        self.try_resolve(&self.request(host, cwd)).unwrap()
+    }
+
+    pub fn try_resolve(&self, request: &Request) -> Result<Resolution, ResolveError> {
+        let reader = Reader::new(Budget::UNLIMITED);
+        resolve(request, &self.env(), &reader)
+    }
+
+    pub fn native(&self, host: Host, cwd: &str) -> String {
+        render_native(&self.resolve(host, cwd))
+    }
+}
+
+pub fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// `(verdict, path)` of every probe, for terse assertions.
+pub fn verdicts(r: &Resolution) -> Vec<(String, String)> {
+    r.probes.iter().map(|p| (p.verdict.to_string(), p.path.clone())).collect()
+}
+
+/// The verdict of the probe for `path`.
+pub fn verdict_of(r: &Resolution, path: &str) -> String {
+    r.probes
+        .iter()
+        .rev()
+        .find(|p| p.path == path)
+        .map(|p| p.verdict.to_string())
+        .unwrap_or_else(|| panic!("no probe for {path}: {:#?}", verdicts(r)))
+}
+
+pub fn labels(r: &Resolution) -> Vec<String> {
+    r.parts.iter().map(|p| p.label.clone()).collect()
+}
