@@ -65,11 +65,6 @@ pub(crate) fn fetch_head(dir: &Root, name: &str, limit: u64) -> Result<Snapshot,
     dir.read_head(name, limit).map_err(|e| verdict_of(&e))
 }
 
-/// Whether a refusal means "nothing is there".
-pub(crate) fn is_absent(v: &Verdict) -> bool {
-    matches!(v, Verdict::Missing)
-}
-
 /// SHA-256 of bytes, lowercase hex.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

@@ -2,7 +2,7 @@
 //! confined reader. A malformed file is a warning naming the file, line and
 //! column; the host's defaults are used instead.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use agentspine_fs::{Code, Reader};
 
@@ -84,6 +84,6 @@ pub(crate) fn parse_json(file: &Path, text: &str, warnings: &mut Vec<Warning>) -
 }
 
 /// A value of the wrong type in a config file.
-pub(crate) fn wrong_type(file: &PathBuf, key: &str, expected: &str, warnings: &mut Vec<Warning>) {
+pub(crate) fn wrong_type(file: &Path, key: &str, expected: &str, warnings: &mut Vec<Warning>) {
     warnings.push(malformed(file, format!("`{key}` must be {expected}")));
 }

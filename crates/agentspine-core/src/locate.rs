@@ -3,7 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use agentspine_fs::{Code, FileKind, FsError, Reader, Root};
+use agentspine_fs::{Code, FileKind, Reader, Root};
 
 use crate::error::ResolveError;
 
@@ -13,8 +13,6 @@ pub(crate) struct Located {
     pub(crate) root_path: PathBuf,
     pub(crate) evidence: String,
     pub(crate) cwd: PathBuf,
-    /// Names from the root down to the cwd.
-    pub(crate) cwd_names: Vec<String>,
     /// Names from the root down to the directory whose chain is wanted.
     pub(crate) chain_names: Vec<String>,
     /// The target, relative to the root, when one was given and is a file.
@@ -109,7 +107,7 @@ pub(crate) fn locate(
         None => (cwd_names.clone(), None),
         Some(target) => check_target(&root, &root_path, &cwd, target)?,
     };
-    Ok(Located { root, root_path, evidence, cwd, cwd_names, chain_names, target_rel })
+    Ok(Located { root, root_path, evidence, cwd, chain_names, target_rel })
 }
 
 /// A target must lie beneath the root, lexically and without a link on the
@@ -153,9 +151,4 @@ pub(crate) fn tilde(path: &Path, home: Option<&Path>) -> String {
         return format!("~/{}", rest.display());
     }
     path.display().to_string()
-}
-
-/// Maps a reader refusal on an optional file to "missing" or an error.
-pub(crate) fn is_missing(e: &FsError) -> bool {
-    e.code() == Code::NotFound
 }

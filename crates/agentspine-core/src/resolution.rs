@@ -107,6 +107,8 @@ pub enum Verdict {
     BudgetSpent,
     /// An `@` import beyond the host's depth limit.
     ImportDepth,
+    /// More `@` imports than agentspine follows in one resolution.
+    ImportLimit,
     /// An `@` import outside the boundary that the user has not approved.
     ImportExternalNotApproved,
     /// An `@` import outside the project root: never read, approved or not.
@@ -143,6 +145,7 @@ impl fmt::Display for Verdict {
             Verdict::Truncated { kept, total } => write!(f, "truncated at {kept} of {total} bytes"),
             Verdict::BudgetSpent => f.write_str("budget-spent"),
             Verdict::ImportDepth => f.write_str("import depth"),
+            Verdict::ImportLimit => f.write_str("import limit"),
             Verdict::ImportExternalNotApproved => f.write_str("import external not approved"),
             Verdict::ImportOutsideRoot => f.write_str("import outside-root"),
             Verdict::Duplicate => f.write_str("duplicate"),

@@ -197,7 +197,7 @@ impl Root {
             Limit::Head(head) => identity.size.min(head),
         };
         self.reader.charge(want, shown)?;
-        let outcome = self.read_exact_and_verify(&sys, &parent, name, &fd, identity, want, shown);
+        let outcome = self.read_exact_and_verify(&parent, name, &fd, identity, want, shown);
         match outcome {
             Ok(Some(bytes)) => Ok(Some(Snapshot { bytes, identity })),
             other => {
@@ -209,7 +209,6 @@ impl Root {
 
     fn read_exact_and_verify(
         &self,
-        sys: &Sys<'_>,
         parent: &DirFd<'_>,
         name: &std::ffi::OsStr,
         fd: &OwnedFd,
@@ -241,6 +240,7 @@ impl Root {
                 Err(e) => return Err(crate::sys::map_lookup_errno(e, shown)),
             }
         }
+        let sys = self.sys();
         let after = sys.fstat(fd.as_fd(), shown)?;
         if Identity::of(&after) != identity {
             return Ok(None);

@@ -74,7 +74,7 @@ pub(crate) fn load_config(reader: &Reader, env: &Environment, warnings: &mut Vec
     config
 }
 
-fn apply(config: &mut CodexConfig, file: &PathBuf, table: &toml::Table, warnings: &mut Vec<Warning>) {
+fn apply(config: &mut CodexConfig, file: &Path, table: &toml::Table, warnings: &mut Vec<Warning>) {
     if let Some(value) = table.get("project_doc_max_bytes") {
         match value.as_integer().and_then(|n| u64::try_from(n).ok()) {
             Some(n) => config.max_bytes = n,

@@ -84,6 +84,13 @@ fn first_of(
             continue;
         }
         match fetch(dir, name, FILE_CAP) {
+            // pi checks existence through the link, so the link wins the
+            // directory; agentspine reads neither it nor its siblings.
+            Err(Verdict::Symlink) => {
+                winner = Some(name);
+                let note = "pi follows this link and reads its target; agentspine does not".to_owned();
+                gather.probe_differs(label(name), scope, Verdict::Symlink, note);
+            }
             Err(verdict) => gather.probe(label(name), scope, verdict),
             Ok(snap) => {
                 winner = Some(name);

@@ -4,7 +4,7 @@
 //! directories that exist.
 
 use agentspine_core::Host;
-use agentspine_fs::Counters;
+use agentspine_fs::{Backend, Counters};
 
 use crate::support::Project;
 
@@ -18,7 +18,7 @@ fn chain_dirs() -> Vec<String> {
 /// profile for every host, and `unrelated` other files spread over the
 /// same directories the chain probes.
 fn deep_tree(unrelated: usize) -> Project {
-    let p = Project::git();
+    let p = Project::in_tmp();
     p.file("AGENTS.md", "root agents\n").file("CLAUDE.md", "root claude\n");
     p.file(".claude/rules/a.md", "rule a\n").file(".claude/rules/b.md", "rule b\n");
     let dirs = chain_dirs();
@@ -43,18 +43,60 @@ fn deep_tree(unrelated: usize) -> Project {
     p
 }
 
-fn cost(p: &Project, host: Host) -> Counters {
+fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
     let cwd = chain_dirs().pop().unwrap();
-    p.resolve(host, &cwd).counters
+    p.resolve_with(backend, host, &cwd).counters
+}
+
+/// Exact cost of the depth-12 chain per host and backend: `(opens, stats,
+/// reads, directory enumerations)`. The root is bound explicitly and lies
+/// at `/tmp/.tmpXXXX/tree` (three directories above it). Derivations, for
+/// the openat2 backend (costs per operation are in agentspine-fs's docs):
+///
+/// - codex 47/42/14/0: cwd, root and root handle 3 opens; system and user
+///   config (absent) 3 opens; `~/.codex` 1 open + override miss 1 open +
+///   `AGENTS.md` 1 open, 3 stats, 1 read; 12 chain directories 12 opens;
+///   13 levels x (override miss 1 open + `AGENTS.md` 1 open, 3 stats, 1 read).
+/// - pi 39/54/14/0: 3 opens to bind; `~/.pi/agent` and its `AGENTS.md` 2 opens,
+///   3 stats, 1 read; `/` 1 open and 3 ancestors x 4 names stat'ed (12 stats,
+///   8 opens for the two deeper ancestors); 12 chain opens; 13 levels x
+///   `AGENTS.md` (1 open, 3 stats, 1 read).
+/// - desktop 43/42/14/0 and generic 41/39/13/0: as codex without config,
+///   with 4 candidates per level of which the winner is the second.
+/// - claude 94/33/9/2: settings and `.claude.json` 4 opens; user `CLAUDE.md`
+///   and `rules/`; 3 ancestors x 3 names above the root; per level
+///   `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules`, `CLAUDE.local.md`;
+///   the two `.claude/rules` directories that exist are the only listings.
+///
+/// The walk backend differs only where a path of more than one name is
+/// reached from a handle (one open per name instead of one in all).
+fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
+    let walk = backend == Backend::Walk;
+    match host {
+        Host::Codex => (47, 42, 14, 0),
+        Host::Claude => (if walk { 102 } else { 94 }, 33, 9, 2),
+        Host::Pi => (if walk { 43 } else { 39 }, 54, 14, 0),
+        Host::Desktop => (43, 42, 14, 0),
+        Host::Generic => (41, 39, 13, 0),
+    }
 }
 
 #[test]
 fn a_depth_twelve_chain_costs_the_same_beside_fifty_thousand_files() {
     let empty = deep_tree(0);
     let full = deep_tree(50_000);
-    for host in Host::ALL {
-        let (small, big) = (cost(&empty, host), cost(&full, host));
-        assert_eq!(small, big, "{host}: the cost changed with unrelated files");
-        eprintln!("{host}: {small:?}");
+    assert_eq!(empty.tree.ancestors().count() - 1, 3, "the tree must be /tmp/.tmpXXXX/tree");
+    for backend in [Backend::Openat2, Backend::Walk].into_iter().filter(|b| b.available()) {
+        for host in Host::ALL {
+            let (small, big) = (cost(&empty, backend, host), cost(&full, backend, host));
+            assert_eq!(small, big, "{host} {backend:?}: the cost changed with 50,000 unrelated files");
+            let got = (small.opens, small.stats, small.reads, small.dir_enumerations);
+            assert_eq!(got, expected(host, backend), "{host} {backend:?}: {small:?}");
+            assert_eq!(
+                small.dir_entries,
+                if host == Host::Claude { 3 } else { 0 },
+                "{host}: only rules are listed"
+            );
+        }
     }
 }

@@ -11,5 +11,4 @@ mod bad_input;
 mod counts;
 mod differences;
 mod guard;
-mod snapshots;
 mod targets;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agentspine_core::{Environment, Host, Request, Resolution, ResolveError, render_native, resolve};
+use agentspine_core::{Environment, Host, Request, Resolution, ResolveError, resolve};
 use agentspine_fs::{Budget, Reader};
 
 pub struct Project {
@@ -14,7 +14,18 @@ pub struct Project {
 
 impl Project {
     pub fn new() -> Project {
-        let dir = tempfile::tempdir().unwrap();
+        Project::in_dir(tempfile::tempdir().unwrap())
+    }
+
+    /// A project in `/tmp/.tmpXXXX/tree`: three directories above the root,
+    /// whatever `$TMPDIR` says (for tests that count work above the root).
+    pub fn in_tmp() -> Project {
+        let p = Project::in_dir(tempfile::Builder::new().tempdir_in("/tmp").unwrap());
+        std::fs::create_dir(p.tree.join(".git")).unwrap();
+        p
+    }
+
+    fn in_dir(dir: tempfile::TempDir) -> Project {
         let tree = dir.path().join("tree");
         let home = dir.path().join("home");
         std::fs::create_dir_all(&tree).unwrap();
@@ -65,10 +76,6 @@ impl Project {
         let reader = Reader::new(Budget::UNLIMITED);
         resolve(request, &self.env(), &reader)
     }
-
-    pub fn native(&self, host: Host, cwd: &str) -> String {
-        render_native(&self.resolve(host, cwd))
-    }
 }
 
 pub fn write(path: &Path, bytes: &[u8]) {
@@ -93,4 +100,32 @@ pub fn verdict_of(r: &Resolution, path: &str) -> String {
 
 pub fn labels(r: &Resolution) -> Vec<String> {
     r.parts.iter().map(|p| p.label.clone()).collect()
+}
+
+/// Runs `f` on a thread without `CAP_DAC_OVERRIDE`/`CAP_DAC_READ_SEARCH`,
+/// so file modes apply even when the suite runs as root.
+pub fn without_dac_override<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::spawn(move || {
+        use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
+        let mut sets = capabilities(None).unwrap();
+        sets.effective -= CapabilitySet::DAC_OVERRIDE | CapabilitySet::DAC_READ_SEARCH;
+        set_capabilities(None, sets).unwrap();
+        f()
+    })
+    .join()
+    .unwrap()
+}
+
+pub fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+impl Project {
+    /// Resolves with a chosen reader backend, the root bound explicitly.
+    pub fn resolve_with(&self, backend: agentspine_fs::Backend, host: Host, cwd: &str) -> Resolution {
+        let reader = Reader::with_backend(backend, Budget::UNLIMITED).unwrap();
+        let request = Request { root: Some(self.tree.clone()), ..self.request(host, cwd) };
+        resolve(&request, &self.env(), &reader).unwrap()
+    }
 }

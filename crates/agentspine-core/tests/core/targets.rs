@@ -1,1 +1,93 @@
+//! Target chains: the complete chain for one file's directory, which
+//! replaces the base chain whole, and clear refusals for bad targets.
 
+use agentspine_core::{Host, Request, ResolveError, render_native};
+
+use crate::support::{Project, labels, verdict_of};
+
+fn siblings() -> Project {
+    let p = Project::git();
+    p.file("AGENTS.md", "root\n");
+    p.file("a/AGENTS.md", "a rules\n").file("a/x.rs", "x\n");
+    p.file("b/AGENTS.md", "b rules\n").file("b/y.rs", "y\n");
+    p
+}
+
+fn target(p: &Project, host: Host, target: &str) -> Request {
+    Request { target: Some(p.tree.join(target)), ..p.request(host, ".") }
+}
+
+#[test]
+fn a_sibling_directory_never_leaks_into_the_next_target() {
+    let p = siblings();
+    for host in [Host::Desktop, Host::Generic, Host::Codex, Host::Pi] {
+        let first = p.try_resolve(&target(&p, host, "a/x.rs")).unwrap();
+        assert_eq!(labels(&first), vec!["AGENTS.md", "a/AGENTS.md"], "{host}");
+        let second = p.try_resolve(&target(&p, host, "b/y.rs")).unwrap();
+        assert_eq!(labels(&second), vec!["AGENTS.md", "b/AGENTS.md"], "{host}");
+        assert!(!render_native(&second).contains("a rules"), "{host}");
+        assert_eq!(second.chain_dir, "b");
+    }
+}
+
+#[test]
+fn a_directory_target_is_its_own_chain_end() {
+    let p = siblings();
+    let r = p.try_resolve(&target(&p, Host::Desktop, "a")).unwrap();
+    assert_eq!(labels(&r), vec!["AGENTS.md", "a/AGENTS.md"]);
+    let relative = Request { target: Some("b/y.rs".into()), ..p.request(Host::Desktop, ".") };
+    assert_eq!(
+        labels(&p.try_resolve(&relative).unwrap()),
+        vec!["AGENTS.md", "b/AGENTS.md"],
+        "relative to the cwd"
+    );
+}
+
+#[test]
+fn bad_targets_are_refused_with_the_path_and_the_reason() {
+    let p = siblings();
+    std::fs::write(p.dir.path().join("outside.rs"), "x").unwrap();
+    p.symlink("link", p.tree.join("a"));
+    let cases = [
+        (p.dir.path().join("outside.rs"), "outside the project root"),
+        (p.tree.join("a/../../outside.rs"), "outside the project root"),
+        (p.tree.join("link/x.rs"), "a symbolic link is on the path"),
+        (p.tree.join("link"), "a symbolic link is on the path"),
+        (p.tree.join("a/missing.rs"), "no such file or directory in the project"),
+    ];
+    for (path, reason) in cases {
+        let request = Request { target: Some(path.clone()), ..p.request(Host::Desktop, ".") };
+        let err = p.try_resolve(&request).unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains(reason), "{}: {message}", path.display());
+        assert!(message.starts_with(&path.display().to_string()), "{message}");
+        assert!(!matches!(err, ResolveError::Fs(_)), "{message}");
+    }
+}
+
+#[test]
+fn claude_path_rules_join_only_for_a_matching_target() {
+    let p = Project::git();
+    p.file("CLAUDE.md", "root\n");
+    p.file(".claude/rules/api.md", "---\npaths:\n  - \"api/**\"\n---\napi rule\n");
+    p.file("api/h.rs", "x").file("web/c.ts", "x");
+    let hit = p.try_resolve(&target(&p, Host::Claude, "api/h.rs")).unwrap();
+    assert_eq!(labels(&hit), vec!["CLAUDE.md", ".claude/rules/api.md"]);
+    let miss = p.try_resolve(&target(&p, Host::Claude, "web/c.ts")).unwrap();
+    assert_eq!(labels(&miss), vec!["CLAUDE.md"]);
+    assert_eq!(verdict_of(&miss, ".claude/rules/api.md"), "paths-not-matched");
+    let base = p.resolve(Host::Claude, ".");
+    assert_eq!(
+        verdict_of(&base, ".claude/rules/api.md"),
+        "paths-not-matched",
+        "no target: not loaded at start"
+    );
+}
+
+#[test]
+fn a_cwd_outside_an_explicit_root_is_refused() {
+    let p = siblings();
+    let request = Request { root: Some(p.tree.join("a")), ..p.request(Host::Desktop, "b") };
+    let message = p.try_resolve(&request).unwrap_err().to_string();
+    assert!(message.contains("is outside the project root"), "{message}");
+}

@@ -42,8 +42,7 @@ fn scan(text: &str, range: std::ops::Range<usize>, imports: &mut Vec<String>) {
     let slice = &text[range.clone()];
     let mut previous_is_space =
         range.start == 0 || text[..range.start].chars().next_back().is_some_and(char::is_whitespace);
-    let mut chars = slice.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in slice.char_indices() {
         if c == '@' && previous_is_space {
             let rest = &slice[i + 1..];
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());

@@ -40,6 +40,10 @@ use crate::text::{split_frontmatter, strip_bom};
 /// How many import hops Claude Code follows.
 pub const MAX_IMPORT_DEPTH: usize = 4;
 
+/// How many `@` imports agentspine follows in one resolution; the rest are
+/// reported once as `import limit` (a file of 10,000 imports stays cheap).
+pub const MAX_IMPORTS: usize = 256;
+
 /// `pluginConfigs["agents-md@builtin"].options.instructionFiles`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentsMdMode {
@@ -133,6 +137,8 @@ struct Walk<'a> {
     /// Project files already read to decide the AGENTS.md mode, by label,
     /// so the walk does not read them twice.
     prefetched: std::collections::HashMap<String, Result<agentspine_fs::Snapshot, Verdict>>,
+    /// Imports looked at so far (bounded by [`MAX_IMPORTS`]).
+    imports: usize,
 }
 
 pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSettings, gather: &mut Gather) {
@@ -149,6 +155,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
         },
         seen: BTreeSet::new(),
         prefetched: std::collections::HashMap::new(),
+        imports: 0,
     };
     if settings.agents_md == AgentsMdMode::ManagedOnly {
         gather.probe(
@@ -358,6 +365,13 @@ impl<'a> Walk<'a> {
         by: &str,
         gather: &mut Gather,
     ) {
+        self.imports += 1;
+        if self.imports > MAX_IMPORTS {
+            if self.imports == MAX_IMPORTS + 1 {
+                gather.probe(format!("{import} and later imports"), scope, Verdict::ImportLimit);
+            }
+            return;
+        }
         let target = match import.strip_prefix("~/") {
             Some(rest) => match &self.env.home {
                 Some(home) => home.join(rest),
