@@ -61,3 +61,19 @@ pub enum ResolveError {
     #[error(transparent)]
     Fs(#[from] FsError),
 }
+
+impl ResolveError {
+    /// A stable code for JSON output.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResolveError::Relative { .. } => "relative-path",
+            ResolveError::NoSuchDirectory { .. } => "no-such-directory",
+            ResolveError::NotADirectory { .. } => "not-a-directory",
+            ResolveError::CwdOutsideRoot { .. } => "cwd-outside-root",
+            ResolveError::TargetOutsideRoot { .. } => "target-outside-root",
+            ResolveError::TargetThroughSymlink { .. } => "target-through-symlink",
+            ResolveError::TargetMissing { .. } => "target-missing",
+            ResolveError::Fs(e) => e.code().as_str(),
+        }
+    }
+}

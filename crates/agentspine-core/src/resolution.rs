@@ -164,7 +164,8 @@ pub struct Probe {
     pub path: String,
     /// Scope it would have had.
     pub scope: Scope,
-    /// What happened.
+    /// What happened (flattened: `"verdict": "missing"` plus its fields).
+    #[serde(flatten)]
     pub verdict: Verdict,
     /// What the host itself would do differently, when it would.
     #[serde(skip_serializing_if = "Option::is_none")]

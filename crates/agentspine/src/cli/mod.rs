@@ -27,14 +27,32 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    let json = match &cli.command {
+        Command::Resolve(args) => args.wants_json(),
+    };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
     };
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("agentspine: {error:#}");
+            report(&error, json);
             ExitCode::from(2)
         }
+    }
+}
+
+/// Prints an error: one line on stderr, or a JSON object on stdout when the
+/// command was asked for JSON (so scripts always get JSON).
+fn report(error: &anyhow::Error, json: bool) {
+    if json {
+        let code = error
+            .downcast_ref::<agentspine_core::ResolveError>()
+            .map(agentspine_core::ResolveError::code)
+            .unwrap_or("error");
+        let value = serde_json::json!({ "error": { "code": code, "message": format!("{error:#}") } });
+        println!("{value}");
+    } else {
+        eprintln!("agentspine: {error:#}");
     }
 }

@@ -87,10 +87,18 @@ enum Format {
     Json,
 }
 
+impl Args {
+    /// Whether output (and errors) should be JSON.
+    pub fn wants_json(&self) -> bool {
+        self.json || self.format == Format::Json
+    }
+}
+
 /// How long one resolution may take before it stops starting new reads.
 const DEADLINE: Duration = Duration::from_secs(2);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let wants_json = args.wants_json();
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
     let cwd = args.cwd.map(absolute).unwrap_or_else(|| current.clone());
@@ -105,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
     let resolution = resolve(&request, &env, &reader)?;
     let native = render_native(&resolution);
-    let format = if args.json { Format::Json } else { args.format };
+    let format = if wants_json { Format::Json } else { args.format };
     let mut out = std::io::stdout().lock();
     match format {
         Format::Native => {

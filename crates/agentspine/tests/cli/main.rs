@@ -1,0 +1,12 @@
+//! The agentspine binary's integration suite: one test binary (see
+//! STYLE.md). Every JSON surface has an inline snapshot with temp paths
+//! replaced by `[TREE]` and `[HOME]`.
+
+// Tests copy the bundled example with std::fs: fixtures, not code under test.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types, missing_docs)]
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+mod guard;
+mod resolve;

@@ -1,0 +1,72 @@
+//! Runs the real binary against a copy of `examples/monorepo` in
+//! `/tmp/.tmpXXXX/tree`, with a throwaway home.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Example {
+    pub dir: tempfile::TempDir,
+    pub tree: PathBuf,
+    pub home: PathBuf,
+}
+
+impl Example {
+    pub fn new() -> Example {
+        let dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+        let tree = dir.path().join("tree");
+        let home = dir.path().join("home");
+        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/monorepo"), &tree);
+        std::fs::create_dir(tree.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Example { dir, tree, home }
+    }
+
+    pub fn home_file(&self, rel: &str, text: &str) -> &Self {
+        let path = self.home.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+
+    /// Runs `agentspine ARGS` with the working directory `cwd` (relative to
+    /// the tree) and only HOME set among the profile variables.
+    pub fn run(&self, cwd: &str, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_agentspine"))
+            .args(args)
+            .current_dir(self.tree.join(cwd))
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .output()
+            .unwrap()
+    }
+
+    /// Output text with temp paths replaced.
+    pub fn filter(&self, text: &str) -> String {
+        text.replace(&self.tree.display().to_string(), "[TREE]")
+            .replace(&self.home.display().to_string(), "[HOME]")
+            .replace(&self.dir.path().display().to_string(), "[TMP]")
+    }
+
+    pub fn stdout(&self, out: &Output) -> String {
+        assert!(out.status.success(), "exit {:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
+        self.filter(&String::from_utf8(out.stdout.clone()).unwrap())
+    }
+
+    pub fn json(&self, out: &Output) -> serde_json::Value {
+        serde_json::from_str(&self.stdout(out)).unwrap()
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
