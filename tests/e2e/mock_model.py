@@ -19,10 +19,15 @@ carry a non-empty `tools` list; side requests such as title generation always
 get plain text).  A turn is one of
 
     {"text": "hello"}
-    {"tool": {"name": "Read", "input": {"file_path": "/abs/x"}}}      # Anthropic tool_use
-    {"tool": {"name": "shell", "arguments": {"command": ["ls"]}}}     # Responses function_call
+    {"tool": {"name": "Read", "input": {"file_path": "/abs/x"}}}        # claude: Anthropic tool_use
+    {"tool": {"name": "exec_command", "arguments": {"cmd": "cat x"}}}   # codex 0.171: Responses function_call
     {"tool": {"name": "apply_patch", "custom_input": "*** Begin Patch\\n..."}}  # Responses custom_tool_call
-    {"tool": {"name": "read", "arguments": {"path": "x"}}}            # Chat Completions tool_calls
+    {"tool": {"name": "read", "arguments": {"path": "x"}}}              # pi: Chat Completions tool_calls
+
+(Measured: Codex 0.171 with model gpt-5.5 offers exec_command/write_stdin,
+not shell/apply_patch; Claude's Read of a file under a directory holding a
+CLAUDE.md appends "<system-reminder>\\nContents of <abs>:\\n\\n..." to the tool
+result; pi's tools are read/bash/edit/write.)
 
 `input` and `arguments` are interchangeable; the protocol of the request
 decides the wire shape.  When the script is exhausted the reply is "ok".
@@ -319,6 +324,54 @@ def make_handler(recorder: Recorder, script: Script):
 
 def _describe(turn: dict) -> str:
     return "tool:" + turn["tool"]["name"] if "tool" in turn else "text"
+
+
+def _dns_name(packet: bytes) -> str:
+    labels, i = [], 12
+    while i < len(packet) and packet[i]:
+        n = packet[i]
+        labels.append(packet[i + 1:i + 1 + n].decode("ascii", "replace"))
+        i += 1 + n
+    return ".".join(labels)
+
+
+def start_dns(record_path: str | None, host: str = "127.0.0.1", port: int = 53):
+    """Answer every DNS query with NXDOMAIN at once (and record the name).
+
+    Inside the capture namespace /etc/resolv.conf points here, so a client's
+    attempt to reach the internet (telemetry, plugin sync) fails immediately
+    instead of after a resolver timeout."""
+    import socket
+
+    recorder = Recorder(record_path)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind((host, port))
+
+    def loop():
+        while True:
+            try:
+                packet, addr = sock.recvfrom(4096)
+            except OSError:
+                return
+            if len(packet) < 12:
+                continue
+            # header: same id, QR=1, opcode copied, RD copied, RA=1, RCODE=3
+            flags = 0x8000 | (packet[2] & 0x79) << 8 | 0x80 | 3
+            # echo the question section only (QDCOUNT kept, other counts 0)
+            q_end = 12
+            while q_end < len(packet) and packet[q_end]:
+                q_end += 1 + packet[q_end]
+            q_end += 5
+            reply = packet[:2] + flags.to_bytes(2, "big") + packet[4:6] + b"\0\0\0\0\0\0" + packet[12:q_end]
+            try:
+                sock.sendto(reply, addr)
+            except OSError:
+                pass
+            recorder.write({"method": "DNS", "path": _dns_name(packet), "headers": {}, "body": None,
+                            "body_text": None, "reply": "NXDOMAIN"})
+
+    threading.Thread(target=loop, daemon=True).start()
+    return sock
 
 
 def start_server(record_path: str | None, script_turns=None, port: int = 0, host: str = "127.0.0.1"):

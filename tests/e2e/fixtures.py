@@ -1,0 +1,439 @@
+"""Named file-tree fixtures for the end-to-end parity harness.
+
+A fixture is data: the files of a project tree (relative path -> bytes, or a
+Symlink), the directories that get a `.git` (a real `git init`), the cwd inside
+the tree, files in the throwaway HOME, optional Codex config.toml and Claude
+settings.json text, extra instruction-relevant environment variables, and the
+hosts it applies to.  `build_fixture(name, dest)` lays it out as
+
+    dest/tree/...   the project tree (cwd somewhere inside)
+    dest/home/...   the throwaway HOME
+
+and returns (tree_dir, cwd, home).  `fixture_env(name, tree, home)` gives the
+fixture's extra environment (values may use {home} and {tree}).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from typing import Callable
+
+ALL = ("codex", "claude", "pi")
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Symlink:
+    target: str  # stored as given (relative targets are relative to the link's dir)
+
+
+@dataclass(frozen=True)
+class Fixture:
+    name: str
+    hosts: tuple
+    about: str
+    files: dict = field(default_factory=dict)        # tree-relative path -> bytes | Symlink
+    git: tuple = ()                                  # tree-relative dirs that get `git init`
+    git_files: dict = field(default_factory=dict)    # tree-relative dir -> content of a `.git` *file*
+    dirs: tuple = ()                                 # extra (empty) directories, tree-relative
+    cwd: str = "."
+    home: dict = field(default_factory=dict)         # HOME-relative path -> bytes | Symlink
+    home_dirs: tuple = ()
+    codex_config: str | None = None                  # -> $HOME/.codex/config.toml
+    claude_settings: str | None = None               # -> $HOME/.claude/settings.json
+    env: dict = field(default_factory=dict)          # extra env; {home} {tree} expanded
+    home_fn: Callable | None = None                  # (tree, home) -> {HOME-relative path: bytes}
+    # host -> why agentspine differs on purpose. parity.py requires the
+    # outputs to differ (a stale declaration fails) and the Rust test named
+    # in the reason asserts agentspine's choice and its --explain verdict.
+    declared: dict = field(default_factory=dict)
+    # host -> why this case is not compared yet (reported as skipped).
+    pending: dict = field(default_factory=dict)
+    # Claude: compare the "Contents of" entries as a set (the host reads
+    # .claude/rules in directory-listing order; agentspine sorts).
+    unordered_entries: bool = False
+
+
+def _filler(nbytes: int, tag: str) -> bytes:
+    """ASCII lines of 64 bytes ("tag NNNNN ...\\n"), exactly nbytes long."""
+    out = bytearray()
+    i = 0
+    while len(out) < nbytes:
+        line = f"{tag} line {i:05d} ".encode()
+        line += b"." * (63 - len(line)) + b"\n"
+        out += line
+        i += 1
+    return bytes(out[:nbytes])
+
+
+def _claude_project_key(path: str) -> str:
+    """Claude Code's projects/<enc> name: non-alphanumerics become '-'."""
+    return re.sub(r"[^A-Za-z0-9]", "-", path)
+
+
+GLOBALS = {
+    ".codex/AGENTS.md": b"# Global codex\n\nglobal codex rule\n",
+    ".claude/CLAUDE.md": b"# Global claude\n\nglobal claude rule\n",
+    ".pi/agent/AGENTS.md": b"# Global pi\n\nglobal pi rule\n",
+}
+
+FIXTURES: list[Fixture] = [
+    Fixture(
+        "nested_cwd_sub", ALL,
+        "Both families at several levels, cwd two levels down; files below cwd and in a sibling must not load.",
+        files={
+            "AGENTS.md": b"root agents\n",
+            "CLAUDE.md": b"root claude\n",
+            "a/AGENTS.md": b"a agents\n",
+            "a/b/AGENTS.md": b"a/b agents\n",
+            "a/b/CLAUDE.md": b"a/b claude\n",
+            "a/b/c/AGENTS.md": b"below cwd agents\n",
+            "a/b/c/CLAUDE.md": b"below cwd claude\n",
+            "sibling/AGENTS.md": b"sibling agents\n",
+        },
+        git=(".",), cwd="a/b"),
+    Fixture(
+        "agents_only_nested", ALL,
+        "Only AGENTS.md files (no CLAUDE.md anywhere): Claude 2.1.332 should read them.",
+        files={"AGENTS.md": b"root agents\n", "a/AGENTS.md": b"a agents\n", "a/b/AGENTS.md": b"a/b agents\n"},
+        git=(".",), cwd="a/b"),
+    Fixture(
+        "override_beside_agents", ALL,
+        "AGENTS.override.md beside AGENTS.md at the root; plain AGENTS.md in cwd.",
+        files={"AGENTS.override.md": b"override root\n", "AGENTS.md": b"plain root\n",
+               "sub/AGENTS.md": b"plain sub\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "empty_override_hides", ALL,
+        "A blank AGENTS.override.md beside a non-empty AGENTS.md (Codex: the blank winner hides its sibling).",
+        files={"AGENTS.override.md": b" \n\n", "AGENTS.md": b"hidden by blank override?\n",
+               "sub/AGENTS.md": b"sub text\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "empty_and_blank", ALL,
+        "Empty file at the root, whitespace-only in the middle, real text in cwd (AGENTS.md only).",
+        files={"AGENTS.md": b"", "a/AGENTS.md": b"  \n\t\n \r\n", "a/b/AGENTS.md": b"real text\n"},
+        home={".codex/AGENTS.md": b"\n\n", ".pi/agent/AGENTS.md": b"", ".claude/CLAUDE.md": b"  \n"},
+        git=(".",), cwd="a/b"),
+    Fixture(
+        "empty_and_blank_claude", ("claude", "pi"),
+        "Same shape with CLAUDE.md files: empty root, blank middle, real cwd; blank CLAUDE.local.md.",
+        files={"CLAUDE.md": b"", "a/CLAUDE.md": b"\n \n\t", "a/b/CLAUDE.md": b"claude real\n",
+               "a/b/CLAUDE.local.md": b"\n\n"},
+        git=(".",), cwd="a/b"),
+    Fixture(
+        "blank_claude_beside_agents", ALL,
+        "A blank CLAUDE.md beside a non-empty AGENTS.md (does the blank CLAUDE.md block AGENTS.md in Claude?).",
+        files={"CLAUDE.md": b"  \n", "AGENTS.md": b"agents text\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "fallback_filenames", ("codex",),
+        "Codex project_doc_fallback_filenames (with invalid entries '../x.md' and 'sub/y.md').",
+        files={"TEAM.md": b"team root\n", "x.md": b"x (must not load)\n",
+               "a/CLAUDE.md": b"claude a\n", "a/TEAM.md": b"team a\n",
+               "a/b/AGENTS.md": b"agents b\n", "a/b/TEAM.md": b"team b (hidden)\n",
+               "a/b/sub/y.md": b"y (must not load)\n"},
+        codex_config='project_doc_fallback_filenames = ["TEAM.md", "CLAUDE.md", "../x.md", "sub/y.md"]\n',
+        git=(".",), cwd="a/b"),
+    Fixture(
+        "over_32k_single", ALL,
+        "One 40,000-byte AGENTS.md; a 2-byte UTF-8 char straddles byte 32768.",
+        files={"AGENTS.md": _filler(32767, "big") + "é".encode() + _filler(40000 - 32769, "tail")},
+        git=(".",), cwd="."),
+    Fixture(
+        "over_32k_two_files", ALL,
+        "Two 20,000-byte files (root, cwd) crossing 32 KiB together; a 3-byte char straddles the cut; globals present.",
+        files={"AGENTS.md": _filler(20000, "root"),
+               "sub/AGENTS.md": _filler(12767, "sub") + "€".encode() + _filler(20000 - 12770, "subtail")},
+        home=dict(GLOBALS, **{".codex/AGENTS.md": _filler(1000, "global")}),
+        git=(".",), cwd="sub"),
+    Fixture(
+        "global_only", ALL,
+        "Only the global/user files; the project has a .git and no instruction files.",
+        home={".codex/AGENTS.md": b"\n# Global codex\n\nglobal codex rule\n\n\n",
+              ".claude/CLAUDE.md": b"\n# Global claude\n\nglobal claude rule\n\n\n",
+              ".pi/agent/AGENTS.md": b"\n# Global pi\n\nglobal pi rule\n\n\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "global_blank_override", ("codex",),
+        "Global AGENTS.override.md is blank, global AGENTS.md has text (Codex global falls through?).",
+        home={".codex/AGENTS.override.md": b" \n", ".codex/AGENTS.md": b"global text\n"},
+        files={"AGENTS.md": b"project text\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "global_override", ("codex",),
+        "Global AGENTS.override.md and AGENTS.md both non-blank.",
+        home={".codex/AGENTS.override.md": b"global override\n", ".codex/AGENTS.md": b"global plain\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "global_plus_project", ALL,
+        "Global files plus AGENTS.md and CLAUDE.md at the root and in cwd.",
+        home=GLOBALS,
+        files={"AGENTS.md": b"# Project agents\n\nproject agents rule\n", "CLAUDE.md": b"# Project claude\n\nproject claude rule\n",
+               "pkg/AGENTS.md": b"pkg agents\n", "pkg/CLAUDE.md": b"pkg claude\n"},
+        git=(".",), cwd="pkg"),
+    Fixture(
+        "bom_crlf", ALL,
+        "UTF-8 BOM and CRLF line ends in global and project AGENTS.md files.",
+        home={".codex/AGENTS.md": BOM + b"global bom\r\nsecond line\r\n",
+              ".pi/agent/AGENTS.md": BOM + b"global bom\r\nsecond line\r\n",
+              ".claude/CLAUDE.md": BOM + b"global bom\r\nsecond line\r\n"},
+        files={"AGENTS.md": BOM + b"root line one\r\nroot line two\r\n\r\n", "sub/AGENTS.md": b"crlf sub\r\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "bom_crlf_claude", ("claude", "pi"),
+        "BOM + CRLF in CLAUDE.md, with a CRLF import line.",
+        files={"CLAUDE.md": BOM + b"claude bom line\r\n@imp.md\r\nafter import\r\n", "imp.md": b"imported crlf\r\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_imports_basic", ("claude", "pi"),
+        "Relative imports, ./ prefix, @ in a code span and a fence, a missing target, an e-mail address, a cycle.",
+        files={
+            "CLAUDE.md": (b"# Root\n"
+                          b"See @docs/a.md for more.\n"
+                          b"Inline code `@docs/code.md` must not import.\n"
+                          b"```\n@docs/fence.md\n```\n"
+                          b"Missing: @docs/missing.md\n"
+                          b"Mail me@example.com please.\n"
+                          b"@./docs/b.md\n"),
+            "docs/a.md": b"doc a\n@c.md\n",
+            "docs/b.md": b"doc b\n",
+            "docs/c.md": b"doc c (imported by a, imports a back)\n@a.md\n",
+            "docs/code.md": b"code span target (must not load)\n",
+            "docs/fence.md": b"fence target (must not load)\n",
+        },
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_imports_depth", ("claude",),
+        "An import chain six hops deep: CLAUDE.md -> d1 -> ... -> d6.",
+        files={"CLAUDE.md": b"depth 0\n@d1.md\n",
+               **{f"d{i}.md": f"depth {i}\n@d{i + 1}.md\n".encode() for i in range(1, 6)},
+               "d6.md": b"depth 6\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_imports_home", ("claude",),
+        "~/ imports from the user CLAUDE.md and from the project CLAUDE.md.",
+        home={".claude/CLAUDE.md": b"user file\n@~/notes/user-notes.md\n",
+              "notes/user-notes.md": b"user notes via ~/\n",
+              "notes/proj-notes.md": b"project notes via ~/\n"},
+        files={"CLAUDE.md": b"project file\n@~/notes/proj-notes.md\n"},
+        git=(".",), cwd=".",
+        declared={"claude": "a user import outside the config home is never read (crates/agentspine-core/tests/core/differences.rs: a_user_import_outside_the_config_home_is_not_read)"}),
+    Fixture(
+        "claude_imports_home_config", ("claude",),
+        "A ~/ import from the user CLAUDE.md that stays inside the config home (~/.claude).",
+        home={".claude/CLAUDE.md": b"user file\n@~/.claude/notes.md\n",
+              ".claude/notes.md": b"notes inside the config home\n"},
+        files={"CLAUDE.md": b"project file\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_imports_ancestor", ("claude",),
+        "Imports in an ancestor CLAUDE.md (above cwd) and in cwd's CLAUDE.md (one reaching up with ../).",
+        files={"CLAUDE.md": b"root file\n@docs/x.md\n", "docs/x.md": b"x from root import\n",
+               "sub/CLAUDE.md": b"sub file\n@local.md\n@../docs/y.md\n", "sub/local.md": b"local import\n",
+               "docs/y.md": b"y from sub import\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "claude_rules", ("claude",),
+        ".claude/rules with and without paths: frontmatter, nested rule dir, user rules, cwd-level rules.",
+        files={"CLAUDE.md": b"root claude\n",
+               ".claude/rules/general.md": b"general rule\n",
+               ".claude/rules/ts.md": b"---\npaths:\n  - \"**/*.ts\"\n---\nts-only rule\n",
+               ".claude/rules/described.md": b"---\ndescription: has frontmatter, no paths\n---\ndescribed rule\n",
+               ".claude/rules/nested/deep.md": b"deep rule\n",
+               "sub/.claude/rules/sub-rule.md": b"sub rule\n",
+               "sub/app.ts": b"export {};\n"},
+        home={".claude/rules/user-rule.md": b"user rule\n"},
+        git=(".",), cwd="sub",
+        unordered_entries=True),
+    Fixture(
+        "claude_local_and_dotclaude", ("claude", "pi"),
+        "CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md at the root; CLAUDE.local.md alone in cwd.",
+        files={"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": b"root dot-claude\n",
+               "CLAUDE.local.md": b"root local\n", "sub/CLAUDE.local.md": b"sub local\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "claude_frontmatter_comments", ("claude", "pi"),
+        "YAML frontmatter, block and inline HTML comments, a comment inside a fence.",
+        files={"CLAUDE.md": (b"---\ntitle: x\n---\n# Heading\n\n<!-- block comment -->\n\n"
+                             b"text <!-- inline comment --> after\n\n<!--\nmulti\nline\n-->\n"
+                             b"```\n<!-- in fence -->\n```\nend\n")},
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_and_agents_mode", ("claude",),
+        "Claude settings pluginConfigs agents-md mode claude-md-and-agents-md: both families per directory.",
+        files={"CLAUDE.md": b"root claude\n", "AGENTS.md": b"root agents\n", "sub/AGENTS.md": b"sub agents\n"},
+        claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
+        git=(".",), cwd="sub"),
+    Fixture(
+        "claude_auto_memory", ("claude",),
+        "Auto-memory MEMORY.md under ~/.claude/projects/<enc(git root)>/memory/.",
+        files={"CLAUDE.md": b"root claude\n", "sub/keep.txt": b"x\n"},
+        home_fn=lambda tree, home: {
+            f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md": b"# Memory\n\nremembered fact\n"},
+        git=(".",), cwd="sub",
+        pending={"claude": "auto-memory MEMORY.md arrives with the memory store (issue: indexed lazy memory)"}),
+    Fixture(
+        "claude_config_dir_env", ("claude",),
+        "CLAUDE_CONFIG_DIR points elsewhere: its CLAUDE.md replaces ~/.claude/CLAUDE.md.",
+        home={".claude/CLAUDE.md": b"default config dir (should be ignored)\n", "altclaude/CLAUDE.md": b"alt config dir\n"},
+        files={"CLAUDE.md": b"project\n"},
+        env={"CLAUDE_CONFIG_DIR": "{home}/altclaude"},
+        git=(".",), cwd="."),
+    Fixture(
+        "pi_agent_dir_env", ("pi",),
+        "PI_CODING_AGENT_DIR points elsewhere: its AGENTS.md replaces ~/.pi/agent/AGENTS.md.",
+        home={".pi/agent/AGENTS.md": b"default agent dir (should be ignored)\n", "altpi/AGENTS.md": b"alt agent dir\n"},
+        files={"AGENTS.md": b"project\n"},
+        env={"PI_CODING_AGENT_DIR": "{home}/altpi"},
+        git=(".",), cwd="."),
+    Fixture(
+        "no_git", ALL,
+        "No .git anywhere: Codex's root falls back to cwd; Claude and pi walk to /.",
+        files={"AGENTS.md": b"root agents\n", "CLAUDE.md": b"root claude\n", "sub/AGENTS.md": b"sub agents\n"},
+        cwd="sub",
+        declared={"claude": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)", "pi": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)"}),
+    Fixture(
+        "git_file_marker", ALL,
+        "A .git *file* (worktree style) marks the root.",
+        files={"AGENTS.md": b"root agents\n", "sub/AGENTS.md": b"sub agents\n"},
+        git_files={".": b"gitdir: /nonexistent/worktrees/x\n"},
+        cwd="sub"),
+    Fixture(
+        "root_markers_custom", ("codex",),
+        "project_root_markers = [\".hg\"]: the .git at the top no longer counts, app/.hg does.",
+        files={"AGENTS.md": b"top agents (above marker)\n", "app/AGENTS.md": b"app agents\n",
+               "app/src/AGENTS.md": b"src agents\n"},
+        dirs=("app/.hg",),
+        codex_config='project_root_markers = [".hg"]\n',
+        git=(".",), cwd="app/src"),
+    Fixture(
+        "root_markers_empty", ("codex",),
+        "project_root_markers = []: cwd alone is the root.",
+        files={"AGENTS.md": b"root agents\n", "sub/AGENTS.md": b"sub agents\n"},
+        codex_config="project_root_markers = []\n",
+        git=(".",), cwd="sub"),
+    Fixture(
+        "max_bytes_small", ("codex",),
+        "project_doc_max_bytes = 12: the root file is cut at byte 12, the cwd file dropped; global uncapped.",
+        home={".codex/AGENTS.md": b"global text is not capped at all\n"},
+        files={"AGENTS.md": b"0123456789abcdef\n", "sub/AGENTS.md": b"second file\n"},
+        codex_config="project_doc_max_bytes = 12\n",
+        git=(".",), cwd="sub"),
+    Fixture(
+        "max_bytes_zero", ("codex",),
+        "project_doc_max_bytes = 0 disables project docs; the global file stays.",
+        home={".codex/AGENTS.md": b"global only\n"},
+        files={"AGENTS.md": b"project (disabled)\n"},
+        codex_config="project_doc_max_bytes = 0\n",
+        git=(".",), cwd="."),
+    Fixture(
+        "whitespace_edges", ALL,
+        "Leading blank lines, trailing spaces and newlines, no final newline, tabs.",
+        home={".codex/AGENTS.md": b"\n\n  global indented\t\n\n\n",
+              ".pi/agent/AGENTS.md": b"\n\n  global indented\t\n\n\n",
+              ".claude/CLAUDE.md": b"\n\n  global indented\t\n\n\n"},
+        files={"AGENTS.md": b"\n\n  leading blank lines\ntrailing spaces   \n\n\n",
+               "sub/AGENTS.md": b"no newline at end"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "uppercase_names", ALL,
+        "AGENTS.MD and CLAUDE.MD (upper-case extension) only.",
+        files={"AGENTS.MD": b"upper agents root\n", "sub/CLAUDE.MD": b"upper claude sub\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "dir_named_like_candidate", ALL,
+        "A directory named AGENTS.override.md beside a file AGENTS.md; a directory AGENTS.md beside CLAUDE.md in cwd.",
+        files={"AGENTS.md": b"root agents file\n", "AGENTS.override.md/keep.txt": b"x\n",
+               "sub/AGENTS.md/keep.txt": b"x\n", "sub/CLAUDE.md": b"sub claude\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "symlinked_files", ALL,
+        "AGENTS.md and CLAUDE.md are symlinks to files outside the project root (hosts follow; agentspine does not).",
+        files={"shared/agents-real.md": b"agents via symlink\n", "shared/claude-real.md": b"claude via symlink\n",
+               "proj/AGENTS.md": Symlink("../shared/agents-real.md"),
+               "proj/CLAUDE.md": Symlink("../shared/claude-real.md")},
+        git=("proj",), cwd="proj",
+        declared={h: "links are never followed (crates/agentspine-core/tests/core/differences.rs: a_symlinked_instruction_file_is_never_followed)" for h in ALL}),
+    Fixture(
+        "unicode_and_spaces", ALL,
+        "Directory names with spaces and non-ASCII characters; non-ASCII content.",
+        files={"AGENTS.md": "root — “quotes” ünïcödé 日本語\n".encode(),
+               "dir with space/ünï/AGENTS.md": "deep ✓\n".encode(),
+               "dir with space/ünï/CLAUDE.md": "claude ✓\n".encode()},
+        git=(".",), cwd="dir with space/ünï"),
+]
+
+BY_NAME = {f.name: f for f in FIXTURES}
+assert len(BY_NAME) == len(FIXTURES), "duplicate fixture names"
+
+
+def get(name: str) -> Fixture:
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"unknown fixture {name!r}; known: {', '.join(BY_NAME)}") from None
+
+
+def _write(root: str, rel: str, value):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if isinstance(value, Symlink):
+        os.symlink(value.target, path)
+    else:
+        with open(path, "wb") as f:
+            f.write(value)
+
+
+def _git_init(d: str):
+    os.makedirs(d, exist_ok=True)
+    if shutil.which("git"):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": d,
+               "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+        subprocess.run(["git", "init", "-q", "-b", "main", d], check=True, env=env)
+    else:
+        os.makedirs(os.path.join(d, ".git"), exist_ok=True)
+
+
+def build_fixture(name: str, dest: str):
+    """Lay out fixture NAME under DEST; return (tree_dir, cwd, home), all absolute."""
+    fx = get(name)
+    dest = os.path.abspath(dest)
+    tree = os.path.join(dest, "tree")
+    home = os.path.join(dest, "home")
+    os.makedirs(tree, exist_ok=True)
+    os.makedirs(home, exist_ok=True)
+    for rel in fx.git:
+        _git_init(os.path.normpath(os.path.join(tree, rel)))
+    for rel, content in fx.git_files.items():
+        _write(tree, os.path.join(rel, ".git"), content)
+    for rel in fx.dirs:
+        os.makedirs(os.path.join(tree, rel), exist_ok=True)
+    for rel, value in fx.files.items():
+        _write(tree, rel, value)
+    for rel in fx.home_dirs:
+        os.makedirs(os.path.join(home, rel), exist_ok=True)
+    for rel, value in fx.home.items():
+        _write(home, rel, value)
+    if fx.home_fn:
+        for rel, value in fx.home_fn(tree, home).items():
+            _write(home, rel, value)
+    if fx.codex_config is not None:
+        _write(home, ".codex/config.toml", fx.codex_config.encode())
+    if fx.claude_settings is not None:
+        _write(home, ".claude/settings.json", fx.claude_settings.encode())
+    cwd = os.path.normpath(os.path.join(tree, fx.cwd))
+    os.makedirs(cwd, exist_ok=True)
+    return tree, cwd, home
+
+
+def fixture_env(name: str, tree: str, home: str) -> dict:
+    return {k: v.format(home=home, tree=tree) for k, v in get(name).env.items()}
+
+
+if __name__ == "__main__":
+    for f in FIXTURES:
+        print(f"{f.name:28} {','.join(f.hosts):16} {f.about}")

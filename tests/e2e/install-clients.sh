@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Idempotent installer of the three host CLIs at pinned versions.
+#
+#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN
+#
+# Installs into ${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}/<name>-<version>
+# and skips a client whose binary already reports the pinned version.
+# stdout: only the three KEY=path lines (shell-quoted); stderr: only errors.
+set -euo pipefail
+
+CODEX_VERSION=0.171.0
+CLAUDE_VERSION=2.1.332
+PI_VERSION=0.73.1
+
+CACHE="${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}"
+mkdir -p "$CACHE"
+
+die() { echo "install-clients.sh: $*" >&2; exit 1; }
+command -v npm >/dev/null || die "npm not found on PATH"
+command -v node >/dev/null || die "node not found on PATH"
+
+# version_ok BIN WANT: BIN --version prints WANT somewhere (HOME isolated so
+# the probe never touches the caller's profile).  Both streams are read: pi
+# moves stdout to stderr when stdin is not a terminal.
+version_ok() {
+  [ -x "$1" ] || return 1
+  local probe_home out
+  probe_home="$(mktemp -d)"
+  out="$(HOME="$probe_home" PI_OFFLINE=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+         timeout 30 "$1" --version </dev/null 2>&1 || true)"
+  rm -rf "$probe_home"
+  case "$out" in *"$2"*) return 0 ;; *) return 1 ;; esac
+}
+
+# install NAME VERSION PACKAGE_JSON: fresh npm install into $CACHE/NAME-VERSION
+# (built in a temp dir beside it, then moved into place).
+npm_install() {
+  local dir="$CACHE/$1-$2" tmp log
+  tmp="$(mktemp -d "$CACHE/.tmp-$1-XXXXXX")"
+  log="$tmp.log"
+  printf '%s\n' "$3" >"$tmp/package.json"
+  if ! (cd "$tmp" && npm install --no-audit --no-fund --no-update-notifier \
+          --loglevel=error >"$log" 2>&1); then
+    cat "$log" >&2
+    rm -rf "$tmp" "$log"
+    die "npm install of $1 $2 failed"
+  fi
+  rm -f "$log"
+  rm -rf "$dir"
+  mv "$tmp" "$dir"
+}
+
+# --- Codex: the npm wrapper plus its native optional dependency (linux-x64).
+CODEX_BIN="$CACHE/codex-$CODEX_VERSION/node_modules/.bin/codex"
+if ! version_ok "$CODEX_BIN" "$CODEX_VERSION"; then
+  npm_install codex "$CODEX_VERSION" \
+    "{\"name\":\"agentspine-e2e-codex\",\"private\":true,\"dependencies\":{\"@openai/codex\":\"$CODEX_VERSION\"}}"
+  version_ok "$CODEX_BIN" "$CODEX_VERSION" || die "codex at $CODEX_BIN does not report $CODEX_VERSION"
+fi
+
+# --- Claude Code: the wrapper package wants Node 22 and an install script;
+# the native package holds the self-contained `claude` binary, so install it
+# directly (works with any Node, nothing downloaded at run time).
+CLAUDE_BIN="$CACHE/claude-$CLAUDE_VERSION/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+if ! version_ok "$CLAUDE_BIN" "$CLAUDE_VERSION"; then
+  npm_install claude "$CLAUDE_VERSION" \
+    "{\"name\":\"agentspine-e2e-claude\",\"private\":true,\"dependencies\":{\"@anthropic-ai/claude-code-linux-x64\":\"$CLAUDE_VERSION\"}}"
+  chmod +x "$CLAUDE_BIN" 2>/dev/null || true
+  version_ok "$CLAUDE_BIN" "$CLAUDE_VERSION" || die "claude at $CLAUDE_BIN does not report $CLAUDE_VERSION"
+fi
+
+# --- pi: runs on Node >= 20.6; pin its own @mariozechner packages exactly.
+PI_BIN="$CACHE/pi-$PI_VERSION/node_modules/.bin/pi"
+if ! version_ok "$PI_BIN" "$PI_VERSION"; then
+  npm_install pi "$PI_VERSION" \
+    "{\"name\":\"agentspine-e2e-pi\",\"private\":true,\"dependencies\":{\"@mariozechner/pi-coding-agent\":\"$PI_VERSION\"},\"overrides\":{\"@mariozechner/pi-ai\":\"$PI_VERSION\",\"@mariozechner/pi-agent-core\":\"$PI_VERSION\",\"@mariozechner/pi-tui\":\"$PI_VERSION\"}}"
+  version_ok "$PI_BIN" "$PI_VERSION" || die "pi at $PI_BIN does not report $PI_VERSION"
+fi
+
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\n' "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN"

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Byte parity between the real host CLIs and `agentspine resolve`.
+
+    parity.py --agentspine BIN [--host H ...] [--fixture NAME ...] [--claude-entries-only]
+    parity.py --capture-only DIR [--host H ...] [--fixture NAME ...] [--work DIR]
+
+For every fixture x applicable host: build the fixture in a fresh temp dir,
+capture what the real client sends (capture.py, inside `unshare`), run
+`BIN resolve --host H --cwd CWD --format native` with the same instruction
+environment (HOME, CODEX_HOME / PI_CODING_AGENT_DIR as the capture used, plus
+the fixture's own variables such as CLAUDE_CONFIG_DIR), and compare bytes.
+Prints one row per case and closes with `N passed, M failed`; exits 1 on any
+failure.
+
+--capture-only DIR writes DIR/<fixture>.<host>.txt (for claude also
+DIR/<fixture>.claude.entries.txt) and runs no agentspine.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
+
+import capture as cap  # noqa: E402
+import fixtures as fx  # noqa: E402
+
+INSTRUCTION_NAMES = ("AGENTS.md", "AGENTS.MD", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.MD",
+                     "CLAUDE.local.md", ".claude")
+
+
+def stray_ancestor_files(path: str) -> list:
+    """Instruction files in the ancestors of PATH (Claude and pi walk up to /)."""
+    found = []
+    d = os.path.abspath(path)
+    while True:
+        for n in INSTRUCTION_NAMES:
+            if os.path.lexists(os.path.join(d, n)):
+                found.append(os.path.join(d, n))
+        parent = os.path.dirname(d)
+        if parent == d:
+            return found
+        d = parent
+
+
+def first_diff(a: bytes, b: bytes) -> int | None:
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return None if len(a) == len(b) else n
+
+
+def same_entries(a: bytes, b: bytes) -> bool:
+    """Claude blocks equal up to the order of their "Contents of" entries."""
+    def split(block: bytes):
+        head, _, rest = block.partition(b"Contents of ")
+        return head, sorted((b"Contents of " + rest).split(b"\n\nContents of "))
+    return split(a) == split(b)
+
+
+def ctx(data: bytes, off: int, width: int = 24) -> str:
+    lo = max(0, off - width // 2)
+    return repr(data[lo:off + width // 2])
+
+
+def cases(hosts, names):
+    for f in fx.FIXTURES:
+        if names and f.name not in names:
+            continue
+        for h in f.hosts:
+            if hosts and h not in hosts:
+                continue
+            yield f, h
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--agentspine", help="agentspine binary")
+    ap.add_argument("--capture-only", metavar="DIR", help="write captured texts here; no agentspine run")
+    ap.add_argument("--host", action="append", choices=cap.HOSTS)
+    ap.add_argument("--fixture", action="append")
+    ap.add_argument("--claude-entries-only", action="store_true",
+                    help="compare claude on the Contents-of entries instead of the whole block")
+    ap.add_argument("--keep", metavar="DIR", help="keep raw requests per case in DIR/<fixture>.<host>/")
+    ap.add_argument("--keep-trees", action="store_true", help="do not delete the built fixtures")
+    ap.add_argument("--work", metavar="DIR", help="build fixtures under DIR/<fixture>/ (stable paths; "
+                    "default: a fresh temp dir)")
+    ap.add_argument("--timeout", type=int, default=cap.TIMEOUT)
+    a = ap.parse_args(argv)
+    if not a.agentspine and not a.capture_only:
+        ap.error("give --agentspine BIN or --capture-only DIR")
+    if a.agentspine:
+        a.agentspine = os.path.abspath(a.agentspine)
+    for n in a.fixture or []:
+        fx.get(n)
+    todo = list(cases(a.host, a.fixture))
+    if not todo:
+        print("no fixture/host case selected", file=sys.stderr)
+        return 2
+    if a.capture_only:
+        os.makedirs(a.capture_only, exist_ok=True)
+    try:
+        cap.client_bins()
+    except cap.CaptureError as e:
+        print(f"parity.py: {e}", file=sys.stderr)
+        return 2
+    if a.work:
+        base = os.path.abspath(a.work)
+        os.makedirs(base, exist_ok=True)
+    else:
+        base = tempfile.mkdtemp(prefix="agentspine-e2e-")
+    stray = stray_ancestor_files(base)
+    if stray:
+        print("parity.py: warning: instruction files above the fixtures leak into Claude/pi: "
+              + ", ".join(stray), file=sys.stderr)
+
+    passed = failed = skipped = 0
+    print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")
+    for f, host in todo:
+        if host in f.pending and not a.capture_only:
+            skipped += 1
+            print(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  pending: {f.pending[host]}")
+            continue
+        # same path for every host of a fixture, rebuilt fresh for each run
+        dest = os.path.join(base, f.name)
+        shutil.rmtree(dest, ignore_errors=True)
+        tree, cwd, home = fx.build_fixture(f.name, dest)
+        env = fx.fixture_env(f.name, tree, home)
+        keep = os.path.join(a.keep, f"{f.name}.{host}") if a.keep else None
+        t0 = time.monotonic()
+        try:
+            recs = cap.run_host(host, tree, cwd, home, env=env, keep=keep, timeout=a.timeout)
+            got_host = cap.to_bytes(cap.extract(host, recs, a.claude_entries_only and host == "claude"))
+        except cap.CaptureError as e:
+            failed += 1
+            msg = str(e).strip().splitlines()
+            print(f"{f.name:30} {host:6} {'ERROR':6} {time.monotonic() - t0:5.1f}  capture: {msg[0] if msg else ''}")
+            for line in msg[1:8]:
+                print(f"{'':52}{line}")
+            continue
+        secs = time.monotonic() - t0
+        if a.capture_only:
+            with open(os.path.join(a.capture_only, f"{f.name}.{host}.txt"), "wb") as out:
+                out.write(cap.to_bytes(cap.extract(host, recs)))
+            if host == "claude":
+                with open(os.path.join(a.capture_only, f"{f.name}.claude.entries.txt"), "wb") as out:
+                    out.write(cap.to_bytes(cap.extract(host, recs, True)))
+            passed += 1
+            print(f"{f.name:30} {host:6} {'OK':6} {secs:5.1f}  {len(got_host)} bytes")
+        else:
+            run_env = cap.base_env()
+            run_env.update(cap.instruction_env(host, home, env))
+            try:
+                p = subprocess.run([a.agentspine, "resolve", "--host", host, "--cwd", cwd, "--format", "native"],
+                                   cwd=cwd, env=run_env, capture_output=True, timeout=a.timeout)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                failed += 1
+                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine: {e}")
+                continue
+            if p.returncode != 0:
+                failed += 1
+                err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine exit {p.returncode}: "
+                      f"{err[-1] if err else ''}")
+                continue
+            ours = p.stdout
+            off = first_diff(got_host, ours)
+            if f.unordered_entries and host == "claude" and same_entries(got_host, ours):
+                off = None
+            if host in f.declared:
+                if off is None:
+                    failed += 1
+                    print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  declared difference no longer differs: "
+                          f"{f.declared[host]}")
+                else:
+                    skipped += 1
+                    print(f"{f.name:30} {host:6} {'DIFF':6} {secs:5.1f}  declared: {f.declared[host]}")
+            elif off is None:
+                passed += 1
+                print(f"{f.name:30} {host:6} {'PASS':6} {secs:5.1f}  {len(ours)} bytes")
+            else:
+                failed += 1
+                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  first diff at byte {off} "
+                      f"(host {len(got_host)} B, agentspine {len(ours)} B)")
+                print(f"{'':52}host:       {ctx(got_host, off)}")
+                print(f"{'':52}agentspine: {ctx(ours, off)}")
+        if not a.keep_trees:
+            shutil.rmtree(dest, ignore_errors=True)
+    if not a.keep_trees and not a.work:
+        shutil.rmtree(base, ignore_errors=True)
+    elif a.keep_trees:
+        print(f"fixtures kept in {base}", file=sys.stderr)
+    if a.capture_only:
+        print(f"captured into {a.capture_only}")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
