@@ -62,6 +62,10 @@ impl Gather {
                 let cut = Cut { kept: part.text.len() as u64, total };
                 self.set_verdict(&part.label, Verdict::Truncated { kept: cut.kept, total });
                 part.cut = Some(cut);
+                // The file that crosses the cap is the last one.
+                spent = cap;
+                kept.push(part);
+                continue;
             }
             spent += part.text.len();
             kept.push(part);

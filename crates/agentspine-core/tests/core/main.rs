@@ -11,4 +11,5 @@ mod bad_input;
 mod counts;
 mod differences;
 mod guard;
+mod rules;
 mod targets;

@@ -1,0 +1,89 @@
+//! Host rules that the parity suite cannot reach (the desktop rule has no
+//! CLI to compare with) or that need configuration the fixtures do not set.
+
+use agentspine_core::{Environment, Host, Request, render_native, resolve};
+use agentspine_fs::{Budget, Reader};
+
+use crate::support::{Project, labels, verdict_of};
+
+#[test]
+fn desktop_caps_content_at_32_kib_on_a_character_boundary_and_says_so() {
+    let p = Project::git();
+    // 20,000 bytes, then a file whose 'é' (2 bytes) straddles the cap.
+    p.file("AGENTS.md", "a".repeat(20_000));
+    let second = format!("{}é{}", "b".repeat(32 * 1024 - 20_000 - 1), "c".repeat(100));
+    p.file("sub/AGENTS.md", &second);
+    p.file("sub/deeper/AGENTS.md", "never reached\n");
+    let r = p.resolve(Host::Desktop, "sub/deeper");
+    let content: usize = r.parts.iter().map(|part| part.text.len()).sum();
+    assert_eq!(content, 32 * 1024 - 1, "the cut falls before the 2-byte character");
+    let cut = r.parts[1].cut.expect("the second file is cut");
+    assert_eq!((cut.kept, cut.total), (32 * 1024 - 20_000 - 1, second.len() as u64));
+    assert_eq!(verdict_of(&r, "sub/AGENTS.md"), format!("truncated at {} of {} bytes", cut.kept, cut.total));
+    assert_eq!(verdict_of(&r, "sub/deeper/AGENTS.md"), "budget-spent");
+    let native = render_native(&r);
+    assert!(native.contains(&format!("## sub/AGENTS.md (cut at {} of {} bytes)", cut.kept, cut.total)));
+    assert!(native.contains("later (closer) entries take precedence"));
+    assert!(!native.contains("never reached"));
+}
+
+#[test]
+fn desktop_takes_the_first_non_blank_candidate_and_the_fixed_global_file() {
+    let p = Project::git();
+    p.file("AGENTS.override.md", "  \n").file("AGENTS.md", "").file("CLAUDE.md", "claude wins\n");
+    p.file(".claude/CLAUDE.md", "shadowed\n");
+    p.home_file(".pi/agent/AGENTS.md", "global\n");
+    let r = p.resolve(Host::Desktop, ".");
+    assert_eq!(labels(&r), vec!["~/.pi/agent/AGENTS.md", "CLAUDE.md"]);
+    assert_eq!(verdict_of(&r, "AGENTS.override.md"), "empty");
+    assert_eq!(verdict_of(&r, ".claude/CLAUDE.md"), "shadowed-by CLAUDE.md");
+    let generic = p.resolve(Host::Generic, ".");
+    assert_eq!(labels(&generic), vec!["CLAUDE.md"], "generic has no profile");
+}
+
+#[test]
+fn codex_config_layers_profile_and_trust() {
+    let p = Project::git();
+    p.file("AGENTS.md", "0123456789abcdef\n").file("TEAM.md", "team\n");
+    std::fs::create_dir_all(p.dir.path().join("etc-codex")).unwrap();
+    std::fs::write(p.dir.path().join("etc-codex/config.toml"), "project_doc_max_bytes = 4\n").unwrap();
+    p.home_file(".codex/config.toml", "project_doc_max_bytes = 8\n");
+    p.home_file(".codex/work.config.toml", "project_doc_max_bytes = 12\n");
+    let reader = || Reader::new(Budget::UNLIMITED);
+    let mut env: Environment = p.env();
+    let r = resolve(&p.request(Host::Codex, "."), &env, &reader()).unwrap();
+    assert_eq!(r.parts[0].text, "01234567", "the user's config overrides the system's");
+    env.codex_profile = Some("work".into());
+    let r = resolve(&p.request(Host::Codex, "."), &env, &reader()).unwrap();
+    assert_eq!(r.parts[0].text, "0123456789ab", "the profile overrides the user's config");
+
+    let key = p.tree.display().to_string();
+    p.home_file(".codex/config.toml", format!("[projects.\"{key}\"]\ntrust_level = \"untrusted\"\n"));
+    let r = resolve(&p.request(Host::Codex, "."), &p.env(), &reader()).unwrap();
+    assert!(r.parts.is_empty());
+    assert_eq!(verdict_of(&r, "AGENTS.md"), "disabled (the project is marked trust_level = \"untrusted\")");
+}
+
+#[test]
+fn codex_ignores_a_repository_own_config() {
+    let p = Project::git();
+    p.file("AGENTS.md", "root\n").file("sub/AGENTS.md", "sub\n");
+    p.file(".codex/config.toml", "project_root_markers = [\"sub\"]\nproject_doc_max_bytes = 2\n");
+    let r = p.try_resolve(&Request { ..p.request(Host::Codex, "sub") }).unwrap();
+    assert_eq!(labels(&r), vec!["AGENTS.md", "sub/AGENTS.md"], "root by .git, no cap from the repository");
+}
+
+#[test]
+fn pi_keeps_an_empty_file_as_a_bare_heading() {
+    let p = Project::git();
+    p.file("AGENTS.md", "").file("CLAUDE.md", "hidden by the empty AGENTS.md\n");
+    let native = render_native(&p.resolve(Host::Pi, "."));
+    let path = p.tree.join("AGENTS.md");
+    assert_eq!(
+        native,
+        format!(
+            "# Project Context\n\nProject-specific instructions and guidelines:\n\n## {}\n\n\n\n",
+            path.display()
+        )
+    );
+}
