@@ -21,7 +21,8 @@ use clap::ValueEnum;
 ///
 /// Examples:
 ///
-///   agentspine resolve --host claude --cwd examples/monorepo/packages/api --explain
+///   agentspine resolve --host claude --root examples/monorepo \
+///       --cwd examples/monorepo/packages/api --explain
 ///
 ///   agentspine resolve --host codex --format native
 ///
@@ -61,10 +62,15 @@ pub struct Args {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum HostArg {
+    /// Codex CLI: AGENTS.override.md / AGENTS.md per directory, 32 KiB total.
     Codex,
+    /// Claude Code: CLAUDE.md family, .claude/rules, @imports.
     Claude,
+    /// The pi coding agent: AGENTS.md or CLAUDE.md per directory.
     Pi,
+    /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
     Desktop,
+    /// Project files only, by the desktop rule, with no profile.
     Generic,
 }
 
@@ -202,6 +208,13 @@ fn explain(r: &Resolution) -> String {
             s.push_str(&format!("  {:<width$}           ↳ {note}\n", ""));
         }
     }
+    let notes = legend(r);
+    if !notes.is_empty() {
+        s.push_str("\nWhat the verdicts mean:\n");
+        for note in notes {
+            s.push_str(&format!("  {note}\n"));
+        }
+    }
     let c = &r.counters;
     s.push_str(&format!(
         "\nFile system work: {} opens, {} stats, {} reads ({} bytes), {} directory listings, {} refusals.\n",
@@ -216,4 +229,47 @@ fn explain(r: &Resolution) -> String {
         s.push_str(&format!("warning [{}]: {}\n", w.code, w.message));
     }
     s
+}
+
+/// One line for each kind of verdict that appears, for people who have not
+/// read the docs.
+fn legend(r: &Resolution) -> Vec<&'static str> {
+    use agentspine_core::Verdict as V;
+    let mut notes: Vec<&'static str> = Vec::new();
+    for probe in &r.probes {
+        let note = match &probe.verdict {
+            V::ShadowedBy { .. } => {
+                "shadowed-by: an earlier candidate in the same directory won; the host reads one file there."
+            }
+            V::Empty => {
+                "empty: the file is blank after the host's trimming, so the host sends nothing for it."
+            }
+            V::Symlink => "symlink: a link; the host would follow it, agentspine never does.",
+            V::OutsideRoot => {
+                "outside-root: above the project root; the host would read it, agentspine does not."
+            }
+            V::ImportExternalNotApproved => {
+                "import external not approved: the import leaves the working directory; Claude Code drops it unless the project approved external imports."
+            }
+            V::ImportOutsideRoot => {
+                "import outside-root: an import outside the project root and the host's profile; agentspine never reads it."
+            }
+            V::ImportDepth => "import depth: more than four import hops; Claude Code stops there.",
+            V::PathsNotMatched => {
+                "paths-not-matched: a rule with `paths:` that applies only to matching files (try --target)."
+            }
+            V::Truncated { .. } | V::BudgetSpent => {
+                "truncated / budget-spent: the host's byte cap was reached; later files are left out."
+            }
+            V::Disabled { .. } => "disabled: the host's own configuration turns these files off.",
+            V::PermissionDenied => {
+                "permission-denied: the file or directory cannot be read; the rest still resolves."
+            }
+            _ => continue,
+        };
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    notes
 }
