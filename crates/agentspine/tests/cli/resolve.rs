@@ -369,6 +369,9 @@ fn explain_for_people() {
       included                        project  packages/api/AGENTS.override.md
       shadowed-by AGENTS.override.md  project  packages/api/AGENTS.md
 
+    What the verdicts mean:
+      shadowed-by: an earlier candidate in the same directory won; the host reads one file there.
+
     File system work: 16 opens, 9 stats, 2 reads (259 bytes), 0 directory listings, 8 refusals.
     ");
 }
