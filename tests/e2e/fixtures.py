@@ -274,8 +274,23 @@ FIXTURES: list[Fixture] = [
         files={"CLAUDE.md": b"root claude\n", "sub/keep.txt": b"x\n"},
         home_fn=lambda tree, home: {
             f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md": b"# Memory\n\nremembered fact\n"},
-        git=(".",), cwd="sub",
-        pending={"claude": "auto-memory MEMORY.md arrives with the memory store (issue: indexed lazy memory)"}),
+        git=(".",), cwd="sub"),
+    Fixture(
+        "claude_auto_memory_long", ("claude",),
+        "A MEMORY.md of 250 lines: Claude Code loads the first 200 lines (or 25,000 characters).",
+        files={"CLAUDE.md": b"root claude\n"},
+        home_fn=lambda tree, home: {
+            f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md":
+                b"".join(b"- fact %03d\n" % i for i in range(250))},
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_auto_memory_wide", ("claude",),
+        "A MEMORY.md of 40 lines of 1,000 characters: the character limit applies first.",
+        files={"CLAUDE.md": b"root claude\n"},
+        home_fn=lambda tree, home: {
+            f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md":
+                b"".join((b"%02d" % i) + b"x" * 997 + b"\n" for i in range(40))},
+        git=(".",), cwd="."),
     Fixture(
         "claude_config_dir_env", ("claude",),
         "CLAUDE_CONFIG_DIR points elsewhere: its CLAUDE.md replaces ~/.claude/CLAUDE.md.",

@@ -45,7 +45,7 @@ fn chain(c: &mut Criterion) {
     for depth in [1, 4, 12, 32] {
         let (_dir, cwd, env) = tree(depth);
         for host in Host::ALL {
-            let request = Request { host, cwd: cwd.clone(), root: None, target: None };
+            let request = Request::new(host, cwd.clone());
             group.bench_with_input(BenchmarkId::new(host.as_str(), depth), &request, |b, request| {
                 b.iter(|| {
                     let reader = Reader::new(Budget::UNLIMITED);

@@ -21,6 +21,9 @@ pub struct Environment {
     pub claude_config_dir: Option<PathBuf>,
     /// `$PI_CODING_AGENT_DIR` (pi's profile; `~/.pi/agent` when unset).
     pub pi_agent_dir: Option<PathBuf>,
+    /// `$CLAUDE_CODE_PROJECT_DIR_NAME` (Claude Code's memory directory name,
+    /// honoured only with `CLAUDE_CONFIG_DIR`).
+    pub claude_project_dir_name: Option<String>,
 }
 
 impl Environment {
@@ -37,6 +40,7 @@ impl Environment {
             codex_system_dir: PathBuf::from("/etc/codex"),
             claude_config_dir: path("CLAUDE_CONFIG_DIR"),
             pi_agent_dir: path("PI_CODING_AGENT_DIR"),
+            claude_project_dir_name: var("CLAUDE_CODE_PROJECT_DIR_NAME").and_then(|v| v.into_string().ok()),
         }
     }
 

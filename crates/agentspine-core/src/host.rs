@@ -68,4 +68,14 @@ pub struct Request {
     /// A file or directory whose complete chain is wanted instead of the
     /// chain for `cwd` (absolute, or relative to `cwd`).
     pub target: Option<PathBuf>,
+    /// A hook's `transcript_path` (evidence for Claude Code's memory
+    /// directory).
+    pub transcript_path: Option<PathBuf>,
+}
+
+impl Request {
+    /// A request for the chain of `cwd`, the root found by the host's rule.
+    pub fn new(host: Host, cwd: impl Into<PathBuf>) -> Request {
+        Request { host, cwd: cwd.into(), root: None, target: None, transcript_path: None }
+    }
 }

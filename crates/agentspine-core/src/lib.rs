@@ -8,7 +8,7 @@
 //! use agentspine_fs::{Budget, Reader};
 //! let env = Environment::from_vars(|name| std::env::var_os(name));
 //! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
-//! let request = Request { host: Host::Codex, cwd: "/repo/pkg".into(), root: None, target: None };
+//! let request = Request::new(Host::Codex, "/repo/pkg");
 //! let resolution = resolve(&request, &env, &reader).expect("a resolvable request");
 //! print!("{}", render_native(&resolution));
 //! ```
@@ -24,6 +24,7 @@ mod gather;
 mod host;
 pub mod hosts;
 mod locate;
+pub mod memory;
 mod resolution;
 pub mod text;
 

@@ -65,7 +65,7 @@ impl Project {
     }
 
     pub fn request(&self, host: Host, cwd: &str) -> Request {
-        Request { host, cwd: self.tree.join(cwd), root: None, target: None }
+        Request::new(host, self.tree.join(cwd))
     }
 
     pub fn resolve(&self, host: Host, cwd: &str) -> Resolution {

@@ -113,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cwd: cwd.clone(),
         root: args.root.map(absolute),
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
+        transcript_path: None,
     };
     let mut env = Environment::from_vars(|name| std::env::var_os(name));
     env.codex_profile = args.codex_profile;

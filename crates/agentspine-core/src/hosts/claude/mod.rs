@@ -21,6 +21,7 @@
 //!   `.claude/`).
 
 pub mod imports;
+pub mod memory;
 pub mod rules;
 
 use std::collections::BTreeSet;
@@ -62,6 +63,7 @@ pub enum AgentsMdMode {
 pub(crate) struct ClaudeSettings {
     pub(crate) agents_md: AgentsMdMode,
     pub(crate) external_imports_approved: bool,
+    pub(crate) auto_memory_directory: Option<String>,
 }
 
 pub(crate) fn load_settings(
@@ -70,13 +72,18 @@ pub(crate) fn load_settings(
     root: &Path,
     warnings: &mut Vec<Warning>,
 ) -> ClaudeSettings {
-    let mut settings =
-        ClaudeSettings { agents_md: AgentsMdMode::ClaudeOrAgents, external_imports_approved: false };
+    let mut settings = ClaudeSettings {
+        agents_md: AgentsMdMode::ClaudeOrAgents,
+        external_imports_approved: false,
+        auto_memory_directory: None,
+    };
     if let Some(home) = env.claude_home() {
         let file = home.join("settings.json");
         if let Some(text) = read_config(reader, &home, "settings.json", warnings)
             && let Some(json) = parse_json(&file, &text, warnings)
         {
+            settings.auto_memory_directory =
+                json.get("autoMemoryDirectory").and_then(|v| v.as_str()).map(str::to_owned);
             let mode = json
                 .pointer("/pluginConfigs/agents-md@builtin/options/instructionFiles")
                 .and_then(|v| v.as_str());
@@ -184,6 +191,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
     for dir in &dirs {
         walk.project_dir(dir, agents, gather);
     }
+    memory::index_part(env, located, settings, gather);
 }
 
 impl<'a> Walk<'a> {

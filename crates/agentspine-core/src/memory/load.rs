@@ -1,0 +1,350 @@
+//! Loading the index and the facts it proves relevant, one at a time,
+//! beneath the memory directory, without ever listing it.
+
+use std::path::Path;
+
+use agentspine_fs::{Code, FsError, Identity, Reader, Root, Snapshot};
+use serde::Serialize;
+
+use crate::chain::sha256_hex;
+use crate::memory::index::{self, Link};
+use crate::memory::relevance::{ScopeIds, Selected, Skipped, select};
+
+/// `MEMORY.md` and each fact are read only up to this size.
+pub const FILE_CAP: u64 = 4 * 1024 * 1024;
+/// How often a load is repeated when the index changed under it.
+pub const INDEX_RETRIES: u32 = 2;
+/// The index file, the only one read without a link to it.
+pub const INDEX: &str = "MEMORY.md";
+
+/// Snapshots kept between requests (the state store implements this).
+/// A hit still opens the file and compares its identity; only the bytes
+/// are not read or hashed again.
+pub trait SnapshotCache {
+    /// The cached snapshot of `rel` in the memory directory, if any.
+    fn get(&self, rel: &str) -> Option<CachedSnapshot>;
+    /// Stores a snapshot just read.
+    fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str);
+    /// Forgets `rel` (changed, deleted, or no longer linked).
+    fn forget(&self, rel: &str);
+}
+
+/// A snapshot as the cache returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedSnapshot {
+    /// Identity of the version that was read.
+    pub identity: Identity,
+    /// Its SHA-256.
+    pub sha256: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Counts only: never fact contents or fact paths.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct MemoryReport {
+    /// Direct links in the index.
+    pub indexed: u64,
+    /// Links a marker or the prompt proved relevant.
+    pub relevant: u64,
+    /// Facts loaded.
+    pub loaded: u64,
+    /// Facts served from the cache (opened and identity-checked, not read).
+    pub cache_hits: u64,
+    /// Facts read from disk.
+    pub cache_misses: u64,
+    /// Relevant targets that do not exist.
+    pub missing_targets: u64,
+    /// Links scoped to ids outside the current scope.
+    pub scope_omissions: u64,
+    /// Links whose target could never be opened (absolute, `..`, URL, …).
+    pub path_escapes: u64,
+    /// Targets (or the index) that are links.
+    pub symlinks: u64,
+    /// Targets (or the index) over 4 MiB.
+    pub size_rejections: u64,
+    /// Targets (or the index) that kept changing while read.
+    pub races: u64,
+    /// Targets that are not regular files (directories, FIFOs, …).
+    pub not_regular: u64,
+    /// Directory listings made while loading (always 0).
+    pub live_directory_enumerations: u64,
+}
+
+/// One fact loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fact {
+    /// Position of its link in the index.
+    pub position: usize,
+    /// The link's label.
+    pub label: String,
+    /// The link's target, relative to the memory directory.
+    pub target: String,
+    /// Why it was opened.
+    pub why: Selected,
+    /// Its text.
+    pub text: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// SHA-256 of its bytes.
+    pub sha256: String,
+}
+
+/// A link that was not loaded, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unloaded {
+    /// Position of its link in the index.
+    pub position: usize,
+    /// Why it stayed unopened, or what opening it found.
+    pub why: UnloadedWhy,
+}
+
+/// Why a link was not loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum UnloadedWhy {
+    /// Never opened.
+    Skipped(Skipped),
+    /// Opened and refused (`not-found`, `symlink`, `too-large`, …).
+    Refused {
+        /// The reader's code.
+        refused: String,
+    },
+}
+
+/// The index text, as the host shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IndexText {
+    /// Its text (lossily decoded).
+    pub text: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// SHA-256.
+    pub sha256: String,
+}
+
+/// Everything one load found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MemoryLoad {
+    /// `loaded`, `no-memory-directory`, `no-index`, or why memory failed
+    /// closed (`index-too-large`, `index-symlink`, `index-changed`, …).
+    pub status: String,
+    /// The index, when it was read.
+    pub index: Option<IndexText>,
+    /// Every direct link (labels and targets are the user's own index).
+    pub links: Vec<Link>,
+    /// Facts loaded, in the order they were opened.
+    pub facts: Vec<Fact>,
+    /// Links not loaded.
+    pub unloaded: Vec<Unloaded>,
+    /// Counts.
+    pub report: MemoryReport,
+}
+
+impl MemoryLoad {
+    fn closed(status: &str, report: MemoryReport) -> MemoryLoad {
+        MemoryLoad {
+            status: status.to_owned(),
+            index: None,
+            links: Vec::new(),
+            facts: Vec::new(),
+            unloaded: Vec::new(),
+            report,
+        }
+    }
+}
+
+/// What to load.
+pub struct MemoryRequest<'a> {
+    /// The memory directory (from evidence; see `claude_dir`).
+    pub dir: &'a Path,
+    /// The current scope.
+    pub scope: &'a ScopeIds,
+    /// The prompt whose words may prove facts relevant.
+    pub prompt: Option<&'a str>,
+    /// Snapshots from earlier requests.
+    pub cache: Option<&'a dyn SnapshotCache>,
+}
+
+/// Loads the index and its relevant facts through `reader`.
+pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
+    let before = reader.counters();
+    let Ok(root) = reader.open_root(request.dir) else {
+        return MemoryLoad::closed("no-memory-directory", MemoryReport::default());
+    };
+    let mut attempt = 0;
+    loop {
+        let mut load = load_once(&root, request);
+        load.report.live_directory_enumerations = (reader.counters() - before).dir_enumerations;
+        if load.status != "index-changed" || attempt == INDEX_RETRIES {
+            return load;
+        }
+        attempt += 1;
+    }
+}
+
+fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
+    let mut report = MemoryReport::default();
+    let index_snapshot = match root.read(INDEX, FILE_CAP) {
+        Ok(snapshot) => snapshot,
+        Err(e) => {
+            let status = match e.code() {
+                Code::NotFound => "no-index",
+                Code::TooLarge => {
+                    report.size_rejections += 1;
+                    "index-too-large"
+                }
+                Code::Symlink => {
+                    report.symlinks += 1;
+                    "index-symlink"
+                }
+                Code::Race => {
+                    report.races += 1;
+                    "index-changed"
+                }
+                Code::NotRegular => "index-not-regular",
+                Code::PermissionDenied => "index-permission-denied",
+                Code::Deadline => "budget-exhausted",
+                _ => "index-unreadable",
+            };
+            return MemoryLoad::closed(status, report);
+        }
+    };
+    let text = String::from_utf8_lossy(&index_snapshot.bytes).into_owned();
+    let parsed = index::parse(&text);
+    report.indexed = parsed.links.len() as u64;
+    if parsed.too_many_links {
+        return MemoryLoad::closed("index-too-large", report);
+    }
+    let selection = select(&parsed.links, request.scope, request.prompt);
+    report.relevant = (selection.chosen.len()
+        + selection.skipped.iter().filter(|(_, s)| *s == Skipped::OverLimit).count())
+        as u64;
+    let mut unloaded: Vec<Unloaded> = Vec::new();
+    for (position, why) in &selection.skipped {
+        match why {
+            Skipped::PathEscape(_) => report.path_escapes += 1,
+            Skipped::OutOfScope => report.scope_omissions += 1,
+            _ => {}
+        }
+        unloaded.push(Unloaded { position: *position, why: UnloadedWhy::Skipped(why.clone()) });
+    }
+    let mut facts = Vec::new();
+    for (position, why) in selection.chosen {
+        let link = &parsed.links[position];
+        let rel = percent_decode(&link.target);
+        match fetch(root, &rel, request.cache, &mut report) {
+            Ok((bytes, identity, sha256)) => facts.push(Fact {
+                position,
+                label: link.label.clone(),
+                target: rel,
+                why,
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+                bytes: identity.size,
+                sha256,
+            }),
+            Err(e) => {
+                match e.code() {
+                    Code::NotFound => report.missing_targets += 1,
+                    Code::Symlink => report.symlinks += 1,
+                    Code::TooLarge => report.size_rejections += 1,
+                    Code::Race => report.races += 1,
+                    Code::NotRegular | Code::NotDirectory => report.not_regular += 1,
+                    Code::Deadline => {
+                        unloaded.push(Unloaded {
+                            position,
+                            why: UnloadedWhy::Refused { refused: "deadline".into() },
+                        });
+                        return MemoryLoad {
+                            status: "budget-exhausted".into(),
+                            index: None,
+                            links: parsed.links,
+                            facts,
+                            unloaded,
+                            report,
+                        };
+                    }
+                    _ => {}
+                }
+                if let Some(cache) = request.cache {
+                    cache.forget(&rel);
+                }
+                unloaded.push(Unloaded {
+                    position,
+                    why: UnloadedWhy::Refused { refused: e.code().as_str().to_owned() },
+                });
+            }
+        }
+    }
+    // Look at the index again: a change means the facts may not match it.
+    match root.open(INDEX) {
+        Ok(handle) if handle.metadata.identity == index_snapshot.identity => {}
+        _ => {
+            report.races += 1;
+            return MemoryLoad::closed("index-changed", report);
+        }
+    }
+    unloaded.sort_by_key(|u| u.position);
+    report.loaded = facts.len() as u64;
+    MemoryLoad {
+        status: "loaded".into(),
+        index: Some(IndexText {
+            text,
+            bytes: index_snapshot.identity.size,
+            sha256: sha256_hex(&index_snapshot.bytes),
+        }),
+        links: parsed.links,
+        facts,
+        unloaded,
+        report,
+    }
+}
+
+/// Reads a fact, or serves it from the cache after checking its identity.
+fn fetch(
+    root: &Root,
+    rel: &str,
+    cache: Option<&dyn SnapshotCache>,
+    report: &mut MemoryReport,
+) -> Result<(Vec<u8>, Identity, String), FsError> {
+    if let Some(cached) = cache.and_then(|c| c.get(rel)) {
+        let handle = root.open(rel)?;
+        if handle.metadata.kind == agentspine_fs::FileKind::File
+            && handle.metadata.identity == cached.identity
+        {
+            report.cache_hits += 1;
+            return Ok((cached.bytes, cached.identity, cached.sha256));
+        }
+    }
+    let snapshot = root.read(rel, FILE_CAP)?;
+    let sha = sha256_hex(&snapshot.bytes);
+    report.cache_misses += 1;
+    if let Some(cache) = cache {
+        cache.put(rel, &snapshot, &sha);
+    }
+    Ok((snapshot.bytes, snapshot.identity, sha))
+}
+
+/// Decodes `%XX` escapes (separators and NUL were refused before).
+fn percent_decode(target: &str) -> String {
+    let bytes = target.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push(hi * 16 + lo);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}

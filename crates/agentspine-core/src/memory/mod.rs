@@ -1,0 +1,11 @@
+//! Indexed lazy memory: `MEMORY.md` is the only index, a fact file is
+//! opened only when a marker or the prompt proves it relevant, and the
+//! memory directory is never listed.
+
+pub mod claude_dir;
+pub mod index;
+pub mod load;
+pub mod relevance;
+
+pub use load::{CachedSnapshot, Fact, MemoryLoad, MemoryReport, MemoryRequest, SnapshotCache, load};
+pub use relevance::ScopeIds;
