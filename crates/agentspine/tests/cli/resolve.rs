@@ -13,7 +13,7 @@ fn json_for_claude_in_a_package() {
         "bytes_read": 453,
         "dir_entries": 2,
         "dir_enumerations": 1,
-        "opens": 39,
+        "opens": 41,
         "reads": 5,
         "refusals": {
           "budget-exhausted": 0,
@@ -22,15 +22,15 @@ fn json_for_claude_in_a_package() {
           "invalid-path": 0,
           "io": 0,
           "not-directory": 0,
-          "not-found": 22,
-          "not-regular": 0,
+          "not-found": 23,
+          "not-regular": 1,
           "permission-denied": 0,
           "race": 0,
           "symlink": 0,
           "too-large": 0
         },
         "retries": 0,
-        "stats": 24
+        "stats": 25
       },
       "cwd": "[TREE]/packages/api",
       "host": "claude",
