@@ -11,5 +11,6 @@ mod bad_input;
 mod counts;
 mod differences;
 mod guard;
+mod memory;
 mod rules;
 mod targets;

@@ -1,0 +1,176 @@
+//! Indexed lazy memory: only the index and the facts it proves relevant are
+//! ever opened; the directory is never listed, whatever it holds.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+
+use agentspine_core::memory::{CachedSnapshot, MemoryLoad, MemoryRequest, ScopeIds, SnapshotCache, load};
+use agentspine_fs::{Budget, Counters, Reader, Snapshot};
+
+use crate::support::write;
+
+const INDEX: &str = "# Memory\n\n\
+- [Communication style](style.md) <!-- agentspine:always -->\n\
+- [BLUN project](blun.md) <!-- agentspine:project=project:blun -->\n\
+- [Alpha team](alpha.md) <!-- agentspine:group=group:alpha -->\n\
+- [Owner preference](owner.md) <!-- agentspine:entity=person:owner -->\n\
+- [Current handoff](handoff.md) <!-- agentspine:task=task:handoff -->\n\
+- [Other project](other.md) <!-- agentspine:project=project:other -->\n";
+
+const FACTS: [&str; 6] = ["style.md", "blun.md", "alpha.md", "owner.md", "handoff.md", "other.md"];
+
+fn memory_dir(unindexed: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("MEMORY.md"), INDEX.as_bytes());
+    for fact in FACTS {
+        write(&dir.path().join(fact), format!("fact in {fact}\n").as_bytes());
+    }
+    for i in 0..unindexed {
+        write(&dir.path().join(format!("unindexed-{i}.md")), b"never read\n");
+    }
+    dir
+}
+
+fn full_scope() -> ScopeIds {
+    ScopeIds::parse("project:blun group:alpha person:owner task:handoff").unwrap()
+}
+
+fn run(dir: &Path, scope: &ScopeIds, prompt: Option<&str>, cache: Option<&dyn SnapshotCache>) -> (MemoryLoad, Counters) {
+    let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
+    let loaded = load(&reader, &MemoryRequest { dir, scope, prompt, cache });
+    (loaded, reader.counters())
+}
+
+#[test]
+fn fifty_thousand_unindexed_files_are_never_touched() {
+    let empty = memory_dir(0);
+    let full = memory_dir(50_000);
+    let (small, small_cost) = run(empty.path(), &full_scope(), None, None);
+    let (big, big_cost) = run(full.path(), &full_scope(), None, None);
+    assert_eq!(small_cost, big_cost, "the cost does not depend on unindexed files");
+    assert_eq!(small.report, big.report);
+    let r = big.report;
+    assert_eq!((r.indexed, r.relevant, r.loaded, r.scope_omissions), (6, 5, 5, 1));
+    assert_eq!(r.live_directory_enumerations, 0);
+    // One open for the memory directory itself, then exactly 7 beneath it:
+    // MEMORY.md read, 5 facts read, MEMORY.md opened again to check it.
+    assert_eq!(big_cost.opens, 1 + 7);
+    // Three stats per read (6 reads) and one for the second look at the index.
+    assert_eq!(big_cost.stats, 3 * 6 + 1);
+    assert_eq!(big_cost.reads, 6);
+    assert_eq!(big_cost.dir_enumerations, 0);
+    assert_eq!(big_cost.refusals.total(), 0);
+    let loaded: Vec<&str> = big.facts.iter().map(|f| f.target.as_str()).collect();
+    assert_eq!(loaded, vec!["style.md", "blun.md", "alpha.md", "owner.md", "handoff.md"]);
+    let expected_bytes: usize = INDEX.len() + loaded.iter().map(|f| format!("fact in {f}\n").len()).sum::<usize>();
+    assert_eq!(big_cost.bytes_read, expected_bytes as u64, "nothing else was read");
+}
+
+/// A cache kept in memory, for tests of the warm path.
+#[derive(Default)]
+struct TestCache(RefCell<HashMap<String, CachedSnapshot>>);
+
+impl SnapshotCache for TestCache {
+    fn get(&self, rel: &str) -> Option<CachedSnapshot> {
+        self.0.borrow().get(rel).cloned()
+    }
+    fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str) {
+        let cached = CachedSnapshot { identity: snapshot.identity, sha256: sha256.to_owned(), bytes: snapshot.bytes.clone() };
+        self.0.borrow_mut().insert(rel.to_owned(), cached);
+    }
+    fn forget(&self, rel: &str) {
+        self.0.borrow_mut().remove(rel);
+    }
+}
+
+#[test]
+fn a_warm_run_reads_no_fact_bytes_and_an_edit_rereads_exactly_that_fact() {
+    let dir = memory_dir(0);
+    let cache = TestCache::default();
+    let (_, cold) = run(dir.path(), &full_scope(), None, Some(&cache));
+    let (warm, warm_cost) = run(dir.path(), &full_scope(), None, Some(&cache));
+    assert_eq!((warm.report.cache_hits, warm.report.cache_misses), (5, 0));
+    assert_eq!(warm_cost.bytes_read, INDEX.len() as u64, "only the index is read");
+    assert_eq!(warm_cost.reads, 1);
+    assert_eq!(warm_cost.opens, cold.opens, "a hit still opens the file");
+    assert_eq!(warm.facts.iter().map(|f| f.text.as_str()).collect::<Vec<_>>()[1], "fact in blun.md\n");
+
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    write(&dir.path().join("blun.md"), b"blun, edited\n");
+    let (edited, edited_cost) = run(dir.path(), &full_scope(), None, Some(&cache));
+    assert_eq!((edited.report.cache_hits, edited.report.cache_misses), (4, 1));
+    assert_eq!(edited_cost.bytes_read, (INDEX.len() + "blun, edited\n".len()) as u64);
+    assert_eq!(edited.facts[1].text, "blun, edited\n");
+}
+
+#[test]
+fn relevance_comes_from_markers_scope_and_prompt_words_only() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("MEMORY.md"),
+        b"- [Carbonara preference](food/pasta.md) <!-- agentspine:keywords=carbonara -->\n- [Unmarked](notes.md)\n",
+    );
+    write(&dir.path().join("food/pasta.md"), b"guanciale, never cream\n");
+    write(&dir.path().join("notes.md"), b"notes\n");
+    let none = ScopeIds::default();
+    let (cold, _) = run(dir.path(), &none, Some("what should I cook?"), None);
+    assert!(cold.facts.is_empty(), "uncertain means unopened");
+    let (hit, cost) = run(dir.path(), &none, Some("Ｃarbonara tonight"), None);
+    assert_eq!(hit.facts.len(), 1);
+    assert_eq!(hit.facts[0].text, "guanciale, never cream\n");
+    // The directory, the index, `food` then `pasta.md`, the index again.
+    assert_eq!(cost.opens, 5);
+}
+
+#[test]
+fn escapes_links_and_bad_targets_are_counted_never_followed() {
+    let outer = tempfile::tempdir().unwrap();
+    let dir = outer.path().join("memory");
+    write(&outer.path().join("secret.md"), b"SECRET\n");
+    write(
+        &dir.join("MEMORY.md"),
+        b"- [a](../secret.md) <!-- agentspine:always -->\n\
+          - [b](/etc/passwd) <!-- agentspine:always -->\n\
+          - [c](https://example.com/x.md) <!-- agentspine:always -->\n\
+          - [d](link.md) <!-- agentspine:always -->\n\
+          - [e](gone.md) <!-- agentspine:always -->\n\
+          - [f](fifo.md) <!-- agentspine:always -->\n\
+          - [g](linker.md) <!-- agentspine:always -->\n",
+    );
+    std::os::unix::fs::symlink(outer.path().join("secret.md"), dir.join("link.md")).unwrap();
+    rustix::fs::mknodat(rustix::fs::CWD, &dir.join("fifo.md"), rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644), 0).unwrap();
+    write(&dir.join("linker.md"), b"see [secret](../secret.md) and [d](link.md)\n");
+    let (loaded, cost) = run(&dir, &ScopeIds::default(), None, None);
+    let r = loaded.report;
+    assert_eq!((r.path_escapes, r.symlinks, r.missing_targets, r.not_regular, r.loaded), (3, 1, 1, 1, 1));
+    assert_eq!(loaded.facts[0].target, "linker.md", "links inside a fact are never followed");
+    assert!(!serde_json::to_string(&loaded).unwrap().contains("SECRET"));
+    assert_eq!(cost.dir_enumerations, 0);
+}
+
+#[test]
+fn an_index_over_the_limits_fails_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let many: String = (0..100_000).map(|i| format!("- [f{i}](f{i}.md) <!-- agentspine:always -->\n")).collect();
+    write(&dir.path().join("MEMORY.md"), many.as_bytes());
+    let (loaded, cost) = run(dir.path(), &ScopeIds::default(), None, None);
+    assert_eq!(loaded.status, "index-too-large");
+    assert!(loaded.facts.is_empty() && loaded.index.is_none());
+    assert_eq!(cost.opens, 2, "the directory and the index, nothing else");
+
+    write(&dir.path().join("MEMORY.md"), &vec![b'x'; 5 * 1024 * 1024]);
+    let (loaded, cost) = run(dir.path(), &ScopeIds::default(), None, None);
+    assert_eq!((loaded.status.as_str(), loaded.report.size_rejections), ("index-too-large", 1));
+    assert_eq!(cost.reads, 0, "refused before a byte was read");
+
+    write(&dir.path().join("MEMORY.md"), b"\xff\xfe- [ok](ok.md) <!-- agentspine:always -->\n");
+    write(&dir.path().join("ok.md"), b"ok\n");
+    let (loaded, _) = run(dir.path(), &ScopeIds::default(), None, None);
+    assert_eq!((loaded.status.as_str(), loaded.report.loaded), ("loaded", 1), "invalid UTF-8 is decoded leniently");
+
+    let nested: String = (0..2000).map(|d| format!("{}- [n{d}](n{d}.md)\n", "  ".repeat(d))).collect();
+    write(&dir.path().join("MEMORY.md"), nested.as_bytes());
+    let (loaded, _) = run(dir.path(), &ScopeIds::default(), None, None);
+    assert_eq!(loaded.status, "loaded", "deeply nested lists are parsed without trouble");
+}
