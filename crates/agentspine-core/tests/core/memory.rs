@@ -36,7 +36,12 @@ fn full_scope() -> ScopeIds {
     ScopeIds::parse("project:blun group:alpha person:owner task:handoff").unwrap()
 }
 
-fn run(dir: &Path, scope: &ScopeIds, prompt: Option<&str>, cache: Option<&dyn SnapshotCache>) -> (MemoryLoad, Counters) {
+fn run(
+    dir: &Path,
+    scope: &ScopeIds,
+    prompt: Option<&str>,
+    cache: Option<&dyn SnapshotCache>,
+) -> (MemoryLoad, Counters) {
     let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
     let loaded = load(&reader, &MemoryRequest { dir, scope, prompt, cache });
     (loaded, reader.counters())
@@ -63,7 +68,8 @@ fn fifty_thousand_unindexed_files_are_never_touched() {
     assert_eq!(big_cost.refusals.total(), 0);
     let loaded: Vec<&str> = big.facts.iter().map(|f| f.target.as_str()).collect();
     assert_eq!(loaded, vec!["style.md", "blun.md", "alpha.md", "owner.md", "handoff.md"]);
-    let expected_bytes: usize = INDEX.len() + loaded.iter().map(|f| format!("fact in {f}\n").len()).sum::<usize>();
+    let expected_bytes: usize =
+        INDEX.len() + loaded.iter().map(|f| format!("fact in {f}\n").len()).sum::<usize>();
     assert_eq!(big_cost.bytes_read, expected_bytes as u64, "nothing else was read");
 }
 
@@ -76,7 +82,11 @@ impl SnapshotCache for TestCache {
         self.0.borrow().get(rel).cloned()
     }
     fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str) {
-        let cached = CachedSnapshot { identity: snapshot.identity, sha256: sha256.to_owned(), bytes: snapshot.bytes.clone() };
+        let cached = CachedSnapshot {
+            identity: snapshot.identity,
+            sha256: sha256.to_owned(),
+            bytes: snapshot.bytes.clone(),
+        };
         self.0.borrow_mut().insert(rel.to_owned(), cached);
     }
     fn forget(&self, rel: &str) {
@@ -139,7 +149,14 @@ fn escapes_links_and_bad_targets_are_counted_never_followed() {
           - [g](linker.md) <!-- agentspine:always -->\n",
     );
     std::os::unix::fs::symlink(outer.path().join("secret.md"), dir.join("link.md")).unwrap();
-    rustix::fs::mknodat(rustix::fs::CWD, &dir.join("fifo.md"), rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644), 0).unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &dir.join("fifo.md"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
     write(&dir.join("linker.md"), b"see [secret](../secret.md) and [d](link.md)\n");
     let (loaded, cost) = run(&dir, &ScopeIds::default(), None, None);
     let r = loaded.report;
@@ -152,7 +169,8 @@ fn escapes_links_and_bad_targets_are_counted_never_followed() {
 #[test]
 fn an_index_over_the_limits_fails_closed() {
     let dir = tempfile::tempdir().unwrap();
-    let many: String = (0..100_000).map(|i| format!("- [f{i}](f{i}.md) <!-- agentspine:always -->\n")).collect();
+    let many: String =
+        (0..100_000).map(|i| format!("- [f{i}](f{i}.md) <!-- agentspine:always -->\n")).collect();
     write(&dir.path().join("MEMORY.md"), many.as_bytes());
     let (loaded, cost) = run(dir.path(), &ScopeIds::default(), None, None);
     assert_eq!(loaded.status, "index-too-large");
@@ -167,7 +185,11 @@ fn an_index_over_the_limits_fails_closed() {
     write(&dir.path().join("MEMORY.md"), b"\xff\xfe- [ok](ok.md) <!-- agentspine:always -->\n");
     write(&dir.path().join("ok.md"), b"ok\n");
     let (loaded, _) = run(dir.path(), &ScopeIds::default(), None, None);
-    assert_eq!((loaded.status.as_str(), loaded.report.loaded), ("loaded", 1), "invalid UTF-8 is decoded leniently");
+    assert_eq!(
+        (loaded.status.as_str(), loaded.report.loaded),
+        ("loaded", 1),
+        "invalid UTF-8 is decoded leniently"
+    );
 
     let nested: String = (0..2000).map(|d| format!("{}- [n{d}](n{d}.md)\n", "  ".repeat(d))).collect();
     write(&dir.path().join("MEMORY.md"), nested.as_bytes());

@@ -1,6 +1,7 @@
 //! Argument parsing and dispatch for every subcommand. Each subcommand has
 //! its own module; this one only wires them.
 
+mod memory;
 mod resolve;
 
 use std::process::ExitCode;
@@ -23,15 +24,18 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Resolve(resolve::Args),
+    Memory(memory::Args),
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),
+        Command::Memory(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
+        Command::Memory(args) => memory::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,179 @@
+//! `agentspine memory`: which memory facts a request would load, and why
+//! each link of the index was or was not opened.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use agentspine_core::memory::{MemoryLoad, MemoryRequest, ScopeIds, load};
+use agentspine_core::{Environment, Host, Request};
+use agentspine_fs::{Budget, Reader};
+use anyhow::Context;
+
+/// Show which memory facts would be loaded, and why.
+///
+/// `MEMORY.md` is the only index. A linked fact is opened only when a marker
+/// proves it relevant: `<!-- agentspine:always -->`, a scope marker equal to
+/// an id of the current scope (`project=project:ID`, `group=group:ID`,
+/// `entity=person:ID`, `task=task:ID`), or a word of the prompt equal to a
+/// word of the link's label, file name or `keywords=`. At most 8 facts are
+/// opened; the directory is never listed.
+///
+/// The memory directory is Claude Code's for the working directory (from
+/// `autoMemoryDirectory`, `CLAUDE_CODE_PROJECT_DIR_NAME`, or the project
+/// path encoding), or the one given with `--memory-dir`.
+///
+/// Examples:
+///
+///   agentspine memory --memory-dir examples/claude-memory \
+///       --scope project:blun,person:owner --prompt "what goes in a carbonara?"
+///
+///   agentspine memory --cwd ~/src/app --json
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Whose memory: only `claude` keeps a memory directory.
+    #[arg(long, default_value = "claude", value_parser = ["claude"])]
+    host: String,
+    /// Working directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Use this memory directory instead of finding Claude Code's.
+    #[arg(long, value_name = "DIR")]
+    memory_dir: Option<PathBuf>,
+    /// Scope ids for this call, e.g. `project:blun,person:owner`
+    /// [default: $AGENTSPINE_SCOPE].
+    #[arg(long, value_name = "KIND:ID,...")]
+    scope: Option<String>,
+    /// A prompt whose words may make facts relevant.
+    #[arg(long, value_name = "TEXT")]
+    prompt: Option<String>,
+    /// Print JSON (counts and reasons; no fact contents or paths).
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    /// Whether output (and errors) should be JSON.
+    pub fn wants_json(&self) -> bool {
+        self.json
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let current = std::env::current_dir().context("cannot read the current directory")?;
+    let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
+    let scope_text =
+        args.scope.clone().or_else(|| std::env::var("AGENTSPINE_SCOPE").ok()).unwrap_or_default();
+    let scope = ScopeIds::parse(&scope_text).context("--scope")?;
+    let env = Environment::from_vars(|name| std::env::var_os(name));
+    let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let (dir, evidence) = match args.memory_dir.map(absolute) {
+        Some(dir) => (dir, "--memory-dir".to_owned()),
+        None => {
+            let cwd = args.cwd.map(absolute).unwrap_or_else(|| current.clone());
+            let request = Request::new(Host::Claude, cwd);
+            let (found, warnings) = agentspine_core::hosts::claude::memory_dir_for(&request, &env, &reader)?;
+            for w in warnings {
+                eprintln!("warning: {}", w.message);
+            }
+            match found {
+                Some(found) => (found.dir, found.evidence.to_owned()),
+                None => anyhow::bail!(
+                    "no Claude Code memory directory for this project (no autoMemoryDirectory, no \
+                     CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config home); \
+                     give one with --memory-dir"
+                ),
+            }
+        }
+    };
+    let loaded = load(
+        &reader,
+        &MemoryRequest { dir: &dir, scope: &scope, prompt: args.prompt.as_deref(), cache: None },
+    );
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&json(&loaded, &evidence, &scope))?)?;
+    } else {
+        out.write_all(human(&loaded, &dir, &evidence, &scope).as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Counts and reasons, by index position: no fact contents, no fact paths.
+fn json(loaded: &MemoryLoad, evidence: &str, scope: &ScopeIds) -> serde_json::Value {
+    serde_json::json!({
+        "status": loaded.status,
+        "evidence": evidence,
+        "scope": scope.0,
+        "index": loaded.index.as_ref().map(|i| serde_json::json!({ "bytes": i.bytes, "sha256": i.sha256 })),
+        "loaded": loaded.facts.iter().map(|f| serde_json::json!({
+            "position": f.position, "why": f.why, "bytes": f.bytes, "sha256": f.sha256,
+        })).collect::<Vec<_>>(),
+        "not_loaded": loaded.unloaded,
+        "report": loaded.report,
+    })
+}
+
+fn why_text(why: &agentspine_core::memory::relevance::Selected) -> String {
+    use agentspine_core::memory::relevance::Selected;
+    match why {
+        Selected::Always => "always".to_owned(),
+        Selected::Scope(id) => format!("scope {id}"),
+        Selected::Keyword(w) => format!("prompt word \"{w}\""),
+    }
+}
+
+fn unloaded_text(why: &agentspine_core::memory::load::UnloadedWhy) -> String {
+    use agentspine_core::memory::load::UnloadedWhy;
+    use agentspine_core::memory::relevance::Skipped;
+    match why {
+        UnloadedWhy::Skipped(Skipped::PathEscape(r)) => format!("never opened: the target is unsafe ({r})"),
+        UnloadedWhy::Skipped(Skipped::OutOfScope) => {
+            "not opened: scoped to ids outside the current scope".to_owned()
+        }
+        UnloadedWhy::Skipped(Skipped::NotRelevant) => {
+            "not opened: no marker or prompt word proves it relevant".to_owned()
+        }
+        UnloadedWhy::Skipped(Skipped::OverLimit) => "not opened: 8 facts were already chosen".to_owned(),
+        UnloadedWhy::Refused { refused } => format!("opened and refused: {refused}"),
+    }
+}
+
+fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &ScopeIds) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("memory directory  {}  ({evidence})\n", dir.display()));
+    let ids: Vec<&str> = scope.0.iter().map(String::as_str).collect();
+    s.push_str(&format!(
+        "scope             {}\n",
+        if ids.is_empty() { "(none)".to_owned() } else { ids.join(", ") }
+    ));
+    match &loaded.index {
+        Some(index) => s.push_str(&format!(
+            "index             MEMORY.md, {} bytes, {} links\n",
+            index.bytes,
+            loaded.links.len()
+        )),
+        None => s.push_str(&format!("index             not loaded: {}\n", loaded.status)),
+    }
+    let label = |position: usize| {
+        loaded.links.get(position).map(|l| format!("{} ({})", l.label, l.target)).unwrap_or_default()
+    };
+    s.push_str(&format!("\nLoaded ({}):\n", loaded.facts.len()));
+    for f in &loaded.facts {
+        s.push_str(&format!("  {:>3}. {}  ← {}\n", f.position + 1, label(f.position), why_text(&f.why)));
+    }
+    s.push_str(&format!("\nNot loaded ({}):\n", loaded.unloaded.len()));
+    for u in &loaded.unloaded {
+        s.push_str(&format!("  {:>3}. {}  ← {}\n", u.position + 1, label(u.position), unloaded_text(&u.why)));
+    }
+    let r = &loaded.report;
+    s.push_str(&format!(
+        "\nReport: {} indexed, {} relevant, {} loaded; cache {} hits, {} misses; {} missing, {} out of scope, \
+         {} unsafe targets, {} links, {} too large, {} races, {} not regular; {} directory listings.\n",
+        r.indexed, r.relevant, r.loaded, r.cache_hits, r.cache_misses, r.missing_targets, r.scope_omissions,
+        r.path_escapes, r.symlinks, r.size_rejections, r.races, r.not_regular, r.live_directory_enumerations
+    ));
+    s
+}
