@@ -521,17 +521,6 @@ pub fn render(parts: &[Part]) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::clean;
-
-    #[test]
-    fn strips_frontmatter_and_comment_blocks_then_trims() {
-        let text = b"---\ndescription: x\n---\n\n<!-- a note\nfor humans -->\n\nKeep this.\n\nInline <!-- stays --> here.\n";
-        assert_eq!(clean(text), "Keep this.\n\nInline <!-- stays --> here.");
-    }
-}
-
 /// The Claude Code memory directory for a request, from evidence (see
 /// [`crate::memory::claude_dir`]), with any warnings about the settings read.
 pub fn memory_dir_for(
@@ -546,4 +535,15 @@ pub fn memory_dir_for(
     let mut warnings = Vec::new();
     let settings = load_settings(reader, env, &located.root_path, &mut warnings);
     Ok((memory::find(env, &located, &settings, request.transcript_path.as_deref()), warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean;
+
+    #[test]
+    fn strips_frontmatter_and_comment_blocks_then_trims() {
+        let text = b"---\ndescription: x\n---\n\n<!-- a note\nfor humans -->\n\nKeep this.\n\nInline <!-- stays --> here.\n";
+        assert_eq!(clean(text), "Keep this.\n\nInline <!-- stays --> here.");
+    }
 }
