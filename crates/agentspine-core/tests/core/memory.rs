@@ -151,7 +151,7 @@ fn escapes_links_and_bad_targets_are_counted_never_followed() {
     std::os::unix::fs::symlink(outer.path().join("secret.md"), dir.join("link.md")).unwrap();
     rustix::fs::mknodat(
         rustix::fs::CWD,
-        &dir.join("fifo.md"),
+        dir.join("fifo.md"),
         rustix::fs::FileType::Fifo,
         rustix::fs::Mode::from_raw_mode(0o644),
         0,
