@@ -27,6 +27,9 @@ pub trait SnapshotCache {
     fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str);
     /// Forgets `rel` (changed, deleted, or no longer linked).
     fn forget(&self, rel: &str);
+    /// Forgets every snapshot of this directory except those of `linked`
+    /// (a link removed from the index drops its snapshot at once).
+    fn retain(&self, linked: &[String]);
 }
 
 /// A snapshot as the cache returns it.
@@ -215,6 +218,11 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
     report.indexed = parsed.links.len() as u64;
     if parsed.too_many_links {
         return MemoryLoad::closed("index-too-large", report);
+    }
+    if let Some(cache) = request.cache {
+        let linked: Vec<String> =
+            parsed.links.iter().filter(|l| l.escape.is_none()).map(|l| percent_decode(&l.target)).collect();
+        cache.retain(&linked);
     }
     let selection = select(&parsed.links, request.scope, request.prompt);
     report.relevant = (selection.chosen.len()

@@ -92,6 +92,9 @@ impl SnapshotCache for TestCache {
     fn forget(&self, rel: &str) {
         self.0.borrow_mut().remove(rel);
     }
+    fn retain(&self, linked: &[String]) {
+        self.0.borrow_mut().retain(|rel, _| linked.contains(rel));
+    }
 }
 
 #[test]
@@ -112,6 +115,20 @@ fn a_warm_run_reads_no_fact_bytes_and_an_edit_rereads_exactly_that_fact() {
     assert_eq!((edited.report.cache_hits, edited.report.cache_misses), (4, 1));
     assert_eq!(edited_cost.bytes_read, (INDEX.len() + "blun, edited\n".len()) as u64);
     assert_eq!(edited.facts[1].text, "blun, edited\n");
+
+    // Removing a link from the index drops its snapshot at once.
+    write(
+        &dir.path().join("MEMORY.md"),
+        INDEX.replace("- [Alpha team](alpha.md) <!-- agentspine:group=group:alpha -->\n", "").as_bytes(),
+    );
+    run(dir.path(), &full_scope(), None, Some(&cache));
+    assert!(cache.get("alpha.md").is_none());
+    assert!(cache.get("blun.md").is_some());
+    // A deleted fact is forgotten too.
+    std::fs::remove_file(dir.path().join("owner.md")).unwrap();
+    let (gone, _) = run(dir.path(), &full_scope(), None, Some(&cache));
+    assert_eq!(gone.report.missing_targets, 1);
+    assert!(cache.get("owner.md").is_none());
 }
 
 #[test]
