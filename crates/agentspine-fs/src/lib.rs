@@ -66,6 +66,13 @@
 //!    read and stat system calls, bytes, enumerations and refusals by
 //!    [`Code`].
 //!
+//! # Writes
+//!
+//! The crate writes in one place only: agentspine's own state directory
+//! ([`ensure_private_dir`], [`move_aside`], [`write_private_file_atomic`],
+//! [`try_lock_dir`]). The directory is private (`0700`, ours, not a link)
+//! and every name in it is used relative to its handle, never followed.
+//!
 //! # What each operation costs
 //!
 //! For a path of `d` names (`a/b/c/d/e/AGENTS.md` has `d = 6`), when nothing
@@ -103,6 +110,7 @@ mod listing;
 mod path;
 mod reader;
 mod root;
+mod state;
 mod sys;
 
 pub use budget::{Abandoned, Budget, MAX_ABANDONED, run_with_deadline, running_workers};
@@ -112,4 +120,5 @@ pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};
 pub use reader::{BackendUnavailable, DEFAULT_RACE_RETRIES, Reader};
 pub use root::{Handle, Root};
+pub use state::{DirLock, LockMode, ensure_private_dir, move_aside, try_lock_dir, write_private_file_atomic};
 pub use sys::Backend;

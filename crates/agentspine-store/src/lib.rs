@@ -1,5 +1,80 @@
-//! The agentspine state directory: the SQLite cache, the bindings registry
-//! and the audit log.
+//! The agentspine state directory: one SQLite database holding the snapshot
+//! cache, the bindings registry, the audit log, configured scopes and what
+//! each session was sent.
+//!
+//! The directory is found by [`state_dir`] (`$AGENTSPINE_STATE_DIR`, else
+//! the platform's state directory) and created private (`0700`) through
+//! agentspine-fs, the only crate that touches the disk. [`Store::open`]
+//! opens `state.db` in it with WAL, a 5 s busy timeout, `synchronous =
+//! NORMAL` and foreign keys on, checks it (`PRAGMA quick_check`), moves a
+//! corrupt file aside and starts again, and applies missing migrations
+//! ([`MIGRATIONS`], counted by `PRAGMA user_version`).
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use agentspine_store::{AuditEvent, Store};
+//! # let temp = tempfile::tempdir()?;
+//! # let dir = temp.path().join("state");
+//! let opened = Store::open(&dir)?;
+//! assert!(opened.warnings.is_empty());
+//! let store = opened.store;
+//!
+//! // Project roots are never stored by path, only by a keyed digest.
+//! let root = store.root_digest(std::path::Path::new("/home/alice/src/blun"));
+//! assert_eq!(root.len(), 32);
+//!
+//! store.scope_set(&root, &["person:alice".to_owned(), "project:blun".to_owned()])?;
+//! assert_eq!(store.scope_get(&root)?.unwrap_or_default(), ["person:alice", "project:blun"]);
+//!
+//! store.audit_append(&AuditEvent {
+//!     host: "claude".into(),
+//!     event: "scan-error".into(),
+//!     phase: "discovery".into(),
+//!     code: "permission-denied".into(),
+//!     path: Some("docs/private".into()),
+//!     detail: None,
+//! })?;
+//! assert_eq!(store.audit_list(None, Some("claude"))?.len(), 1);
+//! # Ok(()) }
+//! ```
+//!
+//! # Guarantees
+//!
+//! - **Many processes at once.** Hooks run in parallel. Every write is one
+//!   `BEGIN IMMEDIATE` transaction, started again a bounded number of times
+//!   when SQLite answers busy, so "database is locked" does not reach a
+//!   caller under ordinary contention.
+//! - **A damaged file costs the cache, not the run.** A file SQLite calls
+//!   not-a-database or corrupt is moved aside (never deleted) as
+//!   `state.db.corrupt-<unix seconds>` and a new database is made; the
+//!   caller gets a warning in [`Opened::warnings`]. A state directory that
+//!   cannot be created, written or trusted is [`StoreError::Unavailable`]:
+//!   the caller may run uncached.
+//! - **No project path is stored.** Roots are named by [`Store::root_digest`],
+//!   an HMAC under a random key kept in the database.
+//! - **Append-only logs.** Triggers refuse `UPDATE` and `DELETE` on the
+//!   audit log and on the binding events; the binding events are also
+//!   hash-chained, and [`Store::binding_verify`] finds the first altered row.
+//! - **Bounded cache.** At most [`CACHE_CAP_BYTES`] of file bytes; the least
+//!   recently used snapshots go first.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod audit;
+mod bindings;
+mod cache;
+mod db;
+mod dir;
+mod migrations;
+mod scope;
+mod session;
+
+pub use audit::{AuditError, AuditEvent, AuditRow};
+pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
+pub use cache::{CACHE_CAP_BYTES, CacheError, CacheStats, CachedSnapshot};
+pub use db::{BUSY_ATTEMPTS, BUSY_TIMEOUT, DB_FILE, Opened, Store, StoreError};
+pub use dir::{Platform, state_dir, state_dir_path};
+pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
+pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
+pub use session::SessionError;

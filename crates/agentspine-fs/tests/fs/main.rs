@@ -20,3 +20,4 @@ mod listing;
 mod properties;
 mod races;
 mod refusals;
+mod state;

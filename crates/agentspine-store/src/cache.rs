@@ -1,0 +1,258 @@
+//! The snapshot cache: what a file held when it was last read, keyed by an
+//! opaque root digest and the path relative to that root.
+//!
+//! A hit is a promise about bytes, not about the file: the caller still
+//! opens the path and compares the [`Identity`] before trusting the cached
+//! bytes (DESIGN.md, State). The cache holds at most [`CACHE_CAP_BYTES`] of
+//! file bytes in all; a put that would pass the cap first evicts the least
+//! recently used rows (a get counts as a use). Recency is a counter that
+//! only grows, across processes: each use takes `max(now in ns, largest so
+//! far + 1)` inside the write transaction.
+
+use agentspine_fs::Identity;
+use rusqlite::{OptionalExtension, Transaction};
+use serde::Serialize;
+
+use crate::db::{Store, now_ns};
+
+/// The most file bytes the cache holds in all (16 MiB).
+pub const CACHE_CAP_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A failure of a cache operation.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CacheError {
+    /// One snapshot larger than the whole cache is not stored.
+    #[error("cache: {rel_path}: not stored: {size} bytes is over the cache's cap of {cap} bytes")]
+    TooLarge {
+        /// Path relative to its root.
+        rel_path: String,
+        /// Bytes offered.
+        size: u64,
+        /// [`CACHE_CAP_BYTES`].
+        cap: u64,
+    },
+    /// SQLite failed.
+    #[error("cache: {operation} {key}: {source}")]
+    Database {
+        /// What was being done (`get`, `put`, `drop`, ...).
+        operation: &'static str,
+        /// The key concerned (`root_digest/rel_path`, a binding id, or `*`).
+        key: String,
+        /// The underlying error.
+        #[source]
+        source: rusqlite::Error,
+    },
+}
+
+/// One cached snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CachedSnapshot {
+    /// The version of the file the bytes came from.
+    pub identity: Identity,
+    /// SHA-256 of `bytes`, lowercase hex.
+    pub sha256: String,
+    /// The file's bytes as they were read.
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+    /// The binding the row was derived through, if any.
+    pub binding_id: Option<String>,
+    /// The recency stamp this get gave the row.
+    pub last_used: i64,
+}
+
+/// How full the cache is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CacheStats {
+    /// Snapshots held.
+    pub rows: u64,
+    /// File bytes held (at most [`CACHE_CAP_BYTES`]).
+    pub bytes: u64,
+    /// Distinct roots with at least one snapshot.
+    pub roots: u64,
+}
+
+impl Store {
+    /// The snapshot of `rel` under `root_digest`, marking it as just used.
+    pub fn cache_get(&self, root_digest: &str, rel: &str) -> Result<Option<CachedSnapshot>, CacheError> {
+        self.write(|tx| {
+            let found = tx
+                .query_row(
+                    "SELECT id, dev, ino, size, mtime_ns, ctime_ns, sha256, bytes, binding_id
+                     FROM cache WHERE root_digest = ?1 AND rel_path = ?2",
+                    (root_digest, rel),
+                    |row| {
+                        let id: i64 = row.get(0)?;
+                        let identity = Identity {
+                            dev: from_sql_u64(row.get(1)?),
+                            ino: from_sql_u64(row.get(2)?),
+                            size: from_sql_u64(row.get(3)?),
+                            mtime_ns: row.get(4)?,
+                            ctime_ns: row.get(5)?,
+                        };
+                        Ok((id, identity, row.get(6)?, row.get(7)?, row.get(8)?))
+                    },
+                )
+                .optional()?;
+            let Some((id, identity, sha256, bytes, binding_id)) = found else { return Ok(None) };
+            let last_used = next_use(tx)?;
+            tx.execute("UPDATE cache SET last_used = ?1 WHERE id = ?2", (last_used, id))?;
+            Ok(Some(CachedSnapshot { identity, sha256, bytes, binding_id, last_used }))
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "get",
+            key: key(root_digest, rel),
+            source,
+        })
+    }
+
+    /// Stores (or replaces) the snapshot of `rel` under `root_digest` and
+    /// returns how many other rows were evicted to make room. A snapshot
+    /// over [`CACHE_CAP_BYTES`] is refused and nothing changes.
+    pub fn cache_put(
+        &self,
+        root_digest: &str,
+        rel: &str,
+        identity: &Identity,
+        sha256: &str,
+        bytes: &[u8],
+        binding_id: Option<&str>,
+    ) -> Result<usize, CacheError> {
+        let len = bytes.len() as u64;
+        if len > CACHE_CAP_BYTES {
+            return Err(CacheError::TooLarge { rel_path: rel.to_owned(), size: len, cap: CACHE_CAP_BYTES });
+        }
+        self.write(|tx| {
+            tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))?;
+            let evicted = evict_for(tx, len)?;
+            let last_used = next_use(tx)?;
+            tx.execute(
+                "INSERT INTO cache (root_digest, rel_path, dev, ino, size, mtime_ns, ctime_ns, sha256,
+                                    byte_len, last_used, binding_id, bytes)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                rusqlite::params![
+                    root_digest,
+                    rel,
+                    to_sql_u64(identity.dev),
+                    to_sql_u64(identity.ino),
+                    to_sql_u64(identity.size),
+                    identity.mtime_ns,
+                    identity.ctime_ns,
+                    sha256,
+                    to_sql_u64(len),
+                    last_used,
+                    binding_id,
+                    bytes,
+                ],
+            )?;
+            Ok(evicted)
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "put",
+            key: key(root_digest, rel),
+            source,
+        })
+    }
+
+    /// Drops the snapshot of `rel` under `root_digest`; returns rows removed
+    /// (0 or 1).
+    pub fn cache_drop(&self, root_digest: &str, rel: &str) -> Result<usize, CacheError> {
+        self.write(|tx| {
+            tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "drop",
+            key: key(root_digest, rel),
+            source,
+        })
+    }
+
+    /// Drops every snapshot under `root_digest`; returns rows removed.
+    pub fn cache_drop_root(&self, root_digest: &str) -> Result<usize, CacheError> {
+        self.write(|tx| tx.execute("DELETE FROM cache WHERE root_digest = ?1", [root_digest])).map_err(
+            |source| CacheError::Database { operation: "drop root", key: root_digest.to_owned(), source },
+        )
+    }
+
+    /// Drops every snapshot derived through `binding_id`; returns rows
+    /// removed.
+    pub fn cache_drop_binding(&self, binding_id: &str) -> Result<usize, CacheError> {
+        self.write(|tx| tx.execute("DELETE FROM cache WHERE binding_id = ?1", [binding_id])).map_err(
+            |source| CacheError::Database { operation: "drop binding", key: binding_id.to_owned(), source },
+        )
+    }
+
+    /// Drops every snapshot; returns rows removed.
+    pub fn cache_purge_all(&self) -> Result<usize, CacheError> {
+        self.write(|tx| tx.execute("DELETE FROM cache", [])).map_err(|source| CacheError::Database {
+            operation: "purge",
+            key: "*".to_owned(),
+            source,
+        })
+    }
+
+    /// Rows, bytes and roots held.
+    pub fn cache_stats(&self) -> Result<CacheStats, CacheError> {
+        self.read(|tx| {
+            tx.query_row(
+                "SELECT COUNT(*), COALESCE(SUM(byte_len), 0), COUNT(DISTINCT root_digest) FROM cache",
+                [],
+                |row| {
+                    Ok(CacheStats {
+                        rows: from_sql_u64(row.get(0)?),
+                        bytes: from_sql_u64(row.get(1)?),
+                        roots: from_sql_u64(row.get(2)?),
+                    })
+                },
+            )
+        })
+        .map_err(|source| CacheError::Database { operation: "stats", key: "*".to_owned(), source })
+    }
+}
+
+/// Evicts least recently used rows until `incoming` more bytes fit under the
+/// cap; returns how many were evicted.
+fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result<usize> {
+    let held: i64 = tx.query_row("SELECT COALESCE(SUM(byte_len), 0) FROM cache", [], |row| row.get(0))?;
+    let mut excess = (from_sql_u64(held) + incoming).saturating_sub(CACHE_CAP_BYTES);
+    if excess == 0 {
+        return Ok(0);
+    }
+    let mut victims = Vec::new();
+    {
+        let mut oldest = tx.prepare("SELECT id, byte_len FROM cache ORDER BY last_used ASC, id ASC")?;
+        let mut rows = oldest.query([])?;
+        while excess > 0 {
+            let Some(row) = rows.next()? else { break };
+            let id: i64 = row.get(0)?;
+            let len: i64 = row.get(1)?;
+            victims.push(id);
+            excess = excess.saturating_sub(from_sql_u64(len));
+        }
+    }
+    let mut delete = tx.prepare("DELETE FROM cache WHERE id = ?1")?;
+    for id in &victims {
+        delete.execute([id])?;
+    }
+    Ok(victims.len())
+}
+
+/// The next recency stamp: now in ns, or one past the largest stamp so far.
+fn next_use(tx: &Transaction<'_>) -> rusqlite::Result<i64> {
+    let largest: Option<i64> = tx.query_row("SELECT MAX(last_used) FROM cache", [], |row| row.get(0))?;
+    Ok(largest.map_or(now_ns(), |largest| now_ns().max(largest.saturating_add(1))))
+}
+
+fn key(root_digest: &str, rel: &str) -> String {
+    format!("{root_digest}/{rel}")
+}
+
+/// SQLite integers are signed 64-bit: unsigned values are stored by bit
+/// pattern and read back the same way.
+fn to_sql_u64(value: u64) -> i64 {
+    i64::from_ne_bytes(value.to_ne_bytes())
+}
+
+fn from_sql_u64(value: i64) -> u64 {
+    u64::from_ne_bytes(value.to_ne_bytes())
+}

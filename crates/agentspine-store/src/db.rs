@@ -1,0 +1,413 @@
+//! Opening the state database: pragmas, corruption repair, migrations, the
+//! root-digest key, and the retried transactions every operation uses.
+//!
+//! Many agentspine processes use one database at once (hooks run in
+//! parallel). SQLite's WAL mode lets readers proceed beside one writer; a
+//! write starts with `BEGIN IMMEDIATE` (so it never has to upgrade a read
+//! lock, which is what turns into an immediate `SQLITE_BUSY`), waits up to
+//! [`BUSY_TIMEOUT`] for the write lock, and is tried again a bounded number
+//! of times ([`BUSY_ATTEMPTS`]) if SQLite still answers busy or locked.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use agentspine_fs::{Budget, FileKind, FsError, LockMode, Reader};
+use hmac::{KeyInit, Mac};
+use rusqlite::config::DbConfig;
+use rusqlite::{Connection, ErrorCode, OpenFlags, Transaction, TransactionBehavior};
+
+use crate::migrations;
+
+/// File name of the database inside the state directory.
+pub const DB_FILE: &str = "state.db";
+/// How long one statement waits for another process's lock.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How many times a transaction is started when SQLite keeps answering
+/// busy or locked (each attempt waits up to [`BUSY_TIMEOUT`] first).
+pub const BUSY_ATTEMPTS: u32 = 6;
+/// How long [`Store::open`] waits for the directory lock (held shared by
+/// every open, exclusive by a repair).
+const LOCK_WAIT: Duration = Duration::from_secs(30);
+/// Name of the root-digest key in the `meta` table.
+const ROOT_KEY: &str = "root_digest_key";
+
+/// A failure to find, create or open the state database.
+///
+/// [`StoreError::Unavailable`] is the one a caller is expected to survive:
+/// the directory or file cannot be created, written or trusted, and the
+/// caller may carry on without a cache.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// No state directory can be named from the environment.
+    #[error("no state directory: {reason}")]
+    NoStateDir {
+        /// What is missing or wrong.
+        reason: String,
+    },
+    /// The state directory or database cannot be created, written or
+    /// trusted (permissions, read-only filesystem, a link, another owner).
+    #[error("{}: the state database is unavailable: {reason}", path.display())]
+    Unavailable {
+        /// The directory or file concerned.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// The database holds a schema from a newer agentspine.
+    #[error("{}: the state database has schema version {found}; this agentspine knows up to {known}", path.display())]
+    TooNew {
+        /// The database file.
+        path: PathBuf,
+        /// `PRAGMA user_version` found in the file.
+        found: i64,
+        /// The newest version this build can write.
+        known: i64,
+    },
+    /// Any other SQLite failure while opening.
+    #[error("{}: {source}", path.display())]
+    Database {
+        /// The database file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: rusqlite::Error,
+    },
+}
+
+/// The state database, open. One per thread: it is `Send`, not `Sync`.
+pub struct Store {
+    pub(crate) conn: Connection,
+    dir: PathBuf,
+    key: [u8; 32],
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("dir", &self.dir).finish_non_exhaustive()
+    }
+}
+
+/// A store just opened, with anything the caller should tell the user
+/// (a corrupt database that was moved aside and rebuilt).
+#[derive(Debug)]
+pub struct Opened {
+    /// The open store.
+    pub store: Store,
+    /// Human-readable warnings, empty when nothing unusual happened.
+    pub warnings: Vec<String>,
+}
+
+/// Why one attempt to open failed.
+enum Attempt {
+    /// SQLite says the file is not a database or is damaged.
+    Corrupt(String),
+    /// Anything else; returned to the caller as is.
+    Failed(StoreError),
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir`, creating `dir`
+    /// itself as a private directory first.
+    ///
+    /// A file SQLite calls not-a-database or corrupt, including on the
+    /// `PRAGMA quick_check` made at every open, is moved aside as
+    /// `state.db.corrupt-<unix seconds>` (its `-wal` and `-shm` beside it),
+    /// a new database is made, and [`Opened::warnings`] says so. Only one
+    /// process repairs at a time, and none opens meanwhile; the others wait
+    /// for it and open its new database.
+    pub fn open(dir: &Path) -> Result<Opened, StoreError> {
+        let dir = agentspine_fs::ensure_private_dir(dir).map_err(|e| unavailable(dir, &e))?;
+        // Opens hold the directory lock shared, a repair holds it
+        // exclusive: no process is half-way through opening while files
+        // are moved, so a new database's -wal is never moved by mistake.
+        let first = {
+            let _shared = wait_for_lock(&dir, LockMode::Shared)?;
+            attempt(&dir)
+        };
+        let reason = match first {
+            Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
+            Err(Attempt::Failed(e)) => return Err(e),
+            Err(Attempt::Corrupt(reason)) => reason,
+        };
+        let _exclusive = wait_for_lock(&dir, LockMode::Exclusive)?;
+        // Another process may have repaired it while we waited.
+        let reason = match attempt(&dir) {
+            Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
+            Err(Attempt::Failed(e)) => return Err(e),
+            Err(Attempt::Corrupt(again)) if again == reason => reason,
+            Err(Attempt::Corrupt(again)) => format!("{reason}; then {again}"),
+        };
+        let aside = move_db_aside(&dir)?;
+        match attempt(&dir) {
+            Ok(store) => Ok(Opened {
+                store,
+                warnings: vec![format!(
+                    "{}: {reason}; moved aside as {aside} and started a new state database (the cache is empty)",
+                    dir.join(DB_FILE).display()
+                )],
+            }),
+            Err(Attempt::Failed(e)) => Err(e),
+            Err(Attempt::Corrupt(reason)) => Err(StoreError::Unavailable {
+                path: dir.join(DB_FILE),
+                reason: format!("a new database is reported corrupt as well: {reason}"),
+            }),
+        }
+    }
+
+    /// Opens the database in the platform's state directory (see
+    /// [`crate::state_dir`]), reading the process environment.
+    pub fn open_default() -> Result<Opened, StoreError> {
+        let dir = crate::state_dir(|name| std::env::var_os(name))?;
+        Store::open(&dir)
+    }
+
+    /// The state directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The database file.
+    pub fn db_path(&self) -> PathBuf {
+        self.dir.join(DB_FILE)
+    }
+
+    /// The opaque digest that stands for `canonical_root` in every table:
+    /// HMAC-SHA256 of the path's bytes under a random 32-byte key made
+    /// once per state directory and kept in its database, as 32 lowercase
+    /// hex digits. The same root gives the same digest in every process
+    /// using this state directory; nothing in the database names the path,
+    /// and the digest cannot be recomputed without the key.
+    pub fn root_digest(&self, canonical_root: &Path) -> String {
+        let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(&self.key)
+            .expect("HMAC takes a key of any length");
+        mac.update(b"agentspine root v1\0");
+        mac.update(canonical_root.as_os_str().as_bytes());
+        let mut digest = hex::encode(mac.finalize().into_bytes());
+        digest.truncate(32);
+        digest
+    }
+
+    /// Runs `op` in a `BEGIN IMMEDIATE` transaction and commits it, starting
+    /// again from scratch (up to [`BUSY_ATTEMPTS`] times) if SQLite answers
+    /// busy or locked.
+    pub(crate) fn write<T>(
+        &self,
+        mut op: impl FnMut(&Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        retry_busy(|| {
+            let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+            let value = op(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        })
+    }
+
+    /// Runs `op` in a read transaction (one consistent snapshot), retried
+    /// like [`Store::write`].
+    pub(crate) fn read<T>(
+        &self,
+        mut op: impl FnMut(&Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        retry_busy(|| {
+            let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Deferred)?;
+            let value = op(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        })
+    }
+}
+
+/// One attempt to open, configure, check and migrate the database.
+fn attempt(dir: &Path) -> Result<Store, Attempt> {
+    let path = dir.join(DB_FILE);
+    check_db_file(dir, &path).map_err(Attempt::Failed)?;
+    let conn = Connection::open_with_flags(
+        &path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| classify(&path, e))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| classify(&path, e))?;
+    // Until the file has passed its checks, closing this connection must
+    // not checkpoint or delete a `-wal` file: if the database is damaged,
+    // the WAL is moved aside with it, as it was.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true).map_err(|e| classify(&path, e))?;
+    // WAL is a property of the file: set once, kept by every later open.
+    retry_busy(|| conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)))
+        .map_err(|e| classify(&path, e))?;
+    conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| classify(&path, e))?;
+    conn.pragma_update(None, "foreign_keys", true).map_err(|e| classify(&path, e))?;
+    let check: Vec<String> = retry_busy(|| {
+        let mut stmt = conn.prepare("PRAGMA quick_check")?;
+        let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
+        rows.collect()
+    })
+    .map_err(|e| classify(&path, e))?;
+    if check.first().map(String::as_str) != Some("ok") {
+        return Err(Attempt::Corrupt(format!("quick_check found damage: {}", check.join("; "))));
+    }
+    migrations::migrate(&conn, &path).map_err(|e| match e {
+        StoreError::Database { path, source } => classify(&path, source),
+        other => Attempt::Failed(other),
+    })?;
+    let key = root_key(&conn).map_err(|e| classify(&path, e))?;
+    // Healthy: the last connection to close checkpoints the WAL as usual.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false).map_err(|e| classify(&path, e))?;
+    Ok(Store { conn, dir: dir.to_path_buf(), key })
+}
+
+/// Refuses a `state.db` that is not a regular file (a link, a FIFO, a
+/// directory) before SQLite opens it.
+fn check_db_file(dir: &Path, path: &Path) -> Result<(), StoreError> {
+    let root = Reader::new(Budget::UNLIMITED).open_root(dir).map_err(|e| unavailable(dir, &e))?;
+    match root.stat(DB_FILE) {
+        Ok(meta) if meta.kind == FileKind::File => Ok(()),
+        Ok(meta) => Err(StoreError::Unavailable {
+            path: path.to_path_buf(),
+            reason: format!("it is a {}, not a regular file", meta.kind),
+        }),
+        Err(FsError::NotFound { .. }) => Ok(()),
+        Err(e) => Err(unavailable(path, &e)),
+    }
+}
+
+/// Sorts an SQLite error into corrupt, unavailable or other.
+fn classify(path: &Path, error: rusqlite::Error) -> Attempt {
+    match error.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => Attempt::Corrupt(error.to_string()),
+        Some(
+            ErrorCode::CannotOpen
+            | ErrorCode::ReadOnly
+            | ErrorCode::PermissionDenied
+            | ErrorCode::SystemIoFailure
+            | ErrorCode::DiskFull
+            | ErrorCode::DatabaseBusy
+            | ErrorCode::DatabaseLocked
+            | ErrorCode::FileLockingProtocolFailed,
+        ) => Attempt::Failed(StoreError::Unavailable { path: path.to_path_buf(), reason: error.to_string() }),
+        _ => Attempt::Failed(StoreError::Database { path: path.to_path_buf(), source: error }),
+    }
+}
+
+fn unavailable(path: &Path, error: &FsError) -> StoreError {
+    StoreError::Unavailable { path: path.to_path_buf(), reason: error.to_string() }
+}
+
+/// Waits (bounded by [`LOCK_WAIT`]) for the directory lock in `mode`.
+fn wait_for_lock(dir: &Path, mode: LockMode) -> Result<agentspine_fs::DirLock, StoreError> {
+    let start = Instant::now();
+    loop {
+        match agentspine_fs::try_lock_dir(dir, mode) {
+            Ok(Some(lock)) => return Ok(lock),
+            Ok(None) if start.elapsed() < LOCK_WAIT => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) => {
+                return Err(StoreError::Unavailable {
+                    path: dir.to_path_buf(),
+                    reason: format!(
+                        "waited {LOCK_WAIT:?} for another process to finish opening or repairing the database"
+                    ),
+                });
+            }
+            Err(e) => return Err(unavailable(dir, &e)),
+        }
+    }
+}
+
+/// Moves `state.db` and its `-wal`/`-shm` aside; returns the new name.
+fn move_db_aside(dir: &Path) -> Result<String, StoreError> {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let mut suffix = 0u32;
+    let aside = loop {
+        let name = match suffix {
+            0 => format!("{DB_FILE}.corrupt-{secs}"),
+            n => format!("{DB_FILE}.corrupt-{secs}-{n}"),
+        };
+        match agentspine_fs::move_aside(dir, DB_FILE, &name) {
+            Ok(()) => break name,
+            // Two repairs in the same second: take the next free name.
+            Err(FsError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::AlreadyExists && suffix < 100 =>
+            {
+                suffix += 1;
+            }
+            Err(e) => return Err(unavailable(&dir.join(DB_FILE), &e)),
+        }
+    };
+    for extra in ["-wal", "-shm"] {
+        match agentspine_fs::move_aside(dir, &format!("{DB_FILE}{extra}"), &format!("{aside}{extra}")) {
+            Ok(()) | Err(FsError::NotFound { .. }) => {}
+            Err(e) => return Err(unavailable(&dir.join(format!("{DB_FILE}{extra}")), &e)),
+        }
+    }
+    Ok(aside)
+}
+
+/// Reads the root-digest key, making it on first use. Two processes making
+/// it at once agree: the first insert wins and both read it back.
+fn root_key(conn: &Connection) -> rusqlite::Result<[u8; 32]> {
+    let read = |conn: &Connection| -> rusqlite::Result<Option<Vec<u8>>> {
+        use rusqlite::OptionalExtension;
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [ROOT_KEY], |row| row.get(0)).optional()
+    };
+    let stored = match retry_busy(|| read(conn))? {
+        Some(value) => value,
+        None => retry_busy(|| {
+            let mut fresh = [0u8; 32];
+            getrandom::fill(&mut fresh).map_err(|e| {
+                rusqlite::Error::ToSqlConversionFailure(format!("no randomness for the key: {e}").into())
+            })?;
+            let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+            tx.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?1, ?2)", (ROOT_KEY, &fresh[..]))?;
+            let value = read(&tx)?;
+            tx.commit()?;
+            Ok(value.unwrap_or_default())
+        })?,
+    };
+    <[u8; 32]>::try_from(stored.as_slice()).map_err(|_| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+            Some(format!("meta.{ROOT_KEY} holds {} bytes, not 32", stored.len())),
+        )
+    })
+}
+
+/// Repeats `op` while SQLite answers busy or locked, at most
+/// [`BUSY_ATTEMPTS`] times, with a short growing pause between attempts.
+pub(crate) fn retry_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let mut attempt = 1;
+    loop {
+        match op() {
+            Err(e)
+                if attempt < BUSY_ATTEMPTS
+                    && matches!(
+                        e.sqlite_error_code(),
+                        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                    ) =>
+            {
+                // Spread the processes apart: the pause depends on the pid.
+                let jitter = u64::from(std::process::id() % 17);
+                std::thread::sleep(Duration::from_millis(10 * u64::from(attempt) + jitter));
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Now, in milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// Now, in nanoseconds since the Unix epoch.
+pub(crate) fn now_ns() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}

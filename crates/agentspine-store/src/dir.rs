@@ -1,0 +1,82 @@
+//! Where the state directory is.
+//!
+//! The rule, first match wins:
+//!
+//! 1. `$AGENTSPINE_STATE_DIR`, which must be absolute;
+//! 2. on macOS, `$HOME/Library/Application Support/agentspine`;
+//! 3. elsewhere, `$XDG_STATE_HOME/agentspine` when `XDG_STATE_HOME` is an
+//!    absolute path (the XDG specification says to ignore a relative one),
+//!    else `$HOME/.local/state/agentspine`.
+//!
+//! An empty variable counts as unset. The rule is written here rather than
+//! taken from a directories crate (such as `etcetera`) because those read
+//! the process environment themselves, and the rule must be testable with
+//! made-up variables; it matches `etcetera`'s XDG and Apple strategies.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use crate::db::StoreError;
+
+/// Name of the directory inside the platform's state or application
+/// support directory.
+const APP: &str = "agentspine";
+
+/// Which platform rule names the state directory when
+/// `$AGENTSPINE_STATE_DIR` is unset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Platform {
+    /// The XDG base directory rule (Linux and other Unix systems).
+    Xdg,
+    /// macOS: `~/Library/Application Support`.
+    MacOs,
+}
+
+impl Platform {
+    /// The platform this build runs on.
+    pub const CURRENT: Platform = if cfg!(target_vendor = "apple") { Platform::MacOs } else { Platform::Xdg };
+}
+
+/// Names the state directory by the rule above, without touching the disk.
+/// `vars` looks up an environment variable (`|k| std::env::var_os(k)` in
+/// production; a map in tests).
+pub fn state_dir_path(
+    platform: Platform,
+    vars: impl Fn(&str) -> Option<OsString>,
+) -> Result<PathBuf, StoreError> {
+    let var = |name: &str| vars(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    if let Some(dir) = var("AGENTSPINE_STATE_DIR") {
+        if !dir.is_absolute() {
+            return Err(StoreError::NoStateDir {
+                reason: format!("AGENTSPINE_STATE_DIR must be an absolute path, not {:?}", dir.display()),
+            });
+        }
+        return Ok(dir);
+    }
+    let home = || match var("HOME") {
+        Some(home) if home.is_absolute() => Ok(home),
+        Some(home) => Err(StoreError::NoStateDir {
+            reason: format!("HOME is not an absolute path: {:?}", home.display()),
+        }),
+        None => {
+            Err(StoreError::NoStateDir { reason: "neither AGENTSPINE_STATE_DIR nor HOME is set".to_owned() })
+        }
+    };
+    match platform {
+        Platform::MacOs => Ok(home()?.join("Library/Application Support").join(APP)),
+        Platform::Xdg => match var("XDG_STATE_HOME") {
+            Some(state) if state.is_absolute() => Ok(state.join(APP)),
+            _ => Ok(home()?.join(".local/state").join(APP)),
+        },
+    }
+}
+
+/// Names the state directory for this platform ([`state_dir_path`]) and
+/// creates it as a private directory (mode `0700`, missing parents too,
+/// never through a link at the directory itself). A directory that cannot
+/// be created or trusted is [`StoreError::Unavailable`].
+pub fn state_dir(vars: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, StoreError> {
+    let dir = state_dir_path(Platform::CURRENT, vars)?;
+    agentspine_fs::ensure_private_dir(&dir)
+        .map_err(|e| StoreError::Unavailable { path: dir.clone(), reason: e.to_string() })
+}

@@ -1,0 +1,134 @@
+//! The schema, as an append-only list of migrations.
+//!
+//! `PRAGMA user_version` holds how many migrations a database has had.
+//! Opening applies the missing ones in order, each in its own `BEGIN
+//! IMMEDIATE` transaction that also sets the new version, so a crash leaves
+//! the database at one version or the next, and two processes opening a new
+//! database at once apply each migration once. A migration is never edited
+//! after release: a change is a new entry at the end.
+
+use std::path::Path;
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+use crate::db::{StoreError, retry_busy};
+
+/// Every migration, in order; `MIGRATIONS[n]` takes a database from
+/// version `n` to `n + 1`.
+pub const MIGRATIONS: &[&str] = &[V1];
+
+/// The version a fully migrated database has.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+const V1: &str = r#"
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+
+CREATE TABLE cache (
+    id          INTEGER PRIMARY KEY,
+    root_digest TEXT    NOT NULL,
+    rel_path    TEXT    NOT NULL,
+    dev         INTEGER NOT NULL,
+    ino         INTEGER NOT NULL,
+    size        INTEGER NOT NULL,
+    mtime_ns    INTEGER NOT NULL,
+    ctime_ns    INTEGER NOT NULL,
+    sha256      TEXT    NOT NULL,
+    byte_len    INTEGER NOT NULL,
+    last_used   INTEGER NOT NULL,
+    binding_id  TEXT,
+    bytes       BLOB    NOT NULL,
+    UNIQUE (root_digest, rel_path)
+);
+CREATE INDEX cache_last_used ON cache (last_used);
+CREATE INDEX cache_binding ON cache (binding_id) WHERE binding_id IS NOT NULL;
+
+CREATE TABLE audit (
+    id     INTEGER PRIMARY KEY,
+    at_ms  INTEGER NOT NULL,
+    host   TEXT    NOT NULL,
+    event  TEXT    NOT NULL,
+    phase  TEXT    NOT NULL,
+    code   TEXT    NOT NULL,
+    path   TEXT,
+    detail TEXT
+);
+CREATE INDEX audit_at ON audit (at_ms);
+CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+
+CREATE TABLE binding_events (
+    seq         INTEGER PRIMARY KEY,
+    kind        TEXT    NOT NULL CHECK (kind IN ('bind', 'rollback', 'purge')),
+    binding_id  TEXT    NOT NULL,
+    payload     TEXT    NOT NULL CHECK (json_valid(payload)),
+    prev_sha256 TEXT    NOT NULL,
+    sha256      TEXT    NOT NULL,
+    created_at  INTEGER NOT NULL
+);
+CREATE INDEX binding_events_binding ON binding_events (binding_id);
+CREATE TRIGGER binding_events_no_update BEFORE UPDATE ON binding_events
+BEGIN SELECT RAISE(ABORT, 'binding_events is append-only'); END;
+CREATE TRIGGER binding_events_no_delete BEFORE DELETE ON binding_events
+BEGIN SELECT RAISE(ABORT, 'binding_events is append-only'); END;
+
+CREATE TABLE scopes (
+    root_digest   TEXT PRIMARY KEY,
+    ids           TEXT    NOT NULL CHECK (json_valid(ids)),
+    updated_at_ms INTEGER NOT NULL
+);
+
+CREATE TABLE session_sent (
+    session_id TEXT    NOT NULL,
+    source_id  TEXT    NOT NULL,
+    sha256     TEXT    NOT NULL,
+    sent_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (session_id, source_id, sha256)
+);
+CREATE INDEX session_sent_at ON session_sent (sent_at_ms);
+"#;
+
+/// Applies the missing migrations to `conn` (the database at `path`).
+pub(crate) fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let database = |source| StoreError::Database { path: path.to_path_buf(), source };
+    let current = user_version(conn).map_err(database)?;
+    if current == SCHEMA_VERSION {
+        return Ok(());
+    }
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::TooNew { path: path.to_path_buf(), found: current, known: SCHEMA_VERSION });
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate() {
+        let target = index as i64 + 1;
+        let applied = retry_busy(|| {
+            let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+            // Read again under the write lock: another process may be ahead.
+            let now = user_version(&tx)?;
+            if now >= target {
+                return Ok(now);
+            }
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", target)?;
+            tx.commit()?;
+            Ok(target)
+        })
+        .map_err(database)?;
+        if applied > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                path: path.to_path_buf(),
+                found: applied,
+                known: SCHEMA_VERSION,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `PRAGMA user_version`.
+pub(crate) fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.pragma_query_value(None, "user_version", |row| row.get(0))
+}

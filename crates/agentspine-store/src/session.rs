@@ -1,0 +1,81 @@
+//! What each agent session has already been sent: one row per (session,
+//! source, content digest), so that a source is sent again only when it
+//! changed or the session is new.
+
+use crate::db::{Store, now_ms};
+
+/// A failure of a session operation.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// SQLite failed.
+    #[error("session: {operation} {session_id}: {source}")]
+    Database {
+        /// `mark`, `check` or `prune`.
+        operation: &'static str,
+        /// The session concerned (`*` for all).
+        session_id: String,
+        /// The underlying error.
+        #[source]
+        source: rusqlite::Error,
+    },
+}
+
+impl Store {
+    /// Records that `session_id` was sent `source_id` with content
+    /// `sha256`, now (a repeat moves the time forward).
+    pub fn session_mark_sent(
+        &self,
+        session_id: &str,
+        source_id: &str,
+        sha256: &str,
+    ) -> Result<(), SessionError> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO session_sent (session_id, source_id, sha256, sent_at_ms) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (session_id, source_id, sha256) DO UPDATE SET sent_at_ms = excluded.sent_at_ms",
+                (session_id, source_id, sha256, now_ms()),
+            )
+        })
+        .map(|_| ())
+        .map_err(|source| error("mark", session_id, source))
+    }
+
+    /// Whether `session_id` was already sent `source_id` with exactly this
+    /// content.
+    pub fn session_was_sent(
+        &self,
+        session_id: &str,
+        source_id: &str,
+        sha256: &str,
+    ) -> Result<bool, SessionError> {
+        self.read(|tx| {
+            tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM session_sent
+                                WHERE session_id = ?1 AND source_id = ?2 AND sha256 = ?3)",
+                (session_id, source_id, sha256),
+                |row| row.get(0),
+            )
+        })
+        .map_err(|source| error("check", session_id, source))
+    }
+
+    /// Forgets everything sent to `session_id`; returns rows removed.
+    pub fn session_prune(&self, session_id: &str) -> Result<usize, SessionError> {
+        self.write(|tx| tx.execute("DELETE FROM session_sent WHERE session_id = ?1", [session_id]))
+            .map_err(|source| error("prune", session_id, source))
+    }
+
+    /// Forgets everything sent more than `secs` seconds ago, in every
+    /// session; returns rows removed.
+    pub fn session_prune_older_than(&self, secs: u64) -> Result<usize, SessionError> {
+        let age_ms = i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let cutoff = now_ms().saturating_sub(age_ms);
+        self.write(|tx| tx.execute("DELETE FROM session_sent WHERE sent_at_ms < ?1", [cutoff]))
+            .map_err(|source| error("prune", "*", source))
+    }
+}
+
+fn error(operation: &'static str, session_id: &str, source: rusqlite::Error) -> SessionError {
+    SessionError::Database { operation, session_id: session_id.to_owned(), source }
+}

@@ -1,0 +1,147 @@
+//! The snapshot cache: round trips, LRU eviction under the 16 MiB cap,
+//! drops and their counts.
+
+use std::path::Path;
+
+use agentspine_fs::Identity;
+use agentspine_store::{CACHE_CAP_BYTES, CacheError, CacheStats, Store};
+
+use crate::support::{StateDir, identity};
+
+const MIB: usize = 1024 * 1024;
+
+fn put(store: &Store, root: &str, rel: &str, len: usize) -> usize {
+    store.cache_put(root, rel, &identity(0, len as u64), "00", &vec![b'x'; len], None).unwrap()
+}
+
+fn present(store: &Store, root: &str, rel: &str) -> bool {
+    store.cache_get(root, rel).unwrap().is_some()
+}
+
+#[test]
+fn a_put_round_trips_every_field() {
+    let store = StateDir::new().open();
+    let root = store.root_digest(Path::new("/src/blun"));
+    let id = Identity { dev: u64::MAX, ino: u64::MAX - 1, size: 11, mtime_ns: -5, ctime_ns: i64::MAX };
+    assert_eq!(
+        store.cache_put(&root, "docs/AGENTS.md", &id, "abc123", b"be brief\n\0x", Some("bind-1")).unwrap(),
+        0
+    );
+    let hit = store.cache_get(&root, "docs/AGENTS.md").unwrap().unwrap();
+    assert_eq!(hit.identity, id);
+    assert_eq!(hit.sha256, "abc123");
+    assert_eq!(hit.bytes, b"be brief\n\0x");
+    assert_eq!(hit.binding_id.as_deref(), Some("bind-1"));
+    assert!(store.cache_get(&root, "docs/other.md").unwrap().is_none());
+    assert!(store.cache_get("another-root", "docs/AGENTS.md").unwrap().is_none());
+    // A put of the same key replaces the row; its bytes are counted once.
+    store.cache_put(&root, "docs/AGENTS.md", &identity(2, 3), "def", b"new", None).unwrap();
+    let hit = store.cache_get(&root, "docs/AGENTS.md").unwrap().unwrap();
+    assert_eq!((hit.bytes.as_slice(), hit.binding_id), (&b"new"[..], None));
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 1, bytes: 3, roots: 1 });
+}
+
+#[test]
+fn filling_past_the_cap_evicts_the_least_recently_used_first() {
+    let store = StateDir::new().open();
+    let root = "r";
+    // 16 snapshots of 1 MiB fill the cache exactly: nothing is evicted.
+    for i in 0..16 {
+        assert_eq!(put(&store, root, &format!("f{i:02}"), MIB), 0, "f{i:02}");
+    }
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 16, bytes: CACHE_CAP_BYTES, roots: 1 });
+    // A get refreshes f00: it is now the most recently used.
+    assert!(present(&store, root, "f00"));
+    // Each further MiB evicts exactly the oldest-used row: f01, then f02.
+    assert_eq!(put(&store, root, "f16", MIB), 1);
+    assert_eq!(put(&store, root, "f17", MIB), 1);
+    let stats = store.cache_stats().unwrap();
+    assert_eq!(stats.rows, 16);
+    assert!(stats.bytes <= CACHE_CAP_BYTES);
+    assert!(!present(&store, root, "f01"));
+    assert!(!present(&store, root, "f02"));
+    for kept in ["f00", "f03", "f15", "f16", "f17"] {
+        assert!(present(&store, root, kept), "{kept}");
+    }
+    // A 3.5 MiB snapshot evicts the four oldest-used (f04..f07: f03 was
+    // just used above, after f00 and before f15).
+    assert_eq!(put(&store, root, "big", 3 * MIB + MIB / 2), 4);
+    for gone in ["f04", "f05", "f06", "f07"] {
+        assert!(!present(&store, root, gone), "{gone}");
+    }
+    assert!(present(&store, root, "f08"));
+    assert!(store.cache_stats().unwrap().bytes <= CACHE_CAP_BYTES);
+}
+
+#[test]
+fn many_small_puts_never_hold_more_than_the_cap() {
+    let store = StateDir::new().open();
+    let len = 300 * 1024;
+    for i in 0..120 {
+        put(&store, &format!("root{}", i % 3), &format!("f{i:03}"), len);
+        assert!(store.cache_stats().unwrap().bytes <= CACHE_CAP_BYTES, "after put {i}");
+    }
+    let stats = store.cache_stats().unwrap();
+    let fits = CACHE_CAP_BYTES / len as u64;
+    assert_eq!(stats.rows, fits);
+    assert_eq!(stats.roots, 3);
+    // The survivors are exactly the newest `fits` puts.
+    let oldest_kept = 120 - fits as usize;
+    assert!(!present(&store, &format!("root{}", (oldest_kept - 1) % 3), &format!("f{:03}", oldest_kept - 1)));
+    assert!(present(&store, &format!("root{}", oldest_kept % 3), &format!("f{oldest_kept:03}")));
+}
+
+#[test]
+fn a_snapshot_larger_than_the_cache_is_refused_and_changes_nothing() {
+    let store = StateDir::new().open();
+    put(&store, "r", "small", 10);
+    let too_big = vec![0u8; CACHE_CAP_BYTES as usize + 1];
+    match store.cache_put("r", "huge", &identity(1, too_big.len() as u64), "00", &too_big, None) {
+        Err(CacheError::TooLarge { rel_path, size, cap }) => {
+            assert_eq!((rel_path.as_str(), size, cap), ("huge", CACHE_CAP_BYTES + 1, CACHE_CAP_BYTES));
+        }
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert!(present(&store, "r", "small"));
+    assert_eq!(store.cache_stats().unwrap().rows, 1);
+    // Exactly the cap is accepted, and evicts everything else.
+    assert_eq!(put(&store, "r", "exact", CACHE_CAP_BYTES as usize), 1);
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 1, bytes: CACHE_CAP_BYTES, roots: 1 });
+}
+
+#[test]
+fn drops_remove_what_they_name_and_count_it() {
+    let store = StateDir::new().open();
+    for (root, rel, binding) in [
+        ("r1", "a", None),
+        ("r1", "b", Some("bind-1")),
+        ("r1", "c", Some("bind-2")),
+        ("r2", "a", Some("bind-1")),
+        ("r2", "b", None),
+        ("r3", "a", None),
+    ] {
+        store.cache_put(root, rel, &identity(0, 1), "00", b"x", binding).unwrap();
+    }
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 6, bytes: 6, roots: 3 });
+    assert_eq!(store.cache_drop("r1", "a").unwrap(), 1);
+    assert_eq!(store.cache_drop("r1", "a").unwrap(), 0);
+    assert_eq!(store.cache_drop_binding("bind-1").unwrap(), 2);
+    assert_eq!(store.cache_drop_binding("bind-1").unwrap(), 0);
+    assert!(present(&store, "r1", "c"));
+    assert_eq!(store.cache_drop_root("r2").unwrap(), 1);
+    assert_eq!(store.cache_drop_root("r2").unwrap(), 0);
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 2, bytes: 2, roots: 2 });
+    assert_eq!(store.cache_purge_all().unwrap(), 2);
+    assert_eq!(store.cache_purge_all().unwrap(), 0);
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 0, bytes: 0, roots: 0 });
+}
+
+#[test]
+fn stats_serialize_as_plain_numbers() {
+    let store = StateDir::new().open();
+    put(&store, "r", "a", 7);
+    assert_eq!(
+        serde_json::to_value(store.cache_stats().unwrap()).unwrap(),
+        serde_json::json!({"rows": 1, "bytes": 7, "roots": 1})
+    );
+}

@@ -1,0 +1,40 @@
+//! What each session was sent.
+
+use crate::support::StateDir;
+
+#[test]
+fn mark_check_and_prune_a_session() {
+    let store = StateDir::new().open();
+    assert!(!store.session_was_sent("s1", "src-a", "h1").unwrap());
+    store.session_mark_sent("s1", "src-a", "h1").unwrap();
+    store.session_mark_sent("s1", "src-a", "h1").unwrap();
+    store.session_mark_sent("s1", "src-b", "h2").unwrap();
+    store.session_mark_sent("s2", "src-a", "h1").unwrap();
+    assert!(store.session_was_sent("s1", "src-a", "h1").unwrap());
+    // Changed content is not "sent".
+    assert!(!store.session_was_sent("s1", "src-a", "h9").unwrap());
+    assert!(!store.session_was_sent("s3", "src-a", "h1").unwrap());
+    assert_eq!(store.session_prune("s1").unwrap(), 2);
+    assert_eq!(store.session_prune("s1").unwrap(), 0);
+    assert!(!store.session_was_sent("s1", "src-a", "h1").unwrap());
+    assert!(store.session_was_sent("s2", "src-a", "h1").unwrap());
+}
+
+#[test]
+fn prune_older_than_removes_only_old_rows() {
+    let state = StateDir::new();
+    let store = state.open();
+    store.session_mark_sent("old", "src", "h").unwrap();
+    store.session_mark_sent("new", "src", "h").unwrap();
+    // Age one row by two hours, as time passing would.
+    state
+        .raw()
+        .execute("UPDATE session_sent SET sent_at_ms = sent_at_ms - 7200000 WHERE session_id = 'old'", [])
+        .unwrap();
+    assert_eq!(store.session_prune_older_than(3600).unwrap(), 1);
+    assert!(!store.session_was_sent("old", "src", "h").unwrap());
+    assert!(store.session_was_sent("new", "src", "h").unwrap());
+    assert_eq!(store.session_prune_older_than(3600).unwrap(), 0);
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    assert_eq!(store.session_prune_older_than(0).unwrap(), 1);
+}
