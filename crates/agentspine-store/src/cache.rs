@@ -182,6 +182,33 @@ impl Store {
         )
     }
 
+    /// Drops every snapshot under `root_digest` whose path is not in
+    /// `keep` (say, files no longer linked from an index); returns rows
+    /// removed.
+    pub fn cache_retain(&self, root_digest: &str, keep: &[String]) -> Result<usize, CacheError> {
+        let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
+        self.write(|tx| {
+            let held: Vec<(i64, String)> = {
+                let mut stmt = tx.prepare("SELECT id, rel_path FROM cache WHERE root_digest = ?1")?;
+                let rows = stmt.query_map([root_digest], |row| Ok((row.get(0)?, row.get(1)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            let mut delete = tx.prepare("DELETE FROM cache WHERE id = ?1")?;
+            let mut removed = 0;
+            for (id, rel) in held {
+                if !keep.contains(rel.as_str()) {
+                    removed += delete.execute([id])?;
+                }
+            }
+            Ok(removed)
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "retain",
+            key: root_digest.to_owned(),
+            source,
+        })
+    }
+
     /// Drops every snapshot; returns rows removed.
     pub fn cache_purge_all(&self) -> Result<usize, CacheError> {
         self.write(|tx| tx.execute("DELETE FROM cache", [])).map_err(|source| CacheError::Database {

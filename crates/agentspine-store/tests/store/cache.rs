@@ -137,6 +137,22 @@ fn drops_remove_what_they_name_and_count_it() {
 }
 
 #[test]
+fn retain_keeps_only_the_named_paths_of_one_root() {
+    let store = StateDir::new().open();
+    for (root, rel) in [("r1", "a.md"), ("r1", "b.md"), ("r1", "c.md"), ("r2", "a.md")] {
+        put(&store, root, rel, 1);
+    }
+    assert_eq!(store.cache_retain("r1", &["a.md".to_owned(), "gone.md".to_owned()]).unwrap(), 2);
+    assert!(present(&store, "r1", "a.md"));
+    assert!(!present(&store, "r1", "b.md"));
+    assert!(!present(&store, "r1", "c.md"));
+    assert!(present(&store, "r2", "a.md"), "another root is untouched");
+    assert_eq!(store.cache_retain("r1", &["a.md".to_owned()]).unwrap(), 0);
+    assert_eq!(store.cache_retain("r1", &[]).unwrap(), 1);
+    assert_eq!(store.cache_stats().unwrap().rows, 1);
+}
+
+#[test]
 fn stats_serialize_as_plain_numbers() {
     let store = StateDir::new().open();
     put(&store, "r", "a", 7);
