@@ -97,3 +97,19 @@ pub(crate) fn render(resolution: &Resolution) -> String {
         Host::Claude => claude::render(&resolution.parts),
     }
 }
+
+/// The project root a request binds to under its host's rule (explicit
+/// root, Codex's root markers, or the git rule), without resolving a chain.
+pub fn project_root(request: &Request, env: &Environment, reader: &Reader) -> Result<PathBuf, ResolveError> {
+    let mut warnings = Vec::new();
+    let located = match request.host {
+        Host::Codex => {
+            let config = codex::load_config(reader, env, &mut warnings);
+            locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| {
+                codex::find_root(reader, &config, cwd)
+            })?
+        }
+        _ => locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| git_root(reader, cwd))?,
+    };
+    Ok(located.root_path)
+}

@@ -11,6 +11,8 @@ use agentspine_core::{Environment, Host, Request};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
+use crate::state::State;
+
 /// Show which memory facts would be loaded, and why.
 ///
 /// `MEMORY.md` is the only index. A linked fact is opened only when a marker
@@ -64,16 +66,18 @@ impl Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
-    let scope_text =
-        args.scope.clone().or_else(|| std::env::var("AGENTSPINE_SCOPE").ok()).unwrap_or_default();
-    let scope = ScopeIds::parse(&scope_text).context("--scope")?;
     let env = Environment::from_vars(|name| std::env::var_os(name));
+    let state = State::open();
+    for warning in &state.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let cwd = args.cwd.clone().map(absolute).unwrap_or_else(|| current.clone());
+    let scope = current_scope(args.scope.as_deref(), &state, &cwd)?;
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
     let (dir, evidence) = match args.memory_dir.map(absolute) {
         Some(dir) => (dir, "--memory-dir".to_owned()),
         None => {
-            let cwd = args.cwd.map(absolute).unwrap_or_else(|| current.clone());
-            let request = Request::new(Host::Claude, cwd);
+            let request = Request::new(Host::Claude, cwd.clone());
             let (found, warnings) = agentspine_core::hosts::claude::memory_dir_for(&request, &env, &reader)?;
             for w in warnings {
                 eprintln!("warning: {}", w.message);
@@ -88,10 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let loaded = load(
-        &reader,
-        &MemoryRequest { dir: &dir, scope: &scope, prompt: args.prompt.as_deref(), cache: None },
-    );
+    let cache = state.cache_for(&super::canonical(&dir)?);
+    let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
+    let loaded =
+        load(&reader, &MemoryRequest { dir: &dir, scope: &scope, prompt: args.prompt.as_deref(), cache });
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json(&loaded, &evidence, &scope))?)?;
@@ -99,6 +103,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.write_all(human(&loaded, &dir, &evidence, &scope).as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The scope for this call: `--scope`, else `$AGENTSPINE_SCOPE`, else the
+/// project's stored scope (`agentspine scope set`).
+pub(crate) fn current_scope(
+    flag: Option<&str>,
+    state: &State,
+    cwd: &std::path::Path,
+) -> anyhow::Result<ScopeIds> {
+    if let Some(text) = flag {
+        return ScopeIds::parse(text).context("--scope");
+    }
+    if let Ok(text) = std::env::var("AGENTSPINE_SCOPE") {
+        return ScopeIds::parse(&text).context("$AGENTSPINE_SCOPE");
+    }
+    let Some(store) = &state.store else { return Ok(ScopeIds::default()) };
+    let Ok(root) = super::project_root(Some(cwd)) else { return Ok(ScopeIds::default()) };
+    let ids = store.scope_get(&store.root_digest(&root))?.unwrap_or_default();
+    Ok(ScopeIds(ids.into_iter().collect()))
 }
 
 /// Counts and reasons, by index position: no fact contents, no fact paths.

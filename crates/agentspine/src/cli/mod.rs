@@ -1,8 +1,10 @@
 //! Argument parsing and dispatch for every subcommand. Each subcommand has
 //! its own module; this one only wires them.
 
+mod cache;
 mod memory;
 mod resolve;
+mod scope;
 
 use std::process::ExitCode;
 
@@ -25,6 +27,8 @@ struct Cli {
 enum Command {
     Resolve(resolve::Args),
     Memory(memory::Args),
+    Scope(scope::Args),
+    Cache(cache::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -32,10 +36,14 @@ pub fn main() -> ExitCode {
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),
         Command::Memory(args) => args.wants_json(),
+        Command::Scope(args) => args.wants_json(),
+        Command::Cache(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
         Command::Memory(args) => memory::run(args),
+        Command::Scope(args) => scope::run(args),
+        Command::Cache(args) => cache::run(args),
     };
     match result {
         Ok(code) => code,
@@ -59,4 +67,23 @@ fn report(error: &anyhow::Error, json: bool) {
     } else {
         eprintln!("agentspine: {error:#}");
     }
+}
+
+/// An absolute, canonical directory (links in the user's own path are
+/// allowed: it is the user's choice, not a model's).
+pub(crate) fn canonical(dir: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+    let current = std::env::current_dir()?;
+    let absolute = if dir.is_absolute() { dir.to_path_buf() } else { current.join(dir) };
+    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+    let root = reader.open_root(&absolute)?;
+    Ok(root.host_path().to_path_buf())
+}
+
+/// The project root of `cwd` by the git rule (git root, else the cwd).
+pub(crate) fn project_root(cwd: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
+    let cwd = canonical(cwd.unwrap_or(std::path::Path::new(".")))?;
+    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+    let request = agentspine_core::Request::new(agentspine_core::Host::Generic, cwd);
+    let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
+    Ok(agentspine_core::hosts::project_root(&request, &env, &reader)?)
 }

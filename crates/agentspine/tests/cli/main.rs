@@ -9,4 +9,5 @@
 mod support;
 
 mod guard;
+mod memory;
 mod resolve;

@@ -8,6 +8,10 @@ pub struct Example {
     pub dir: tempfile::TempDir,
     pub tree: PathBuf,
     pub home: PathBuf,
+    /// A copy of `examples/claude-memory`.
+    pub memory: PathBuf,
+    /// `$AGENTSPINE_STATE_DIR` for every run.
+    pub state: PathBuf,
 }
 
 impl Example {
@@ -15,10 +19,14 @@ impl Example {
         let dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
         let tree = dir.path().join("tree");
         let home = dir.path().join("home");
-        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/monorepo"), &tree);
+        let memory = dir.path().join("memory");
+        let state = dir.path().join("state");
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        copy_dir(&examples.join("monorepo"), &tree);
+        copy_dir(&examples.join("claude-memory"), &memory);
         std::fs::create_dir(tree.join(".git")).unwrap();
         std::fs::create_dir_all(&home).unwrap();
-        Example { dir, tree, home }
+        Example { dir, tree, home, memory, state }
     }
 
     pub fn home_file(&self, rel: &str, text: &str) -> &Self {
@@ -36,6 +44,7 @@ impl Example {
             .current_dir(self.tree.join(cwd))
             .env_clear()
             .env("HOME", &self.home)
+            .env("AGENTSPINE_STATE_DIR", &self.state)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .output()
             .unwrap()

@@ -1,0 +1,67 @@
+//! The state store as the front ends use it: opened once per process, and
+//! when it cannot be (an unwritable state directory), everything runs
+//! uncached with a warning instead of failing.
+
+use std::path::Path;
+
+use agentspine_core::memory::{CachedSnapshot, SnapshotCache};
+use agentspine_fs::Snapshot;
+use agentspine_store::Store;
+
+/// The store, or why there is none.
+pub struct State {
+    pub store: Option<Store>,
+    pub warnings: Vec<String>,
+}
+
+impl State {
+    /// Opens the default state directory.
+    pub fn open() -> State {
+        match Store::open_default() {
+            Ok(opened) => State { store: Some(opened.store), warnings: opened.warnings },
+            Err(e) => State {
+                store: None,
+                warnings: vec![format!("{e}; continuing without the cache (nothing is stored)")],
+            },
+        }
+    }
+
+    /// The cache for one directory (a memory directory or a project root).
+    pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
+        let store = self.store.as_ref()?;
+        Some(StoreCache { store, root: store.root_digest(dir) })
+    }
+}
+
+/// Snapshots of one directory, kept in the store.
+pub struct StoreCache<'a> {
+    store: &'a Store,
+    root: String,
+}
+
+impl SnapshotCache for StoreCache<'_> {
+    fn get(&self, rel: &str) -> Option<CachedSnapshot> {
+        let row = self.store.cache_get(&self.root, rel).ok()??;
+        Some(CachedSnapshot { identity: row.identity, sha256: row.sha256, bytes: row.bytes })
+    }
+
+    fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str) {
+        if let Err(e) =
+            self.store.cache_put(&self.root, rel, &snapshot.identity, sha256, &snapshot.bytes, None)
+        {
+            tracing::warn!("cache: {e}");
+        }
+    }
+
+    fn forget(&self, rel: &str) {
+        if let Err(e) = self.store.cache_drop(&self.root, rel) {
+            tracing::warn!("cache: {e}");
+        }
+    }
+
+    fn retain(&self, linked: &[String]) {
+        if let Err(e) = self.store.cache_retain(&self.root, linked) {
+            tracing::warn!("cache: {e}");
+        }
+    }
+}
