@@ -21,6 +21,10 @@ pub enum Scope {
     Local,
     /// The host's memory for this project.
     Memory,
+    /// Optional project-wide Markdown.
+    Doc,
+    /// Portable user continuity read through a binding.
+    Continuity,
 }
 
 impl fmt::Display for Scope {
@@ -30,6 +34,8 @@ impl fmt::Display for Scope {
             Scope::Project => "project",
             Scope::Local => "local",
             Scope::Memory => "memory",
+            Scope::Doc => "doc",
+            Scope::Continuity => "continuity",
         })
     }
 }

@@ -159,6 +159,8 @@ fn scope_word(scope: Scope) -> &'static str {
         Scope::Project => "project",
         Scope::Local => "local",
         Scope::Memory => "memory",
+        Scope::Doc => "doc",
+        Scope::Continuity => "continuity",
     }
 }
 

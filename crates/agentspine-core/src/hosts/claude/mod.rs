@@ -500,6 +500,7 @@ fn scope_text(scope: Scope) -> &'static str {
         Scope::Project => "project instructions, checked into the codebase",
         Scope::Local => "user's private project instructions, not checked in",
         Scope::Memory => "user's auto-memory, persists across conversations",
+        Scope::Doc | Scope::Continuity => "project instructions, checked into the codebase",
     }
 }
 

@@ -1,0 +1,372 @@
+//! The catalog: one bounded set of sources per request, built once and
+//! shared by everything that answers it (briefing, knowledge query,
+//! `read_document`). Nothing rediscovers.
+//!
+//! Sources, in order: the host's user-wide files and the project chain
+//! (required), the memory index and its relevant facts (Claude only), then
+//! optional project-wide Markdown in what budget is left.
+
+pub mod briefing;
+pub mod document;
+pub mod ids;
+pub mod markdown;
+pub mod query;
+pub mod receipt;
+
+use std::path::{Path, PathBuf};
+
+use agentspine_fs::Reader;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::env::Environment;
+use crate::error::ResolveError;
+use crate::host::{Host, Request};
+use crate::memory::{MemoryReport, MemoryRequest, ScopeIds, SnapshotCache};
+use crate::resolution::{Scope, Verdict, Warning};
+
+pub use briefing::{Briefing, briefing};
+pub use document::{Document, DocumentError, read_document};
+pub use ids::SourceIds;
+pub use query::{QueryAnswer, query};
+pub use receipt::{PreflightError, Receipt, preflight};
+
+/// Bytes of all sources in one catalog.
+pub const CATALOG_CAP: u64 = 4 * 1024 * 1024;
+
+/// What to build a catalog for.
+#[derive(Debug, Clone)]
+pub struct CatalogRequest {
+    /// Whose rules apply (`generic`: project sources only).
+    pub host: Host,
+    /// The exact project root: an existing absolute directory, used as is.
+    pub project_root: PathBuf,
+    /// The working directory (the root when absent).
+    pub cwd: Option<PathBuf>,
+    /// A file whose chain replaces the working directory's.
+    pub target: Option<PathBuf>,
+    /// The current scope.
+    pub scope: ScopeIds,
+    /// The prompt, whose words may make memory facts relevant.
+    pub prompt: Option<String>,
+    /// A hook's `transcript_path` (evidence for Claude's memory directory).
+    pub transcript_path: Option<PathBuf>,
+    /// Whether to add optional project-wide Markdown.
+    pub markdown: bool,
+}
+
+impl CatalogRequest {
+    /// A request for `root` under `host`'s rules, nothing optional.
+    pub fn new(host: Host, project_root: impl Into<PathBuf>) -> CatalogRequest {
+        CatalogRequest {
+            host,
+            project_root: project_root.into(),
+            cwd: None,
+            target: None,
+            scope: ScopeIds::default(),
+            prompt: None,
+            transcript_path: None,
+            markdown: false,
+        }
+    }
+}
+
+/// One file that may reach a model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// Opaque, stable id (a keyed digest; never a path).
+    pub source_id: String,
+    /// Where it comes from.
+    pub scope: Scope,
+    /// Path relative to its root (`~/…` for profile files).
+    pub rel_path: String,
+    /// Size on disk.
+    pub bytes: u64,
+    /// SHA-256 of its bytes.
+    pub sha256: String,
+    /// Whether the host loads it natively (a required source).
+    pub required: bool,
+    /// The text (as the host would show it).
+    #[serde(skip)]
+    pub text: String,
+    /// Where to read it again.
+    #[serde(skip)]
+    pub(crate) origin: Origin,
+}
+
+/// The directory a source was read beneath and its name there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Origin {
+    pub(crate) base: PathBuf,
+    pub(crate) rel: String,
+}
+
+/// Something that kept a required source out, or a bound that was reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Gap {
+    /// The candidate or bound (`AGENTS.md`, `markdown-files`, …).
+    pub what: String,
+    /// Why (`permission-denied`, `race`, `truncated`, `bounded-truncated`, …).
+    pub cause: String,
+    /// Whether it concerns a required source (a required preflight fails).
+    pub required: bool,
+}
+
+/// The `sourceResolution` report: what was checked and found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceResolution {
+    /// The host whose rules applied.
+    pub host: Host,
+    /// The project root.
+    pub project_root: PathBuf,
+    /// Scopes that were looked at.
+    pub checked_scopes: Vec<Scope>,
+    /// Sources per scope.
+    pub counts: std::collections::BTreeMap<String, u64>,
+    /// SHA-256 over the profile paths and settings that drove resolution.
+    pub profile_digest: String,
+    /// Warnings (malformed settings, bounds reached).
+    pub warnings: Vec<Warning>,
+    /// Memory counts (Claude only).
+    pub memory: Option<MemoryReport>,
+    /// Why the catalog is empty or closed, when it is.
+    pub reason: Option<String>,
+    /// What kept sources out.
+    pub gaps: Vec<Gap>,
+}
+
+/// The bounded set of sources for one request.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// The sources, in briefing order.
+    pub sources: Vec<Source>,
+    /// The report.
+    pub resolution: SourceResolution,
+}
+
+impl Catalog {
+    /// The source with this id.
+    pub fn source(&self, source_id: &str) -> Option<&Source> {
+        self.sources.iter().find(|s| s.source_id == source_id)
+    }
+
+    /// SHA-256 over every source's id and digest, in order.
+    pub fn digest(&self) -> String {
+        let mut hash = Sha256::new();
+        for s in &self.sources {
+            hash.update(s.source_id.as_bytes());
+            hash.update(b":");
+            hash.update(s.sha256.as_bytes());
+            hash.update(b"\n");
+        }
+        hex::encode(hash.finalize())
+    }
+}
+
+/// Builds the catalog for `request`.
+pub fn build(
+    request: &CatalogRequest,
+    env: &Environment,
+    reader: &Reader,
+    ids: &SourceIds,
+    cache: Option<&dyn SnapshotCache>,
+) -> Result<Catalog, ResolveError> {
+    let root = exact_root(reader, &request.project_root)?;
+    let mut resolution = SourceResolution {
+        host: request.host,
+        project_root: root.clone(),
+        checked_scopes: Vec::new(),
+        counts: Default::default(),
+        profile_digest: String::new(),
+        warnings: Vec::new(),
+        memory: None,
+        reason: None,
+        gaps: Vec::new(),
+    };
+    let mut sources: Vec<Source> = Vec::new();
+    if let Some(reason) = excluded_root(env, &root) {
+        resolution.reason = Some(reason.to_owned());
+        resolution.profile_digest = profile_digest(request.host, env);
+        return Ok(Catalog { sources, resolution });
+    }
+    let chain_request = Request {
+        host: request.host,
+        cwd: request.cwd.clone().unwrap_or_else(|| root.clone()),
+        root: Some(root.clone()),
+        target: request.target.clone(),
+        transcript_path: request.transcript_path.clone(),
+    };
+    let chain = crate::resolve(&chain_request, env, reader)?;
+    resolution.warnings.extend(chain.warnings.iter().cloned());
+    resolution.checked_scopes.push(Scope::Project);
+    if chain.profile_home.is_some() {
+        resolution.checked_scopes.insert(0, Scope::User);
+    }
+    for probe in &chain.probes {
+        if let Some(cause) = gap_cause(&probe.verdict) {
+            resolution.gaps.push(Gap { what: probe.path.clone(), cause, required: true });
+        }
+    }
+    for part in chain.parts.iter().filter(|p| p.scope != Scope::Memory) {
+        let (base, rel) = split_origin(&part.path, &part.label, &root);
+        sources.push(Source {
+            source_id: ids.id(&base, &rel, part.scope),
+            scope: part.scope,
+            rel_path: part.label.clone(),
+            bytes: part.bytes,
+            sha256: part.sha256.clone(),
+            required: true,
+            text: part.text.clone(),
+            origin: Origin { base, rel },
+        });
+    }
+    if request.host == Host::Claude {
+        resolution.checked_scopes.push(Scope::Memory);
+        memory_sources(request, env, reader, ids, cache, &mut sources, &mut resolution)?;
+    }
+    if request.markdown {
+        resolution.checked_scopes.push(Scope::Doc);
+        markdown::discover(reader, &root, ids, &mut sources, &mut resolution);
+    }
+    for s in &sources {
+        *resolution.counts.entry(s.scope.to_string()).or_default() += 1;
+    }
+    if sources.is_empty() && resolution.reason.is_none() {
+        resolution.reason = Some("no-sources".to_owned());
+    }
+    resolution.profile_digest = profile_digest(request.host, env);
+    Ok(Catalog { sources, resolution })
+}
+
+fn memory_sources(
+    request: &CatalogRequest,
+    env: &Environment,
+    reader: &Reader,
+    ids: &SourceIds,
+    cache: Option<&dyn SnapshotCache>,
+    sources: &mut Vec<Source>,
+    resolution: &mut SourceResolution,
+) -> Result<(), ResolveError> {
+    let mut chain_request =
+        Request::new(Host::Claude, request.cwd.clone().unwrap_or_else(|| request.project_root.clone()));
+    chain_request.root = Some(request.project_root.clone());
+    chain_request.transcript_path = request.transcript_path.clone();
+    let (found, warnings) = crate::hosts::claude::memory_dir_for(&chain_request, env, reader)?;
+    resolution.warnings.extend(warnings);
+    let Some(found) = found else { return Ok(()) };
+    let loaded = crate::memory::load(
+        reader,
+        &MemoryRequest { dir: &found.dir, scope: &request.scope, prompt: request.prompt.as_deref(), cache },
+    );
+    resolution.memory = Some(loaded.report);
+    match loaded.status.as_str() {
+        "loaded" | "no-index" | "no-memory-directory" => {}
+        closed => {
+            resolution.gaps.push(Gap {
+                what: "MEMORY.md".to_owned(),
+                cause: closed.to_owned(),
+                required: true,
+            });
+            if resolution.reason.is_none() {
+                resolution.reason = Some(closed.to_owned());
+            }
+        }
+    }
+    if let Some(index) = &loaded.index {
+        sources.push(Source {
+            source_id: ids.id(&found.dir, crate::memory::load::INDEX, Scope::Memory),
+            scope: Scope::Memory,
+            rel_path: crate::memory::load::INDEX.to_owned(),
+            bytes: index.bytes,
+            sha256: index.sha256.clone(),
+            required: true,
+            text: index.text.clone(),
+            origin: Origin { base: found.dir.clone(), rel: crate::memory::load::INDEX.to_owned() },
+        });
+    }
+    for fact in loaded.facts {
+        sources.push(Source {
+            source_id: ids.id(&found.dir, &fact.target, Scope::Memory),
+            scope: Scope::Memory,
+            rel_path: format!("memory:{}", fact.position + 1),
+            bytes: fact.bytes,
+            sha256: fact.sha256,
+            required: false,
+            text: fact.text,
+            origin: Origin { base: found.dir.clone(), rel: fact.target },
+        });
+    }
+    Ok(())
+}
+
+/// The root exactly as given: absolute, an existing directory, and its
+/// own canonical path (no walking up, no guessing).
+fn exact_root(reader: &Reader, root: &Path) -> Result<PathBuf, ResolveError> {
+    if !root.is_absolute() {
+        return Err(ResolveError::Relative { what: "project root", path: root.to_path_buf() });
+    }
+    crate::locate::canonical_dir(reader, root)
+}
+
+/// `root-is-home` or `root-is-profile`: no project scan at all.
+fn excluded_root(env: &Environment, root: &Path) -> Option<&'static str> {
+    if env.home.as_deref() == Some(root) {
+        return Some("root-is-home");
+    }
+    let profiles = [env.codex_home(), env.claude_home(), env.pi_home()];
+    profiles.iter().flatten().any(|p| p == root).then_some("root-is-profile")
+}
+
+/// The directory a part was read beneath and its name there.
+fn split_origin(path: &Path, label: &str, root: &Path) -> (PathBuf, String) {
+    match path.strip_prefix(root) {
+        Ok(rel) => (root.to_path_buf(), rel.display().to_string()),
+        Err(_) => {
+            let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| label.to_owned());
+            (base, name)
+        }
+    }
+}
+
+/// Causes that keep a required source out (a cut counts: the model would
+/// not see the whole file).
+fn gap_cause(verdict: &Verdict) -> Option<String> {
+    match verdict {
+        Verdict::PermissionDenied => Some("permission-denied".into()),
+        Verdict::Truncated { .. } => Some("truncated".into()),
+        Verdict::BudgetSpent => Some("budget-exhausted".into()),
+        Verdict::TooLarge { .. } => Some("too-large".into()),
+        Verdict::Refused { code } => Some(code.clone()),
+        _ => None,
+    }
+}
+
+/// SHA-256 over the profile paths and settings that drive this host.
+fn profile_digest(host: Host, env: &Environment) -> String {
+    let mut hash = Sha256::new();
+    let mut add = |name: &str, value: Option<&Path>| {
+        hash.update(name.as_bytes());
+        hash.update(b"=");
+        if let Some(v) = value {
+            hash.update(v.as_os_str().as_encoded_bytes());
+        }
+        hash.update(b"\n");
+    };
+    add("host", Some(Path::new(host.as_str())));
+    add("home", env.home.as_deref());
+    match host {
+        Host::Codex => {
+            add("codex_home", env.codex_home().as_deref());
+            add("codex_profile", env.codex_profile.as_deref().map(Path::new));
+        }
+        Host::Claude => add("claude_home", env.claude_home().as_deref()),
+        Host::Pi => add("pi_home", env.pi_home().as_deref()),
+        Host::Desktop => add("desktop_home", env.desktop_home().as_deref()),
+        Host::Generic => {}
+    }
+    hex::encode(hash.finalize())
+}
