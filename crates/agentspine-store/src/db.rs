@@ -189,6 +189,16 @@ impl Store {
         digest
     }
 
+    /// A 32-byte key for one purpose (e.g. `"source-id"`), derived from the
+    /// state directory's key: stable across processes, useless without it.
+    pub fn derived_key(&self, purpose: &str) -> [u8; 32] {
+        let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(&self.key)
+            .expect("HMAC takes a key of any length");
+        mac.update(b"agentspine derived key v1\0");
+        mac.update(purpose.as_bytes());
+        mac.finalize().into_bytes().into()
+    }
+
     /// Runs `op` in a `BEGIN IMMEDIATE` transaction and commits it, starting
     /// again from scratch (up to [`BUSY_ATTEMPTS`] times) if SQLite answers
     /// busy or locked.

@@ -26,6 +26,31 @@ impl State {
         }
     }
 
+    /// Source ids keyed by the state directory (stable across processes);
+    /// without a store, keyed at random for this process only.
+    pub fn source_ids(&self) -> agentspine_core::catalog::SourceIds {
+        let key = match &self.store {
+            Some(store) => store.derived_key("source-id"),
+            None => {
+                let mut key = [0u8; 32];
+                if getrandom::fill(&mut key).is_err() {
+                    tracing::warn!("no random key available; source ids are predictable in this process");
+                }
+                key
+            }
+        };
+        agentspine_core::catalog::SourceIds::new(key)
+    }
+
+    /// Appends an audit row; a store problem is logged, never fatal.
+    pub fn audit(&self, event: agentspine_store::AuditEvent) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.audit_append(&event)
+        {
+            tracing::warn!("audit: {e}");
+        }
+    }
+
     /// The cache for one directory (a memory directory or a project root).
     pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
         let store = self.store.as_ref()?;

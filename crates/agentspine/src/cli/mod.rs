@@ -2,6 +2,7 @@
 //! its own module; this one only wires them.
 
 mod cache;
+mod catalog;
 mod memory;
 mod resolve;
 mod scope;
@@ -27,6 +28,9 @@ struct Cli {
 enum Command {
     Resolve(resolve::Args),
     Memory(memory::Args),
+    Briefing(catalog::BriefingArgs),
+    Query(catalog::QueryArgs),
+    Read(catalog::ReadArgs),
     Scope(scope::Args),
     Cache(cache::Args),
 }
@@ -36,12 +40,18 @@ pub fn main() -> ExitCode {
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),
         Command::Memory(args) => args.wants_json(),
+        Command::Briefing(args) => args.wants_json(),
+        Command::Query(args) => args.wants_json(),
+        Command::Read(args) => args.wants_json(),
         Command::Scope(args) => args.wants_json(),
         Command::Cache(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
         Command::Memory(args) => memory::run(args),
+        Command::Briefing(args) => catalog::briefing(args),
+        Command::Query(args) => catalog::query(args),
+        Command::Read(args) => catalog::read(args),
         Command::Scope(args) => scope::run(args),
         Command::Cache(args) => cache::run(args),
     };
@@ -49,7 +59,13 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             report(&error, json);
-            ExitCode::from(2)
+            // A required preflight that did not resolve completely is its
+            // own outcome: scripts can tell it from bad input.
+            if error.downcast_ref::<catalog::Preflight>().is_some() {
+                ExitCode::from(3)
+            } else {
+                ExitCode::from(2)
+            }
         }
     }
 }
