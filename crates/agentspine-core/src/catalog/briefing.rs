@@ -58,11 +58,25 @@ pub fn briefing(catalog: &Catalog, budget: usize) -> Briefing {
             continue;
         }
         let body = source.text.trim_end();
-        let kept = prefix_on_char_boundary(body, room - label.len() - 2);
+        let fits = room - label.len() - 2;
+        let (kept, note) = if body.len() <= fits {
+            (body, String::new())
+        } else {
+            // Say so in the text when a part is cut (room permitting).
+            let longest = format!("\n[cut: {} of {} bytes shown]", body.len(), body.len()).len();
+            let kept = prefix_on_char_boundary(body, fits.saturating_sub(longest));
+            let note = format!("\n[cut: {} of {} bytes shown]", kept.len(), body.len());
+            if kept.len() + note.len() <= fits {
+                (kept, note)
+            } else {
+                (prefix_on_char_boundary(body, fits), String::new())
+            }
+        };
         let cut =
             (kept.len() < body.len()).then_some(Cut { kept: kept.len() as u64, total: body.len() as u64 });
         text.push_str(&label);
         text.push_str(kept);
+        text.push_str(&note);
         text.push_str("\n\n");
         parts.push(BriefingPart {
             source_id: source.source_id.clone(),

@@ -8,6 +8,7 @@
 mod support;
 
 mod bad_input;
+mod catalog;
 mod counts;
 mod differences;
 mod guard;
