@@ -74,11 +74,18 @@ pub fn main() -> ExitCode {
 /// command was asked for JSON (so scripts always get JSON).
 fn report(error: &anyhow::Error, json: bool) {
     if json {
-        let code = error
-            .downcast_ref::<agentspine_core::ResolveError>()
-            .map(agentspine_core::ResolveError::code)
-            .unwrap_or("error");
-        let value = serde_json::json!({ "error": { "code": code, "message": format!("{error:#}") } });
+        let code = if error.downcast_ref::<catalog::Preflight>().is_some() {
+            "preflight-incomplete"
+        } else {
+            error
+                .downcast_ref::<agentspine_core::ResolveError>()
+                .map(agentspine_core::ResolveError::code)
+                .unwrap_or("error")
+        };
+        let mut value = serde_json::json!({ "error": { "code": code, "message": format!("{error:#}") } });
+        if let Some(catalog::Preflight(e)) = error.downcast_ref::<catalog::Preflight>() {
+            value["error"]["causes"] = serde_json::to_value(&e.causes).unwrap_or_default();
+        }
         println!("{value}");
     } else {
         eprintln!("agentspine: {error:#}");

@@ -8,6 +8,7 @@
 
 mod support;
 
+mod catalog;
 mod guard;
 mod memory;
 mod resolve;

@@ -50,16 +50,46 @@ impl Example {
             .unwrap()
     }
 
-    /// Output text with temp paths replaced.
+    /// Output text with temp paths replaced, and source ids (keyed by a
+    /// fresh state directory each run) replaced by `src_[N]` in order of
+    /// first appearance.
     pub fn filter(&self, text: &str) -> String {
-        text.replace(&self.tree.display().to_string(), "[TREE]")
+        let text = text
+            .replace(&self.tree.display().to_string(), "[TREE]")
             .replace(&self.home.display().to_string(), "[HOME]")
-            .replace(&self.dir.path().display().to_string(), "[TMP]")
+            .replace(&self.dir.path().display().to_string(), "[TMP]");
+        let mut seen: Vec<String> = Vec::new();
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("src_") {
+            let candidate = &rest[at + 4..];
+            let hex = candidate.chars().take_while(char::is_ascii_hexdigit).count();
+            out.push_str(&rest[..at]);
+            if hex == 24 {
+                let id = &candidate[..24];
+                let n = seen.iter().position(|s| s == id).unwrap_or_else(|| {
+                    seen.push(id.to_owned());
+                    seen.len() - 1
+                });
+                out.push_str(&format!("src_[{n}]"));
+                rest = &candidate[24..];
+            } else {
+                out.push_str("src_");
+                rest = candidate;
+            }
+        }
+        out.push_str(rest);
+        out
     }
 
     pub fn stdout(&self, out: &Output) -> String {
         assert!(out.status.success(), "exit {:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
         self.filter(&String::from_utf8(out.stdout.clone()).unwrap())
+    }
+
+    /// stdout as JSON whatever the exit code (errors are JSON too).
+    pub fn json_any(&self, out: &Output) -> serde_json::Value {
+        serde_json::from_str(&self.filter(&String::from_utf8_lossy(&out.stdout))).unwrap()
     }
 
     pub fn json(&self, out: &Output) -> serde_json::Value {

@@ -1,0 +1,163 @@
+//! `agentspine briefing`, `query` and `read` on the bundled example.
+
+use crate::support::Example;
+
+#[test]
+fn briefing_json_labels_every_part_and_reports_the_resolution() {
+    let ex = Example::new();
+    let out = ex.run("packages/api", &["briefing", "--host", "codex", "--budget", "600", "--json"]);
+    insta::assert_json_snapshot!(ex.json(&out), @r###"
+    {
+      "budget_bytes": 600,
+      "omitted": [],
+      "parts": [
+        {
+          "bytes": 162,
+          "cut": null,
+          "rel_path": "AGENTS.md",
+          "scope": "project",
+          "source_id": "src_[0]"
+        },
+        {
+          "bytes": 95,
+          "cut": null,
+          "rel_path": "packages/api/AGENTS.override.md",
+          "scope": "project",
+          "source_id": "src_[1]"
+        }
+      ],
+      "receipt": null,
+      "sourceResolution": {
+        "checked_scopes": [
+          "user",
+          "project"
+        ],
+        "counts": {
+          "project": 2
+        },
+        "gaps": [],
+        "host": "codex",
+        "memory": null,
+        "profile_digest": "929b75951074a4a1b6c9b7a872463807fdb611e2e882b3da5a73816ded162588",
+        "project_root": "[TREE]",
+        "reason": null,
+        "warnings": []
+      },
+      "sources": [
+        {
+          "bytes": 163,
+          "rel_path": "AGENTS.md",
+          "required": true,
+          "scope": "project",
+          "sha256": "8734410af43096ccb3645a0dc923160c41fdad09ba5bf8bed05219224b419eb4",
+          "source_id": "src_[0]"
+        },
+        {
+          "bytes": 96,
+          "rel_path": "packages/api/AGENTS.override.md",
+          "required": true,
+          "scope": "project",
+          "sha256": "9d7f1aeccb7341dcffabe61a89409e94df1a04a335c5f4cd45c6b869430c5479",
+          "source_id": "src_[1]"
+        }
+      ],
+      "text": "## AGENTS.md · project · src_[0]\n\n# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n\n## packages/api/AGENTS.override.md · project · src_[1]\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n"
+    }
+    "###);
+}
+
+#[test]
+fn a_query_ranks_passages_of_the_same_catalog() {
+    let ex = Example::new();
+    let out = ex.run(".", &["query", "where do new endpoints go", "--markdown", "-k", "2", "--json"]);
+    let answer = ex.json(&out);
+    insta::assert_json_snapshot!(answer["hits"], @r#"
+    [
+      {
+        "excerpt": "During the v2 migration, new endpoints go in `src/handlers/v2` only.",
+        "line_end": 3,
+        "line_start": 3,
+        "rel_path": "packages/api/AGENTS.override.md",
+        "score": 6.996,
+        "source_id": "src_[6]"
+      },
+      {
+        "excerpt": "Storybook stories accompany every new component.",
+        "line_end": 3,
+        "line_start": 3,
+        "rel_path": "packages/web/CLAUDE.md",
+        "score": 2.826,
+        "source_id": "src_[9]"
+      }
+    ]
+    "#);
+    assert_eq!(answer["briefing"]["budget_bytes"], 65536);
+}
+
+#[test]
+fn read_returns_a_source_by_id_and_refuses_others() {
+    let ex = Example::new();
+    let out = ex.run(".", &["briefing", "--host", "generic", "--json"]);
+    let raw: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = raw["sources"][0]["source_id"].as_str().unwrap().to_owned();
+    let doc = ex.json(&ex.run(".", &["read", &id, "--json"]));
+    insta::assert_json_snapshot!(doc, @r##"
+    {
+      "bytes": 163,
+      "changed": false,
+      "rel_path": "AGENTS.md",
+      "scope": "project",
+      "sha256": "8734410af43096ccb3645a0dc923160c41fdad09ba5bf8bed05219224b419eb4",
+      "source_id": "src_[0]",
+      "text": "# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n"
+    }
+    "##);
+    let bad = ex.run(".", &["read", "src_000000000000000000000000", "--json"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stdout).contains("not a source of this project's catalog"));
+}
+
+#[test]
+fn a_required_preflight_exits_3_naming_each_cause_and_audits_it() {
+    let ex = Example::new();
+    let out = ex.run(
+        "packages/api",
+        &["briefing", "--host", "desktop", "--budget", "100000", "--required", "--json"],
+    );
+    let ok = ex.json(&out);
+    assert!(ok["receipt"]["id"].as_str().unwrap().starts_with("rcpt_"));
+    // A 40 KiB file on the chain is cut by the desktop rule's 32 KiB cap:
+    // the model would not see it whole, so a required preflight fails.
+    std::fs::write(ex.tree.join("packages/AGENTS.md"), "y".repeat(40 * 1024)).unwrap();
+    let out = ex.run("packages/api", &["briefing", "--host", "desktop", "--required", "--json"]);
+    assert_eq!(out.status.code(), Some(3));
+    insta::assert_json_snapshot!(ex.json_any(&out), @r#"
+    {
+      "error": {
+        "causes": [
+          {
+            "cause": "truncated",
+            "required": true,
+            "what": "packages/AGENTS.md"
+          },
+          {
+            "cause": "budget-exhausted",
+            "required": true,
+            "what": "packages/api/AGENTS.override.md"
+          }
+        ],
+        "code": "preflight-incomplete",
+        "message": "required preflight incomplete: packages/AGENTS.md (truncated), packages/api/AGENTS.override.md (budget-exhausted)"
+      }
+    }
+    "#);
+    let audit = std::process::Command::new("sqlite3")
+        .arg(ex.state.join("state.db"))
+        .arg("SELECT host, event, phase, code, path FROM audit")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&audit.stdout),
+        "desktop|preflight-failed|discovery|truncated|packages/AGENTS.md\n"
+    );
+}
