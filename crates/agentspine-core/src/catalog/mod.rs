@@ -133,6 +133,8 @@ pub struct SourceResolution {
     pub reason: Option<String>,
     /// What kept sources out.
     pub gaps: Vec<Gap>,
+    /// The file system work the catalog cost (opens, reads, listings, …).
+    pub work: agentspine_fs::Counters,
 }
 
 /// The bounded set of sources for one request.
@@ -182,11 +184,14 @@ pub fn build(
         memory: None,
         reason: None,
         gaps: Vec::new(),
+        work: agentspine_fs::Counters::default(),
     };
+    let before = reader.counters();
     let mut sources: Vec<Source> = Vec::new();
     if let Some(reason) = excluded_root(env, &root) {
         resolution.reason = Some(reason.to_owned());
         resolution.profile_digest = profile_digest(request.host, env);
+        resolution.work = reader.counters() - before;
         return Ok(Catalog { sources, resolution });
     }
     let chain_request = Request {
@@ -235,6 +240,7 @@ pub fn build(
         resolution.reason = Some("no-sources".to_owned());
     }
     resolution.profile_digest = profile_digest(request.host, env);
+    resolution.work = reader.counters() - before;
     Ok(Catalog { sources, resolution })
 }
 

@@ -6,7 +6,8 @@ use crate::support::Example;
 fn briefing_json_labels_every_part_and_reports_the_resolution() {
     let ex = Example::new();
     let out = ex.run("packages/api", &["briefing", "--host", "codex", "--budget", "600", "--json"]);
-    insta::assert_json_snapshot!(ex.json(&out), @r###"
+    // The profile digest hashes the temporary home's path: redacted.
+    insta::assert_json_snapshot!(ex.json(&out), { ".sourceResolution.profile_digest" => "[digest]" }, @r###"
     {
       "budget_bytes": 600,
       "omitted": [],
@@ -38,10 +39,33 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
         "gaps": [],
         "host": "codex",
         "memory": null,
-        "profile_digest": "929b75951074a4a1b6c9b7a872463807fdb611e2e882b3da5a73816ded162588",
+        "profile_digest": "[digest]",
         "project_root": "[TREE]",
         "reason": null,
-        "warnings": []
+        "warnings": [],
+        "work": {
+          "bytes_read": 259,
+          "dir_entries": 0,
+          "dir_enumerations": 0,
+          "opens": 13,
+          "reads": 2,
+          "refusals": {
+            "budget-exhausted": 0,
+            "deadline": 0,
+            "escape": 0,
+            "invalid-path": 0,
+            "io": 0,
+            "not-directory": 0,
+            "not-found": 6,
+            "not-regular": 0,
+            "permission-denied": 0,
+            "race": 0,
+            "symlink": 0,
+            "too-large": 0
+          },
+          "retries": 0,
+          "stats": 6
+        }
       },
       "sources": [
         {
