@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod mcp;
 mod state;
 
 fn main() -> std::process::ExitCode {

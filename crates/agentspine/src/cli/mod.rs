@@ -33,6 +33,7 @@ enum Command {
     Read(catalog::ReadArgs),
     Scope(scope::Args),
     Cache(cache::Args),
+    Mcp(crate::mcp::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -45,6 +46,7 @@ pub fn main() -> ExitCode {
         Command::Read(args) => args.wants_json(),
         Command::Scope(args) => args.wants_json(),
         Command::Cache(args) => args.wants_json(),
+        Command::Mcp(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
@@ -54,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Read(args) => catalog::read(args),
         Command::Scope(args) => scope::run(args),
         Command::Cache(args) => cache::run(args),
+        Command::Mcp(args) => crate::mcp::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,77 @@
+//! `agentspine mcp`: an MCP server over stdio (rmcp), with four tools:
+//! `session_briefing`, `delivery_knowledge_query`, `resolve_context` and
+//! `read_document`.
+//!
+//! - `transport`: JSON lines on stdin/stdout, each line at most 1 MiB;
+//! - `server`: identity, tool schemas and descriptions, error shaping;
+//! - `params`: each tool's arguments (unknown fields refused);
+//! - `tools`: the work, over agentspine-core.
+//!
+//! stdout carries protocol frames only; logs go to stderr (`AGENTSPINE_LOG`).
+
+mod params;
+mod server;
+mod tools;
+mod transport;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
+
+/// Serve the MCP tools over stdio (for an MCP client to launch).
+///
+/// Tools: `session_briefing` (the instructions and memory that apply, as a
+/// byte-budgeted briefing), `delivery_knowledge_query` (ranked passages for
+/// a question), `resolve_context` (the instruction chain for one file) and
+/// `read_document` (one source, by id). Every call names its project root
+/// exactly (`project_root`, absolute); nothing is guessed.
+///
+/// Register it with a client, e.g.:
+///
+///   claude mcp add agentspine -- agentspine mcp
+///
+///   {"mcpServers": {"agentspine": {"command": "agentspine", "args": ["mcp"]}}}
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {}
+
+impl Args {
+    /// Errors are logged to stderr: stdout belongs to the protocol.
+    pub fn wants_json(&self) -> bool {
+        false
+    }
+}
+
+/// How long shutdown waits for a stdin read that cannot be cancelled.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let result = runtime.block_on(serve());
+    // A blocking stdin read (stdin not a pipe) cannot be cancelled; do not
+    // wait for it.
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    result
+}
+
+async fn serve() -> anyhow::Result<ExitCode> {
+    let tools = tools::Tools::open();
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    let transport = transport::LineTransport::new(stdin, stdout);
+    tracing::debug!("mcp: serving on stdio");
+    let running = match server::Server::new(tools).serve(transport).await {
+        Ok(running) => running,
+        // The client went away before initializing: nothing to serve.
+        Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(e).context("MCP initialization failed"),
+    };
+    let reason = running.waiting().await.context("the MCP service stopped abnormally")?;
+    tracing::debug!("mcp: stopped: {reason:?}");
+    Ok(ExitCode::SUCCESS)
+}

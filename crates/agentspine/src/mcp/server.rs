@@ -1,0 +1,152 @@
+//! The MCP surface: server identity, the four tools and their descriptions.
+//! Each handler runs its tool (`tools.rs`) on the blocking pool, so a slow
+//! disk never stalls the protocol loop, and turns a tool failure into an
+//! `isError` result. Malformed arguments and unknown tools never reach a
+//! handler: rmcp answers them with JSON-RPC errors.
+
+use std::sync::Arc;
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use serde_json::Value;
+
+use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextParams, SessionBriefingParams};
+use super::tools::{ToolError, Tools};
+
+const INSTRUCTIONS: &str = "agentspine tells you which instructions and memory apply to a project, exactly \
+as your host (Claude Code, Codex CLI, pi, a desktop app) would load them, read safely. Call \
+session_briefing once at the start of a session with the exact absolute project root; call \
+resolve_context before working in a directory you have not seen; use delivery_knowledge_query for a \
+specific question and read_document for the full text of a source the other tools named. Nothing is \
+guessed: paths you pass are used as given.";
+
+const SESSION_BRIEFING: &str = "Start here: call once at the beginning of a session, and again when \
+you switch project, task or scope. Returns the instructions and memory that apply to the project as \
+one byte-budgeted text (`text`), each part headed `## <path> · <scope> · <source_id>`, in priority \
+order: your user-level instruction files, the project's instruction chain from the root down to cwd, \
+the memory index and the memory facts proven relevant (host claude), then project Markdown (README, \
+docs) in what budget is left. Also returns `parts` (what each part holds, and whether the budget cut \
+it), `omitted` (source ids that did not fit; read them with read_document), `sources` (every source \
+with its scope, size and SHA-256), and `sourceResolution` (which scopes were checked, counts, \
+warnings, and `reason` when nothing could be loaded, e.g. root-is-home). Arguments: project_root is \
+required and must be the exact absolute path of the project root (the repository root, not a \
+subdirectory); it is used as given, never walked up from or guessed. host is whose loading rules to \
+apply (codex, claude, pi, desktop or generic; default generic = project files only). cwd is where you \
+work (absolute or relative to project_root). scope lists typed ids (person:ID, project:ID, group:ID, \
+task:ID) that make scoped memory facts relevant; prompt is the user's request, whose words make \
+keyword-tagged facts relevant. budget_bytes caps the text (default 65536). required=true fails with \
+no briefing unless every required source resolved completely, and returns a `receipt` (proof of what \
+was resolved, never a permission) when it did.";
+
+const KNOWLEDGE_QUERY: &str = "Search the project's instructions, memory and Markdown documentation \
+for a specific question: a convention, a decision, how to build, test, review, release or deploy. \
+Call it when the briefing did not answer something, instead of reading files at random. Returns \
+`hits`, best first: each a passage (up to 20 lines) with its `source_id`, `rel_path`, `line_start`, \
+`line_end`, BM25 `score` and `excerpt`; plus the `briefing` of the same sources. Only passages that \
+share a word with the query are hits; an empty list means the project's instructions, memory and \
+docs say nothing about it (source code is not searched). Arguments: project_root is required and \
+must be the exact absolute path of the project root, used as given, never guessed. query is what \
+you want to know in plain words (no syntax, at most 2048 bytes). host is whose rules apply (codex, \
+claude, pi, desktop or generic; default generic). k is how many passages (default 5, at most 50). \
+required=true fails unless every required source resolved completely, and then returns a \
+`receipt`. Pass a hit's source_id to read_document for the whole file.";
+
+const RESOLVE_CONTEXT: &str = "Returns the complete instruction chain that applies to one file or \
+directory: every instruction file (AGENTS.md, CLAUDE.md, rules, ...) from the project root down to \
+target_path's directory, under the host's own rules. Call it before you edit or create files in a \
+directory you have not worked in yet, above all in monorepos where packages carry their own rules: \
+this chain replaces the one for your working directory, so a sibling directory's rules never apply. \
+Returns `native` (the exact text the host would put in front of its model for that target; empty when \
+no instruction file applies), `parts` (each file with scope, label, bytes, and any cut), `probes` \
+(every candidate looked at, with its verdict: included, missing, shadowed-by, symlink, \
+outside-root, too-large, ...), `warnings` and the file-system `counters`. Arguments: project_root is \
+required and must be the exact absolute path of the project root, used as given, never guessed. \
+target_path is the file or directory you are about to work on, absolute or relative to project_root; \
+it must exist inside project_root, and a symbolic link on its path is refused. host is whose rules \
+apply (codex, claude, pi, desktop or generic; default generic).";
+
+const READ_DOCUMENT: &str = "Returns the full, current text of one source that session_briefing or \
+delivery_knowledge_query named by its source_id, read again safely as one whole version of the file. \
+Call it when a briefing part was cut or omitted by the budget, or a query hit showed only an \
+excerpt. Returns `source_id`, `rel_path`, `scope`, `text`, `bytes`, `sha256`, and `changed` (true \
+when the file changed since the briefing or query that named it). Arguments: project_root and host \
+must be the same as in the call that returned the id; project_root is the exact absolute path of \
+the project root, used as given. source_id is the opaque id exactly as returned (src_ followed by \
+24 hex digits); it is not a path, and paths are never accepted, so only sources of this project's \
+catalog can be read.";
+
+/// The `agentspine` MCP server.
+#[derive(Clone)]
+pub struct Server {
+    tools: Arc<Tools>,
+}
+
+impl Server {
+    pub fn new(tools: Tools) -> Server {
+        Server { tools: Arc::new(tools) }
+    }
+
+    /// Runs one tool on the blocking pool and shapes its answer.
+    async fn call<P, F>(&self, params: P, tool: F) -> Result<CallToolResult, ErrorData>
+    where
+        P: Send + 'static,
+        F: FnOnce(&Tools, P) -> Result<Value, ToolError> + Send + 'static,
+    {
+        let tools = self.tools.clone();
+        let outcome = tokio::task::spawn_blocking(move || tool(&tools, params))
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("the tool stopped: {e}"), None))?;
+        Ok(match outcome {
+            Ok(value) => CallToolResult::structured(value),
+            Err(error) => {
+                tracing::info!("mcp: tool error: {error}");
+                CallToolResult::error(vec![ContentBlock::text(error.one_line())])
+            }
+        })
+    }
+}
+
+#[tool_router]
+impl Server {
+    #[tool(name = "session_briefing", description = SESSION_BRIEFING)]
+    async fn session_briefing(
+        &self,
+        Parameters(p): Parameters<SessionBriefingParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.call(p, Tools::session_briefing).await
+    }
+
+    #[tool(name = "delivery_knowledge_query", description = KNOWLEDGE_QUERY)]
+    async fn delivery_knowledge_query(
+        &self,
+        Parameters(p): Parameters<KnowledgeQueryParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.call(p, Tools::knowledge_query).await
+    }
+
+    #[tool(name = "resolve_context", description = RESOLVE_CONTEXT)]
+    async fn resolve_context(
+        &self,
+        Parameters(p): Parameters<ResolveContextParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.call(p, Tools::resolve_context).await
+    }
+
+    #[tool(name = "read_document", description = READ_DOCUMENT)]
+    async fn read_document(
+        &self,
+        Parameters(p): Parameters<ReadDocumentParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.call(p, Tools::read_document).await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("agentspine", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}

@@ -1,0 +1,321 @@
+//! What each tool does: checks its arguments, asks agentspine-core, and
+//! returns the JSON the client gets. Nothing here knows JSON-RPC; the
+//! handlers in `server.rs` run these functions off the async loop.
+//!
+//! The project root is used exactly as given: an absolute path to an
+//! existing directory, never walked up from, never guessed. Paths inside it
+//! (`cwd`, `target_path`) may be relative to it; `..` is refused everywhere.
+
+use std::collections::VecDeque;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use agentspine_core::catalog::{self, Catalog, CatalogRequest, DocumentError, PreflightError, SourceIds};
+use agentspine_core::memory::{ScopeIds, SnapshotCache};
+use agentspine_core::{Environment, Host, Request, ResolveError, render_native, resolve};
+use agentspine_fs::{Budget, Code, Reader};
+use serde_json::Value;
+
+use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextParams, SessionBriefingParams};
+use crate::state::State;
+
+/// How long one tool call may spend reading before it stops starting reads.
+const DEADLINE: Duration = Duration::from_secs(2);
+/// Largest `budget_bytes`.
+pub const MAX_BUDGET: usize = 1024 * 1024;
+/// Default and largest `k`.
+pub const DEFAULT_K: usize = 5;
+pub const MAX_K: usize = 50;
+/// Longest query, in bytes (ranking cost grows with its words).
+pub const MAX_QUERY: usize = 2048;
+/// Catalogs kept for `read_document`, newest last.
+const REMEMBERED: usize = 4;
+
+/// Why a tool call failed; shown to the client as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// An argument is unusable; the message names it.
+    #[error("{0}")]
+    Argument(String),
+    /// The request cannot be resolved (root, target, reader refusal).
+    #[error(transparent)]
+    Resolve(#[from] ResolveError),
+    /// `required: true` and discovery was incomplete.
+    #[error("{0}; no briefing or receipt is given (fix the cause and call again)")]
+    Preflight(#[from] PreflightError),
+    /// The source id is unknown or its file cannot be read again.
+    #[error(transparent)]
+    Document(#[from] DocumentError),
+}
+
+impl ToolError {
+    /// The message on one line.
+    pub fn one_line(&self) -> String {
+        self.to_string().split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// A catalog built earlier in this session, so that `read_document` finds
+/// the ids a briefing or query returned (memory facts picked by a prompt
+/// included) without rediscovering.
+struct Remembered {
+    root: PathBuf,
+    host: Host,
+    catalog: Arc<Catalog>,
+}
+
+/// Everything the tools share for the life of the server.
+pub struct Tools {
+    state: Mutex<State>,
+    ids: SourceIds,
+    recent: Mutex<VecDeque<Remembered>>,
+}
+
+impl Tools {
+    /// Opens the state store (or runs uncached, with a warning).
+    pub fn open() -> Tools {
+        let state = State::open();
+        for warning in &state.warnings {
+            tracing::warn!("{warning}");
+        }
+        // One key for the whole session, so ids stay valid between calls
+        // even when there is no store to derive it from.
+        let ids = state.source_ids();
+        Tools { state: Mutex::new(state), ids, recent: Mutex::new(VecDeque::new()) }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `session_briefing`: the byte-budgeted briefing of the catalog.
+    pub fn session_briefing(&self, p: SessionBriefingParams) -> Result<Value, ToolError> {
+        let root = exact_root(&p.project_root)?;
+        let budget = p.budget_bytes.unwrap_or(catalog::briefing::DEFAULT_BUDGET);
+        if budget == 0 || budget > MAX_BUDGET {
+            return Err(ToolError::Argument(format!(
+                "budget_bytes must be between 1 and {MAX_BUDGET}, got {budget}"
+            )));
+        }
+        let cwd = p.cwd.as_deref().map(|c| inside(&root, c, "cwd")).transpose()?;
+        let state = self.state();
+        let request = CatalogRequest {
+            cwd,
+            scope: scope(&state, p.scope.as_deref(), &root)?,
+            prompt: p.prompt,
+            markdown: true,
+            ..CatalogRequest::new(p.host.into(), root)
+        };
+        let catalog = self.build(&state, &request)?;
+        let receipt = if p.required { Some(required(&state, &catalog, p.host.into())?) } else { None };
+        let briefing = catalog::briefing(&catalog, budget);
+        let mut value = to_json(&briefing);
+        value["sources"] = to_json(&catalog.sources);
+        value["receipt"] = to_json(&receipt);
+        self.remember(catalog);
+        Ok(value)
+    }
+
+    /// `delivery_knowledge_query`: ranked passages of the same catalog.
+    pub fn knowledge_query(&self, p: KnowledgeQueryParams) -> Result<Value, ToolError> {
+        let root = exact_root(&p.project_root)?;
+        let text = p.query.trim();
+        if text.is_empty() {
+            return Err(ToolError::Argument("query is empty: say what you want to know in words".into()));
+        }
+        if text.len() > MAX_QUERY {
+            return Err(ToolError::Argument(format!(
+                "query is {} bytes; at most {MAX_QUERY} (ask in a few words)",
+                text.len()
+            )));
+        }
+        let k = p.k.unwrap_or(DEFAULT_K);
+        if k == 0 || k > MAX_K {
+            return Err(ToolError::Argument(format!("k must be between 1 and {MAX_K}, got {k}")));
+        }
+        let state = self.state();
+        let request = CatalogRequest {
+            scope: scope(&state, None, &root)?,
+            prompt: Some(text.to_owned()),
+            markdown: true,
+            ..CatalogRequest::new(p.host.into(), root)
+        };
+        let catalog = self.build(&state, &request)?;
+        let receipt = if p.required { Some(required(&state, &catalog, p.host.into())?) } else { None };
+        let answer = catalog::query(&catalog, text, k, catalog::briefing::DEFAULT_BUDGET);
+        let mut value = to_json(&answer);
+        value["receipt"] = to_json(&receipt);
+        self.remember(catalog);
+        Ok(value)
+    }
+
+    /// `resolve_context`: the host's chain for one target, as the CLI's
+    /// `resolve --json` shows it.
+    pub fn resolve_context(&self, p: ResolveContextParams) -> Result<Value, ToolError> {
+        let root = exact_root(&p.project_root)?;
+        let target = inside(&root, &p.target_path, "target_path")?;
+        let request = Request {
+            host: p.host.into(),
+            cwd: root.clone(),
+            root: Some(root),
+            target: Some(target),
+            transcript_path: None,
+        };
+        let env = Environment::from_vars(|name| std::env::var_os(name));
+        let resolution = resolve(&request, &env, &Reader::new(Budget::with_timeout(DEADLINE)))?;
+        let native = render_native(&resolution);
+        let mut value = to_json(&resolution);
+        value["native_bytes"] = Value::from(native.len());
+        value["native"] = Value::String(native);
+        Ok(value)
+    }
+
+    /// `read_document`: one source of the project's catalog, read again.
+    pub fn read_document(&self, p: ReadDocumentParams) -> Result<Value, ToolError> {
+        let root = exact_root(&p.project_root)?;
+        let host: Host = p.host.into();
+        let id = p.source_id.trim();
+        if !id.starts_with("src_") || id.len() > 64 {
+            return Err(ToolError::Argument(
+                "source_id must be an id returned by session_briefing or delivery_knowledge_query (src_…); \
+                 paths are not accepted"
+                    .into(),
+            ));
+        }
+        let remembered = {
+            let recent = self.recent.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            recent
+                .iter()
+                .rev()
+                .find(|r| r.root == root && r.host == host && r.catalog.source(id).is_some())
+                .map(|r| r.catalog.clone())
+        };
+        let catalog = match remembered {
+            Some(catalog) => catalog,
+            None => {
+                let state = self.state();
+                let request = CatalogRequest {
+                    scope: scope(&state, None, &root)?,
+                    markdown: true,
+                    ..CatalogRequest::new(host, root)
+                };
+                Arc::new(self.build(&state, &request)?)
+            }
+        };
+        let reader = Reader::new(Budget::with_timeout(DEADLINE));
+        let document = catalog::read_document(&catalog, &reader, id)?;
+        Ok(to_json(&document))
+    }
+
+    /// Builds the catalog, with the memory directory's snapshot cache.
+    fn build(&self, state: &State, request: &CatalogRequest) -> Result<Catalog, ToolError> {
+        let env = Environment::from_vars(|name| std::env::var_os(name));
+        let reader = Reader::new(Budget::with_timeout(DEADLINE));
+        let memory_dir = if request.host == Host::Claude {
+            let mut located =
+                Request::new(Host::Claude, request.cwd.clone().unwrap_or(request.project_root.clone()));
+            located.root = Some(request.project_root.clone());
+            agentspine_core::hosts::claude::memory_dir_for(&located, &env, &reader)
+                .ok()
+                .and_then(|(found, _)| found)
+        } else {
+            None
+        };
+        let cache = memory_dir.and_then(|found| state.cache_for(&found.dir));
+        let cache = cache.as_ref().map(|c| c as &dyn SnapshotCache);
+        Ok(catalog::build(request, &env, &reader, &self.ids, cache)?)
+    }
+
+    fn remember(&self, catalog: Catalog) {
+        let mut recent = self.recent.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let root = catalog.resolution.project_root.clone();
+        let host = catalog.resolution.host;
+        recent.push_back(Remembered { root, host, catalog: Arc::new(catalog) });
+        while recent.len() > REMEMBERED {
+            recent.pop_front();
+        }
+    }
+}
+
+/// With `required: true`: the receipt, or the error naming every cause
+/// (and an audit row, as the CLI writes).
+fn required(state: &State, catalog: &Catalog, host: Host) -> Result<catalog::Receipt, ToolError> {
+    catalog::preflight(catalog).map_err(|e| {
+        state.audit(agentspine_store::AuditEvent {
+            host: host.to_string(),
+            event: "preflight-failed".into(),
+            phase: "discovery".into(),
+            code: e.causes.first().map(|g| g.cause.clone()).unwrap_or_default(),
+            path: e.causes.first().map(|g| g.what.clone()),
+            detail: Some(format!("mcp: {e}")),
+        });
+        ToolError::Preflight(e)
+    })
+}
+
+/// The project root exactly as given, in its canonical form: absolute, no
+/// `..`, an existing directory.
+fn exact_root(path: &Path) -> Result<PathBuf, ToolError> {
+    if !path.is_absolute() {
+        return Err(ToolError::Argument(format!(
+            "project_root must be the absolute path of the project root directory, got {:?} \
+             (nothing is guessed: pass the exact root)",
+            path.display().to_string()
+        )));
+    }
+    if has_parent(path) {
+        return Err(ToolError::Argument(format!(
+            "project_root must not contain `..`, got {:?}",
+            path.display().to_string()
+        )));
+    }
+    let reader = Reader::new(Budget::with_timeout(DEADLINE));
+    match reader.open_root(path) {
+        Ok(root) => Ok(root.host_path().to_path_buf()),
+        Err(e) => Err(ToolError::Argument(match e.code() {
+            Code::NotFound => format!("project_root {}: no such directory", path.display()),
+            Code::NotDirectory => format!("project_root {}: not a directory", path.display()),
+            _ => format!("project_root: {e}"),
+        })),
+    }
+}
+
+/// A path inside the root: absolute, or relative to the root; no `..`.
+/// Whether it really lies inside is checked by the resolution itself.
+fn inside(root: &Path, path: &Path, what: &str) -> Result<PathBuf, ToolError> {
+    if path.as_os_str().is_empty() || has_parent(path) {
+        return Err(ToolError::Argument(format!(
+            "{what} must be a path inside project_root without `..`, got {:?}",
+            path.display().to_string()
+        )));
+    }
+    Ok(if path.is_absolute() { path.to_path_buf() } else { root.join(path) })
+}
+
+fn has_parent(path: &Path) -> bool {
+    path.components().any(|c| c == Component::ParentDir)
+}
+
+/// The scope of this call: the argument, else `$AGENTSPINE_SCOPE`, else the
+/// scope stored for the project (`agentspine scope set`), else none.
+fn scope(state: &State, given: Option<&[String]>, root: &Path) -> Result<ScopeIds, ToolError> {
+    if let Some(ids) = given {
+        return ScopeIds::parse(&ids.join(" ")).map_err(|e| ToolError::Argument(format!("scope: {e}")));
+    }
+    if let Ok(text) = std::env::var("AGENTSPINE_SCOPE") {
+        return ScopeIds::parse(&text).map_err(|e| ToolError::Argument(format!("$AGENTSPINE_SCOPE: {e}")));
+    }
+    let Some(store) = &state.store else { return Ok(ScopeIds::default()) };
+    match store.scope_get(&store.root_digest(root)) {
+        Ok(ids) => Ok(ScopeIds(ids.unwrap_or_default().into_iter().collect())),
+        Err(e) => {
+            tracing::warn!("scope: {e}; continuing with no scope");
+            Ok(ScopeIds::default())
+        }
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("tool results always serialize")
+}
