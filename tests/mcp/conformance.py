@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""`agentspine mcp` against the official MCP Python SDK client.
+
+Spawns the server through the SDK's stdio client, as an MCP client would,
+and checks the handshake, the tool list and every tool against a copy of
+examples/monorepo (with a `.git` directory, and a Claude memory directory
+from examples/claude-memory), with HOME in a temp directory. Bad arguments
+must come back as error results or JSON-RPC errors, never as a crash.
+
+    python3 tests/mcp/conformance.py --agentspine target/debug/agentspine
+
+The SDK is installed on first use into a venv in
+${AGENTSPINE_PY_CACHE:-~/.cache/agentspine-py}; this script re-executes
+itself there. Prints one line per check and `N passed, M failed`.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REQUIREMENT = "mcp==2.3.0"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def venv_python() -> Path:
+    cache = Path(os.environ.get("AGENTSPINE_PY_CACHE") or Path.home() / ".cache" / "agentspine-py")
+    python = cache / "bin" / "python"
+    if not python.exists():
+        print(f"creating a venv in {cache}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(cache)], check=True)
+    probe = subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; print(m.version('mcp'))"],
+        capture_output=True,
+        text=True,
+    )
+    if probe.returncode != 0 or probe.stdout.strip() != REQUIREMENT.split("==")[1]:
+        print(f"installing {REQUIREMENT} into {cache}", file=sys.stderr)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", REQUIREMENT], check=True)
+    return python
+
+
+# Run under the venv that has the SDK (once; the marker stops a loop).
+if os.environ.get("AGENTSPINE_MCP_VENV") != "1":
+    python = venv_python()
+    env = dict(os.environ, AGENTSPINE_MCP_VENV="1")
+    sys.exit(subprocess.run([str(python), __file__, *sys.argv[1:]], env=env).returncode)
+
+import anyio  # noqa: E402
+import tomllib  # noqa: E402
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client  # noqa: E402
+
+TOOLS = {"session_briefing", "delivery_knowledge_query", "resolve_context", "read_document"}
+PASSED: list[str] = []
+FAILED: list[str] = []
+
+
+def check(name: str, ok: bool, detail: str = "") -> bool:
+    if ok:
+        PASSED.append(name)
+        print(f"ok    {name}")
+    else:
+        FAILED.append(name)
+        print(f"FAIL  {name}" + (f": {detail}" if detail else ""))
+    return ok
+
+
+def fixture(tmp: Path) -> tuple[Path, Path, dict[str, str]]:
+    """A copy of the example project with a `.git` dir, and a HOME whose
+    Claude config holds the example memory directory."""
+    project = tmp / "monorepo"
+    shutil.copytree(REPO / "examples" / "monorepo", project)
+    (project / ".git").mkdir()
+    home = tmp / "home"
+    claude = home / ".claude"
+    shutil.copytree(REPO / "examples" / "claude-memory", claude / "projects" / "mcp-test" / "memory")
+    env = {
+        "HOME": str(home),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "CLAUDE_CONFIG_DIR": str(claude),
+        "CLAUDE_CODE_PROJECT_DIR_NAME": "mcp-test",
+        "AGENTSPINE_LOG": "warn",
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+    }
+    return project.resolve(), home.resolve(), env
+
+
+def text_of(result) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content)
+
+
+async def call(session: ClientSession, name: str, arguments: dict):
+    """(result, None) or (None, MCPError)."""
+    try:
+        return await session.call_tool(name, arguments), None
+    except MCPError as e:
+        return None, e
+
+
+async def refused(session: ClientSession, label: str, name: str, arguments: dict, needle: str = "") -> None:
+    """A bad call: an isError result (with `needle` in its message) or a
+    JSON-RPC error, and never a crash."""
+    result, error = await call(session, name, arguments)
+    if error is not None:
+        check(label, needle.lower() in error.message.lower() or not needle, f"JSON-RPC error {error.message!r}")
+        return
+    message = text_of(result)
+    check(
+        label,
+        result.is_error and "\n" not in message and needle.lower() in message.lower(),
+        f"is_error={result.is_error} message={message[:200]!r}",
+    )
+
+
+async def run(agentspine: Path, project: Path, home: Path, env: dict[str, str]) -> None:
+    version = tomllib.loads((REPO / "Cargo.toml").read_text())["workspace"]["package"]["version"]
+    params = StdioServerParameters(command=str(agentspine), args=["mcp"], env=env, cwd=str(home))
+    root = str(project)
+    with open(home / "server.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                info = init.server_info
+                check("initialize: server name is agentspine", info.name == "agentspine", info.name)
+                check(f"initialize: server version is {version}", info.version == version, info.version)
+                check("initialize: tools capability", init.capabilities.tools is not None)
+
+                listed = (await session.list_tools()).tools
+                names = {t.name for t in listed}
+                check("tools/list: exactly the four tools", names == TOOLS, str(sorted(names)))
+                for tool in listed:
+                    schema = tool.input_schema
+                    props = schema.get("properties", {})
+                    check(
+                        f"tools/list: {tool.name} schema requires project_root and refuses unknown fields",
+                        schema.get("type") == "object"
+                        and "project_root" in schema.get("required", [])
+                        and schema.get("additionalProperties") is False
+                        and props.get("host", {}).get("enum") == ["codex", "claude", "pi", "desktop", "generic"],
+                        str(schema)[:300],
+                    )
+                    description = tool.description or ""
+                    check(
+                        f"tools/list: {tool.name} description teaches when to call it",
+                        len(description) >= 400 and "project_root" in description and "absolute" in description,
+                        f"{len(description)} chars",
+                    )
+
+                await resolve_context(session, root)
+                briefing_ids = await session_briefing(session, root, home)
+                await knowledge_query(session, root)
+                await read_document(session, root, briefing_ids)
+                await bad_arguments(session, root, project)
+
+                try:
+                    await session.call_tool("no_such_tool", {"project_root": root})
+                    check("unknown tool: JSON-RPC error", False, "answered with a result")
+                except MCPError as e:
+                    check("unknown tool: JSON-RPC error", e.code in (-32601, -32602), f"{e.code} {e.message}")
+
+                again = await session.list_tools()
+                check("still serving after every error", len(again.tools) == 4)
+
+
+async def resolve_context(session: ClientSession, root: str) -> None:
+    result, error = await call(
+        session, "resolve_context", {"project_root": root, "host": "codex", "target_path": "packages/api/src/handlers/users.ts"}
+    )
+    ok = error is None and not result.is_error
+    if not check("resolve_context codex: a result", ok, str(error or text_of(result))[:200]):
+        return
+    doc = result.structured_content
+    native = doc.get("native", "")
+    check(
+        "resolve_context codex: root, override and handlers files, nothing from a sibling",
+        "make check" in native
+        and "v2 migration" in native
+        and "never touch the database" in native
+        and "The HTTP API" not in native  # AGENTS.md shadowed by AGENTS.override.md
+        and "function components" not in native,  # packages/web
+        native[:300],
+    )
+    check(
+        "resolve_context codex: shape of `agentspine resolve --json`",
+        doc.get("host") == "codex"
+        and doc.get("chain_dir") == "packages/api/src/handlers"
+        and doc.get("native_bytes") == len(native.encode())
+        and isinstance(doc.get("probes"), list)
+        and isinstance(doc.get("counters"), dict),
+        str(sorted(doc))[:300],
+    )
+    result, error = await call(session, "resolve_context", {"project_root": root, "target_path": f"{root}/packages/web"})
+    native = (result.structured_content or {}).get("native", "") if result else ""
+    check(
+        "resolve_context generic, absolute target: the web chain only",
+        error is None and not result.is_error and "function components" in native and "v2 migration" not in native,
+        native[:300],
+    )
+
+
+async def session_briefing(session: ClientSession, root: str, home: Path) -> dict[str, str]:
+    result, error = await call(session, "session_briefing", {"project_root": root})
+    ok = error is None and not result.is_error
+    if not check("session_briefing generic: a result", ok, str(error or text_of(result))[:200]):
+        return {}
+    doc = result.structured_content
+    text = doc.get("text", "")
+    parts = doc.get("parts", [])
+    check(
+        "session_briefing generic: root instructions first, then project Markdown",
+        "make check" in text
+        and "Shared conventions" in text
+        and parts
+        and parts[0]["scope"] == "project"
+        and any(p["scope"] == "doc" for p in parts),
+        text[:300],
+    )
+    check(
+        "session_briefing generic: every part labelled with its source id",
+        all(p["source_id"].startswith("src_") and f"· {p['source_id']}" in text for p in parts),
+    )
+    check(
+        "session_briefing generic: sourceResolution and no receipt unless required",
+        doc.get("sourceResolution", {}).get("host") == "generic" and doc.get("receipt") is None,
+    )
+
+    result, _ = await call(session, "session_briefing", {"project_root": root, "required": True})
+    receipt = (result.structured_content or {}).get("receipt") if result and not result.is_error else None
+    check(
+        "session_briefing required: a receipt",
+        isinstance(receipt, dict) and receipt.get("id", "").startswith("rcpt_"),
+        text_of(result)[:200] if result else "",
+    )
+
+    result, _ = await call(session, "session_briefing", {"project_root": root, "budget_bytes": 300})
+    doc = result.structured_content if result and not result.is_error else {}
+    check(
+        "session_briefing budget_bytes=300: within budget, the rest omitted",
+        doc and len(doc["text"].encode()) <= 300 and doc["omitted"] and doc["budget_bytes"] == 300,
+        str(doc)[:200],
+    )
+
+    result, _ = await call(
+        session,
+        "session_briefing",
+        {
+            "project_root": root,
+            "host": "claude",
+            "cwd": "packages/api",
+            "scope": ["project:blun"],
+            "prompt": "what goes in a carbonara?",
+        },
+    )
+    doc = result.structured_content if result and not result.is_error else {}
+    text = doc.get("text", "")
+    check(
+        "session_briefing claude: chain for cwd, always/scoped/prompted memory facts",
+        "Run `make -C packages/api test`" in text
+        and "guanciale" in text  # keywords=carbonara
+        and "Memory" in text,  # the index
+        text[:400],
+    )
+    check(
+        "session_briefing claude: unproven facts stay unopened",
+        "do not resurrect" not in text and "Scratch:" not in text,
+        text[-400:],
+    )
+    ids = {p["rel_path"]: p["source_id"] for p in doc.get("parts", [])}
+    return ids
+
+
+async def knowledge_query(session: ClientSession, root: str) -> None:
+    result, error = await call(session, "delivery_knowledge_query", {"project_root": root, "query": "doc comments", "k": 3})
+    ok = error is None and not result.is_error
+    if not check("delivery_knowledge_query: a result", ok, str(error or text_of(result))[:200]):
+        return
+    doc = result.structured_content
+    hits = doc.get("hits", [])
+    check(
+        "delivery_knowledge_query: the docs passage first, at most k hits, with the briefing",
+        hits
+        and len(hits) <= 3
+        and "doc comments" in hits[0]["excerpt"]
+        and hits[0]["source_id"].startswith("src_")
+        and "text" in doc.get("briefing", {}),
+        str(hits)[:300],
+    )
+    result, _ = await call(session, "read_document", {"project_root": root, "source_id": hits[0]["source_id"]})
+    body = (result.structured_content or {}) if result and not result.is_error else {}
+    check(
+        "read_document of a query hit: the whole file, unchanged",
+        "doc comments" in body.get("text", "") and body.get("changed") is False and len(body.get("sha256", "")) == 64,
+        str(body)[:200],
+    )
+    result, _ = await call(session, "delivery_knowledge_query", {"project_root": root, "query": "zeppelin"})
+    check(
+        "delivery_knowledge_query: no shared word, no hits",
+        result is not None and not result.is_error and result.structured_content.get("hits") == [],
+    )
+
+
+async def read_document(session: ClientSession, root: str, ids: dict[str, str]) -> None:
+    # memory:4 is the carbonara fact, opened only because of the prompt: a
+    # catalog rebuilt without it would not know the id.
+    fact = ids.get("memory:4")
+    if not check("session_briefing claude: the prompted fact's source id", fact is not None, str(ids)):
+        return
+    result, _ = await call(session, "read_document", {"project_root": root, "host": "claude", "source_id": fact})
+    body = (result.structured_content or {}) if result and not result.is_error else {}
+    check(
+        "read_document of the prompted memory fact (the briefing's catalog, not rediscovered)",
+        "guanciale" in body.get("text", "") and body.get("scope") == "memory" and body.get("changed") is False,
+        text_of(result)[:200] if result else "",
+    )
+    await refused(
+        session,
+        "read_document unknown id: error result",
+        "read_document",
+        {"project_root": root, "source_id": "src_000000000000000000000000"},
+        "not a source",
+    )
+    await refused(
+        session, "read_document a path: refused", "read_document", {"project_root": root, "source_id": "AGENTS.md"}, "src_"
+    )
+
+
+async def bad_arguments(session: ClientSession, root: str, project: Path) -> None:
+    target = {"target_path": "AGENTS.md"}
+    await refused(
+        session, "relative project_root: refused", "resolve_context", {"project_root": "monorepo", **target}, "absolute"
+    )
+    await refused(
+        session,
+        "project_root with `..`: refused",
+        "session_briefing",
+        {"project_root": f"{root}/packages/.."},
+        "..",
+    )
+    await refused(
+        session,
+        "missing project_root: refused",
+        "session_briefing",
+        {},
+        "project_root",
+    )
+    await refused(session, "missing target_path: refused", "resolve_context", {"project_root": root}, "target_path")
+    await refused(
+        session,
+        "unknown field (a catalog): refused",
+        "resolve_context",
+        {"project_root": root, "catalog": "/tmp/x", **target},
+        "unknown field",
+    )
+    await refused(
+        session,
+        "unknown host: refused",
+        "session_briefing",
+        {"project_root": root, "host": "vim"},
+        "vim",
+    )
+    await refused(
+        session,
+        "missing project_root directory: refused",
+        "session_briefing",
+        {"project_root": f"{root}/nope"},
+        "no such directory",
+    )
+    await refused(
+        session,
+        "project_root that is a file: refused",
+        "delivery_knowledge_query",
+        {"project_root": f"{root}/AGENTS.md", "query": "x"},
+        "not a directory",
+    )
+    await refused(
+        session,
+        "target_path outside the root: refused",
+        "resolve_context",
+        {"project_root": f"{root}/packages/api", "target_path": f"{root}/packages/web/AGENTS.md"},
+        "outside the project root",
+    )
+    await refused(
+        session,
+        "budget_bytes 0: refused",
+        "session_briefing",
+        {"project_root": root, "budget_bytes": 0},
+        "budget_bytes",
+    )
+    await refused(
+        session,
+        "empty query: refused",
+        "delivery_knowledge_query",
+        {"project_root": root, "query": "  "},
+        "query",
+    )
+    await refused(
+        session,
+        "required with an instruction file over the cap: no receipt",
+        "session_briefing",
+        {"project_root": str(oversized(project)), "required": True},
+        "required preflight incomplete",
+    )
+
+
+def oversized(project: Path) -> Path:
+    """A second project whose root AGENTS.md is over the 32 KiB cap, so the
+    host would see it cut: discovery is incomplete."""
+    other = project.parent / "oversized"
+    other.mkdir(exist_ok=True)
+    (other / ".git").mkdir(exist_ok=True)
+    (other / "AGENTS.md").write_text("- keep every line short.\n" * 2000)
+    return other.resolve()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agentspine", required=True, type=Path)
+    args = parser.parse_args()
+    agentspine = args.agentspine.resolve()
+    with tempfile.TemporaryDirectory(prefix="agentspine-mcp-") as tmp:
+        project, home, env = fixture(Path(tmp))
+        try:
+            anyio.run(run, agentspine, project, home, env)
+        except Exception as e:  # the session died: that is a failure too
+            check("the session completes", False, f"{type(e).__name__}: {e}")
+            log = home / "server.log"
+            if log.exists():
+                print(log.read_text()[-2000:], file=sys.stderr)
+    print(f"{len(PASSED)} passed, {len(FAILED)} failed")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
