@@ -23,7 +23,8 @@ pub struct CatalogArgs {
     /// Project root [default: found from the working directory by the host's rule].
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
-    /// Working directory [default: the current directory].
+    /// Working directory [default: the root when --root is given, else the
+    /// current directory].
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
     /// A file whose chain replaces the working directory's.
@@ -129,7 +130,8 @@ fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog,
     let host: Host = common.host.parse().map_err(anyhow::Error::msg)?;
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
-    let cwd = common.cwd.as_ref().map(absolute).unwrap_or_else(|| current.clone());
+    // With only --root, the working directory is the root itself.
+    let cwd = common.cwd.as_ref().or(common.root.as_ref()).map(absolute).unwrap_or_else(|| current.clone());
     let root = match &common.root {
         Some(root) => absolute(root),
         None => super::project_root(Some(&cwd))?,

@@ -185,3 +185,12 @@ fn a_required_preflight_exits_3_naming_each_cause_and_audits_it() {
         "desktop|preflight-failed|discovery|truncated|packages/AGENTS.md\n"
     );
 }
+
+#[test]
+fn with_only_a_root_the_working_directory_is_the_root() {
+    let ex = Example::new();
+    let root = ex.tree.join("packages/api").display().to_string();
+    let out = ex.run("packages/web", &["query", "new endpoints", "--root", &root, "-k", "1", "--json"]);
+    let answer = ex.json(&out);
+    assert_eq!(answer["hits"][0]["rel_path"], "AGENTS.override.md");
+}
