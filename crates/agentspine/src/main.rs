@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod hook;
 mod mcp;
 mod state;
 

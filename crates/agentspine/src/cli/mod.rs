@@ -3,7 +3,7 @@
 
 mod cache;
 mod catalog;
-mod memory;
+pub(crate) mod memory;
 mod resolve;
 mod scope;
 
@@ -34,6 +34,7 @@ enum Command {
     Scope(scope::Args),
     Cache(cache::Args),
     Mcp(crate::mcp::Args),
+    Hook(crate::hook::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -47,6 +48,7 @@ pub fn main() -> ExitCode {
         Command::Scope(args) => args.wants_json(),
         Command::Cache(args) => args.wants_json(),
         Command::Mcp(args) => args.wants_json(),
+        Command::Hook(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
@@ -57,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Scope(args) => scope::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
+        Command::Hook(args) => crate::hook::run(args),
     };
     match result {
         Ok(code) => code,

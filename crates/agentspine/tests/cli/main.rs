@@ -10,5 +10,6 @@ mod support;
 
 mod catalog;
 mod guard;
+mod hook;
 mod memory;
 mod resolve;

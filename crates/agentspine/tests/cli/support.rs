@@ -50,6 +50,35 @@ impl Example {
             .unwrap()
     }
 
+    /// The command `run` runs, not started: for tests that drive stdin
+    /// themselves.
+    pub fn command(&self, cwd: &str, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_agentspine"));
+        command
+            .args(args)
+            .current_dir(self.tree.join(cwd))
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("AGENTSPINE_STATE_DIR", &self.state)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+        command
+    }
+
+    /// Like `run`, with `stdin` piped in and `env` added.
+    pub fn run_stdin(&self, cwd: &str, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+        use std::io::Write;
+        let mut command = self.command(cwd, args);
+        command.envs(env.iter().copied()).stdin(std::process::Stdio::piped());
+        command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        // The child may stop reading early (an oversized payload): a
+        // broken pipe is its answer, not a test failure.
+        let _ = pipe.write_all(stdin);
+        drop(pipe);
+        child.wait_with_output().unwrap()
+    }
+
     /// Output text with temp paths replaced, and source ids (keyed by a
     /// fresh state directory each run) replaced by `src_[N]` in order of
     /// first appearance.

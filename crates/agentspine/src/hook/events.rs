@@ -1,0 +1,224 @@
+//! One hook run: the payload, then what its event adds (the complement of
+//! what the host loads natively), then the output, then the session record.
+//!
+//! | event | adds |
+//! |---|---|
+//! | `SessionStart` | Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots) |
+//! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent |
+//! | `PreToolUse` | the target directory's instruction files the host has not loaded |
+//! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
+//! | anything else | nothing |
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use agentspine_core::Environment;
+use agentspine_core::catalog::SourceIds;
+use agentspine_fs::{Budget, Reader};
+use agentspine_store::AuditEvent;
+
+use super::context::{self, Block, Output};
+use super::payload::{self, Payload};
+use super::{HookHost, Shared};
+use crate::state::State;
+
+/// What a session was sent is forgotten after this long.
+pub const SESSION_TTL_SECS: u64 = 7 * 24 * 60 * 60;
+
+/// Everything one run needs; built once the payload is known good.
+pub(super) struct Hook<'a> {
+    pub host: HookHost,
+    pub payload: &'a Payload,
+    pub env: Environment,
+    pub state: &'a State,
+    pub ids: SourceIds,
+    pub reader: Reader,
+    /// The directory whose chain the host loaded at start: Claude Code's
+    /// `$CLAUDE_PROJECT_DIR` (where it was started) when the payload's cwd
+    /// lies in it, else the payload's cwd.
+    pub session_dir: PathBuf,
+}
+
+/// Runs one hook; prints through `shared` (never after the deadline).
+pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
+    let read = payload::read(std::io::stdin().lock());
+    shared.set_phase("state");
+    let state = State::open();
+    for warning in &state.warnings {
+        tracing::warn!("{warning}");
+    }
+    let payload = match read {
+        Ok(payload) => payload,
+        Err(e) => {
+            if let Some(event) = e.event() {
+                shared.set_event(event);
+            }
+            state.audit(AuditEvent {
+                host: host.host().as_str().to_owned(),
+                event: e.event().unwrap_or("unknown").to_owned(),
+                phase: "payload".to_owned(),
+                code: e.code().to_owned(),
+                path: None,
+                detail: Some(e.to_string()),
+            });
+            return;
+        }
+    };
+    shared.set_event(&payload.hook_event_name);
+    let env = Environment::from_vars(|name| std::env::var_os(name));
+    let hook = Hook {
+        host,
+        session_dir: session_dir(host, &payload.cwd),
+        payload: &payload,
+        ids: state.source_ids(),
+        reader: Reader::new(Budget { deadline: Some(deadline), max_bytes: None }),
+        env,
+        state: &state,
+    };
+    let blocks = match payload.hook_event_name.as_str() {
+        "SessionStart" => {
+            shared.set_phase("memory");
+            hook.session_start()
+        }
+        "UserPromptSubmit" => {
+            shared.set_phase("memory");
+            hook.user_prompt()
+        }
+        "PreToolUse" => {
+            shared.set_phase("chain");
+            hook.pre_tool_use()
+        }
+        "SessionEnd" => {
+            shared.set_phase("session-state");
+            hook.forget_session();
+            Vec::new()
+        }
+        // Codex summarises its history away when it compacts (and starts
+        // no new session): what this session was sent is gone with it.
+        "PostCompact" if host == HookHost::Codex => {
+            shared.set_phase("session-state");
+            hook.forget_session();
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
+    shared.set_phase("output");
+    let Some(fitted) = context::fit(&blocks) else { return };
+    let line = Output::new(&payload.hook_event_name, &fitted.text).to_line();
+    if !shared.print(&line) {
+        return;
+    }
+    // Recorded only once printed: a source is never marked sent that the
+    // host did not get.
+    shared.set_phase("session-state");
+    for &i in &fitted.shown {
+        hook.mark_sent(&blocks[i]);
+    }
+}
+
+/// Where the host loaded its chain from (see [`Hook::session_dir`]).
+fn session_dir(host: HookHost, cwd: &Path) -> PathBuf {
+    let cwd = super::targets::lexical(cwd);
+    if host == HookHost::Claude
+        && let Some(project) = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from)
+        && project.is_absolute()
+    {
+        let project = super::targets::lexical(&project);
+        if cwd.starts_with(&project) {
+            return project;
+        }
+    }
+    cwd
+}
+
+impl Hook<'_> {
+    /// `SessionStart`: a fresh start or a compaction forgets what the
+    /// session was sent (the model no longer has it); then, for Claude,
+    /// the memory facts relevant to the session's scope.
+    fn session_start(&self) -> Vec<Block> {
+        let fresh = matches!(self.payload.source.as_deref(), Some("startup" | "compact"));
+        if fresh {
+            self.forget_session();
+        }
+        if let Some(store) = &self.state.store
+            && let Err(e) = store.session_prune_older_than(SESSION_TTL_SECS)
+        {
+            tracing::warn!("{e}");
+        }
+        match self.host {
+            HookHost::Claude => self.memory_facts(None, fresh),
+            // Codex keeps no memory directory.
+            HookHost::Codex => Vec::new(),
+        }
+    }
+
+    /// `UserPromptSubmit`: the facts relevant to this prompt (and to the
+    /// scope) that this session has not been sent.
+    fn user_prompt(&self) -> Vec<Block> {
+        match (self.host, self.payload.prompt.as_deref()) {
+            (HookHost::Claude, Some(prompt)) => self.memory_facts(Some(prompt), false),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `PreToolUse`: the instruction files of the tool's targets that the
+    /// host has not loaded.
+    fn pre_tool_use(&self) -> Vec<Block> {
+        let Some(tool) = self.payload.tool_name.as_deref() else { return Vec::new() };
+        let targets =
+            super::targets::targets(self.host, tool, self.payload.tool_input.as_ref(), &self.payload.cwd);
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        self.chain_files(&targets)
+    }
+
+    /// Forgets what this session was sent.
+    fn forget_session(&self) {
+        if let Some(store) = &self.state.store
+            && let Err(e) = store.session_prune(&self.payload.session_id)
+        {
+            tracing::warn!("{e}");
+        }
+    }
+
+    /// Whether this session already has exactly this version of a source.
+    /// Without a store nothing is remembered, so everything is sent.
+    pub(super) fn was_sent(&self, source_id: &str, sha256: &str) -> bool {
+        let Some(store) = &self.state.store else { return false };
+        store.session_was_sent(&self.payload.session_id, source_id, sha256).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            false
+        })
+    }
+
+    fn mark_sent(&self, block: &Block) {
+        if let Some(store) = &self.state.store
+            && let Err(e) = store.session_mark_sent(&self.payload.session_id, &block.source_id, &block.sha256)
+        {
+            tracing::warn!("{e}");
+        }
+    }
+
+    /// Appends an audit row for this event.
+    pub(super) fn audit(&self, phase: &str, code: &str, path: Option<String>, detail: Option<String>) {
+        self.state.audit(AuditEvent {
+            host: self.host.host().as_str().to_owned(),
+            event: self.payload.hook_event_name.clone(),
+            phase: phase.to_owned(),
+            code: code.to_owned(),
+            path,
+            detail,
+        });
+    }
+
+    /// How the host labels a file it loads lazily (Claude Code:
+    /// `Contents of <abs path>:`), else a heading with the path relative
+    /// to its root.
+    pub(super) fn heading(&self, absolute: &Path, relative: &str) -> String {
+        match self.host {
+            HookHost::Claude => format!("Contents of {}:", absolute.display()),
+            HookHost::Codex => format!("## {relative}"),
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! `agentspine hook claude|codex`: the hook adapters. The host runs the
+//! command with its native payload on stdin; agentspine prints the host's
+//! own output JSON with what the host does not load itself (HOSTS.md), or
+//! nothing.
+//!
+//! Guarantees, whatever happens:
+//! - stdout holds one `{"hookSpecificOutput":{"hookEventName",
+//!   "additionalContext"}}` line or nothing; never a permission decision;
+//! - the exit code is 0 (a hook never blocks its host);
+//! - the whole run, stdin included, is bounded by [`DEADLINE`]: past it
+//!   nothing is printed, and the audit log says so;
+//! - a malformed or oversized payload, an unreadable file or an incomplete
+//!   scan is an audit row (event, phase, code, path), never an error the
+//!   host sees.
+//!
+//! ```text
+//! echo '{"session_id":"s","cwd":"/repo","hook_event_name":"PreToolUse",
+//!        "tool_name":"Edit","tool_input":{"file_path":"/repo/pkg/a.ts"}}' | agentspine hook claude
+//! {"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of /repo/pkg/CLAUDE.md:\n\n…"}}
+//! ```
+
+mod chain;
+mod context;
+mod events;
+mod memory;
+mod payload;
+mod targets;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use agentspine_core::Host;
+use agentspine_store::AuditEvent;
+
+use crate::state::State;
+
+/// How long one hook may take, stdin included.
+pub const DEADLINE: Duration = Duration::from_secs(2);
+/// How long the main thread waits to record that the deadline passed.
+const AUDIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Run as a Claude Code or Codex hook: native payload on stdin, the host's
+/// output JSON on stdout.
+///
+/// Adds what the host does not load itself: on SessionStart the memory
+/// facts relevant to the session's scope; on UserPromptSubmit the facts the
+/// prompt's words make relevant; on PreToolUse for a file tool, the
+/// instruction files of the target's directory that the host has not
+/// loaded. Each source is sent once per session unless it changes.
+/// Always exits 0; prints nothing when there is nothing to add, and never
+/// takes longer than two seconds.
+///
+/// Install it as a command hook for SessionStart, UserPromptSubmit,
+/// PreToolUse and SessionEnd (and Codex's PostCompact):
+///
+///   agentspine hook claude      # Claude Code (settings.json "hooks")
+///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Whose payload arrives on stdin.
+    #[arg(value_enum)]
+    host: HookHost,
+}
+
+impl Args {
+    /// Hook output is the host's JSON, never agentspine's error JSON.
+    pub fn wants_json(&self) -> bool {
+        false
+    }
+}
+
+/// The hosts with a hook adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HookHost {
+    /// Claude Code.
+    Claude,
+    /// Codex CLI.
+    Codex,
+}
+
+impl HookHost {
+    fn host(self) -> Host {
+        match self {
+            HookHost::Claude => Host::Claude,
+            HookHost::Codex => Host::Codex,
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let deadline = Instant::now() + DEADLINE;
+    let shared = Arc::new(Shared::default());
+    let worker = Arc::clone(&shared);
+    let host = args.host;
+    let outcome = agentspine_fs::run_with_deadline(deadline, move || events::handle(host, deadline, &worker));
+    if let Err(abandoned) = outcome {
+        let printed = shared.close();
+        let progress = shared.progress.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        tracing::warn!("hook: {abandoned} (phase {})", progress.phase);
+        let code = match abandoned {
+            agentspine_fs::Abandoned::Deadline => "deadline",
+            agentspine_fs::Abandoned::Panicked => "internal-error",
+            agentspine_fs::Abandoned::Saturated => "saturated",
+        };
+        let event = AuditEvent {
+            host: host.host().as_str().to_owned(),
+            event: progress.event.unwrap_or_else(|| "unknown".to_owned()),
+            // Context already printed: only the session record was late.
+            phase: if printed { "session-state".to_owned() } else { progress.phase.to_owned() },
+            code: code.to_owned(),
+            path: None,
+            detail: Some(abandoned.to_string()),
+        };
+        // The store may be what is stuck: recording this is bounded too.
+        let _ = agentspine_fs::run_with_deadline(Instant::now() + AUDIT_GRACE, move || {
+            State::open().audit(event);
+        });
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the worker and the main thread share: whether output may still be
+/// printed, and how far the worker got (for the audit row at the deadline).
+#[derive(Debug, Default)]
+struct Shared {
+    gate: Mutex<Gate>,
+    progress: Mutex<Progress>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Gate {
+    /// Nothing printed yet; the worker may print.
+    #[default]
+    Open,
+    /// The worker printed its output.
+    Printed,
+    /// The deadline passed first: nothing may be printed any more.
+    Closed,
+}
+
+#[derive(Debug, Clone)]
+struct Progress {
+    event: Option<String>,
+    phase: &'static str,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress { event: None, phase: "payload" }
+    }
+}
+
+impl Shared {
+    /// Prints `line` unless the deadline closed the gate; whether it did.
+    /// The gate is held while printing, so the main thread never returns
+    /// halfway through a line.
+    fn print(&self, line: &str) -> bool {
+        let mut gate = self.gate.lock().unwrap_or_else(PoisonError::into_inner);
+        if *gate != Gate::Open {
+            return false;
+        }
+        let mut out = std::io::stdout().lock();
+        let written = out.write_all(line.as_bytes()).and_then(|()| out.flush());
+        *gate = Gate::Printed;
+        if let Err(e) = written {
+            tracing::warn!("hook: stdout: {e}");
+            return false;
+        }
+        true
+    }
+
+    /// Closes the gate; whether the output had already been printed.
+    fn close(&self) -> bool {
+        let mut gate = self.gate.lock().unwrap_or_else(PoisonError::into_inner);
+        let printed = *gate == Gate::Printed;
+        *gate = Gate::Closed;
+        printed
+    }
+
+    fn set_event(&self, event: &str) {
+        self.progress.lock().unwrap_or_else(PoisonError::into_inner).event = Some(event.to_owned());
+    }
+
+    fn set_phase(&self, phase: &'static str) {
+        self.progress.lock().unwrap_or_else(PoisonError::into_inner).phase = phase;
+    }
+}

@@ -1,0 +1,155 @@
+//! The host's hook payload: one JSON object on stdin, read to at most
+//! [`MAX_PAYLOAD`] bytes. Anything else is refused before a path in it is
+//! looked at.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The largest payload read (1 MiB); one byte more makes it oversized.
+pub const MAX_PAYLOAD: u64 = 1024 * 1024;
+
+/// The fields agentspine uses; hosts send more, which are ignored.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Payload {
+    /// The host's session id: the key of what was already sent.
+    pub session_id: String,
+    /// The host's working directory (absolute).
+    pub cwd: PathBuf,
+    /// `SessionStart`, `UserPromptSubmit`, `PreToolUse`, `SessionEnd`, ...
+    pub hook_event_name: String,
+    /// Claude Code: the session transcript (evidence for the memory
+    /// directory). Codex may send `null`.
+    #[serde(default)]
+    pub transcript_path: Option<PathBuf>,
+    /// `SessionStart`: `startup`, `resume`, `clear` or `compact`.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// `UserPromptSubmit`: the prompt.
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// Tool events: the tool's name.
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    /// Tool events: the tool's arguments.
+    #[serde(default)]
+    pub tool_input: Option<Value>,
+}
+
+/// Why a payload was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadError {
+    /// More than [`MAX_PAYLOAD`] bytes.
+    #[error("the payload is over {MAX_PAYLOAD} bytes")]
+    Oversized,
+    /// Not a JSON object with the fields every event carries.
+    #[error("the payload is malformed: {reason}")]
+    Malformed {
+        /// The event, when the payload names one plausibly.
+        event: Option<String>,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl PayloadError {
+    /// The audit code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PayloadError::Oversized => "oversized",
+            PayloadError::Malformed { .. } => "malformed",
+        }
+    }
+
+    /// The event for the audit row, when known.
+    pub fn event(&self) -> Option<&str> {
+        match self {
+            PayloadError::Oversized => None,
+            PayloadError::Malformed { event, .. } => event.as_deref(),
+        }
+    }
+}
+
+/// Reads at most [`MAX_PAYLOAD`] + 1 bytes from `input` and parses them.
+pub fn read(input: impl Read) -> Result<Payload, PayloadError> {
+    let mut bytes = Vec::new();
+    input
+        .take(MAX_PAYLOAD + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| PayloadError::Malformed { event: None, reason: format!("stdin: {e}") })?;
+    if bytes.len() as u64 > MAX_PAYLOAD {
+        return Err(PayloadError::Oversized);
+    }
+    parse(&bytes)
+}
+
+/// Parses one payload.
+pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| PayloadError::Malformed { event: None, reason: format!("not JSON: {e}") })?;
+    let event = value.get("hook_event_name").and_then(Value::as_str).filter(|e| plausible_event(e));
+    let event = event.map(str::to_owned);
+    let malformed = |reason: String| PayloadError::Malformed { event: event.clone(), reason };
+    if !value.is_object() {
+        return Err(malformed("not a JSON object".to_owned()));
+    }
+    let payload: Payload = serde_json::from_value(value).map_err(|e| malformed(e.to_string()))?;
+    if payload.session_id.is_empty() {
+        return Err(malformed("session_id is empty".to_owned()));
+    }
+    if !payload.cwd.is_absolute() {
+        return Err(malformed("cwd is not an absolute path".to_owned()));
+    }
+    if !plausible_event(&payload.hook_event_name) {
+        return Err(malformed("hook_event_name is not an event name".to_owned()));
+    }
+    Ok(payload)
+}
+
+/// An event name as hosts spell them (`PreToolUse`): short, letters only.
+/// Anything else is not written to the audit log as an event.
+fn plausible_event(name: &str) -> bool {
+    (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_real_shaped_payload_parses_and_extra_fields_are_ignored() {
+        let p = parse(
+            br#"{"session_id":"s1","transcript_path":null,"cwd":"/w","hook_event_name":"PreToolUse",
+                "model":"m","permission_mode":"default","tool_name":"Edit","tool_input":{"file_path":"/w/a"},
+                "tool_use_id":"t"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.hook_event_name, "PreToolUse");
+        assert_eq!(p.transcript_path, None);
+        assert_eq!(p.tool_input.unwrap()["file_path"], "/w/a");
+    }
+
+    #[test]
+    fn refusals_name_the_event_when_they_can() {
+        let missing_cwd = parse(br#"{"session_id":"s","hook_event_name":"SessionStart"}"#).unwrap_err();
+        assert_eq!(missing_cwd.event(), Some("SessionStart"));
+        assert_eq!(missing_cwd.code(), "malformed");
+        let relative = parse(br#"{"session_id":"s","cwd":"w","hook_event_name":"Stop"}"#).unwrap_err();
+        assert_eq!(relative.event(), Some("Stop"));
+        let odd_event = parse(br#"{"session_id":"s","cwd":"/w","hook_event_name":"a b\n"}"#).unwrap_err();
+        assert_eq!(odd_event.event(), None);
+        assert_eq!(parse(b"[1]").unwrap_err().code(), "malformed");
+        assert_eq!(parse(b"\xff").unwrap_err().code(), "malformed");
+        assert_eq!(parse(b"").unwrap_err().code(), "malformed");
+    }
+
+    #[test]
+    fn one_byte_over_the_cap_is_oversized() {
+        let exact = vec![b' '; MAX_PAYLOAD as usize];
+        assert_eq!(read(&exact[..]).unwrap_err().code(), "malformed");
+        let over = vec![b' '; MAX_PAYLOAD as usize + 1];
+        assert_eq!(read(&over[..]).unwrap_err(), PayloadError::Oversized);
+    }
+}

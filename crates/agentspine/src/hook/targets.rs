@@ -1,0 +1,119 @@
+//! Which paths a tool call is about to touch, from its `tool_input`, by the
+//! host's own tool names. Only paths the tool names itself count: shell
+//! commands are never parsed (a guess is not evidence).
+
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use super::HookHost;
+
+/// At most this many targets are resolved for one tool call (a patch may
+/// name many files; each costs a resolution).
+pub const MAX_TARGETS: usize = 32;
+
+/// The paths `tool_name` touches, absolute (relative ones are taken from
+/// the payload's `cwd`) and lexically reduced, in order, without repeats.
+///
+/// Claude Code's `Read` gives none on purpose: Claude Code loads the nested
+/// `CLAUDE.md` files of what it reads itself (HOSTS.md), so agentspine adds
+/// nothing there.
+pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Path) -> Vec<PathBuf> {
+    let Some(input) = input else { return Vec::new() };
+    let field = |name: &str| input.get(name).and_then(Value::as_str).map(str::to_owned);
+    let named: Vec<String> = match (host, tool_name) {
+        (HookHost::Claude, "Edit" | "MultiEdit" | "Write") => field("file_path").into_iter().collect(),
+        (HookHost::Claude, "NotebookEdit") => field("notebook_path").into_iter().collect(),
+        (HookHost::Claude, "Grep" | "Glob") => field("path").into_iter().collect(),
+        (HookHost::Claude, _) => Vec::new(),
+        (HookHost::Codex, "apply_patch") => ["command", "input", "patch"]
+            .iter()
+            .find_map(|k| field(k))
+            .map(|p| patch_targets(&p))
+            .unwrap_or_default(),
+        (HookHost::Codex, "Bash") => Vec::new(),
+        (HookHost::Codex, _) => field("path").or_else(|| field("file_path")).into_iter().collect(),
+    };
+    let mut out: Vec<PathBuf> = Vec::new();
+    for name in named.iter().map(|n| n.trim()).filter(|n| !n.is_empty() && !n.contains('\0')) {
+        let path = Path::new(name);
+        let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+        let reduced = lexical(&absolute);
+        if !out.contains(&reduced) {
+            out.push(reduced);
+        }
+        if out.len() == MAX_TARGETS {
+            break;
+        }
+    }
+    out
+}
+
+/// The files a Codex `apply_patch` names: `*** Add File: p`,
+/// `*** Update File: p`, `*** Delete File: p` and `*** Move to: p`.
+pub fn patch_targets(patch: &str) -> Vec<String> {
+    const MARKERS: [&str; 4] = ["*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"];
+    patch
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            MARKERS.iter().find_map(|m| line.strip_prefix(m)).map(|p| p.trim().to_owned())
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// `.` dropped, `..` pops, never above `/`.
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => out.push(name),
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn paths(v: Vec<PathBuf>) -> Vec<String> {
+        v.into_iter().map(|p| p.display().to_string()).collect()
+    }
+
+    #[test]
+    fn claude_tools_name_their_paths_and_read_names_none() {
+        let cwd = Path::new("/w");
+        let t = |tool: &str, input: Value| paths(targets(HookHost::Claude, tool, Some(&input), cwd));
+        assert_eq!(t("Edit", json!({"file_path": "/w/a/b.ts", "old_string": "x"})), ["/w/a/b.ts"]);
+        assert_eq!(t("Write", json!({"file_path": "c/../d.ts"})), ["/w/d.ts"]);
+        assert_eq!(t("NotebookEdit", json!({"notebook_path": "/w/n.ipynb"})), ["/w/n.ipynb"]);
+        assert_eq!(t("Grep", json!({"pattern": "x", "path": "/w/src"})), ["/w/src"]);
+        assert!(t("Grep", json!({"pattern": "x"})).is_empty());
+        assert!(t("Read", json!({"file_path": "/w/a/b.ts"})).is_empty());
+        assert!(t("Bash", json!({"command": "cat /w/a/b.ts"})).is_empty());
+    }
+
+    #[test]
+    fn codex_patches_name_every_file_and_shell_commands_are_not_parsed() {
+        let cwd = Path::new("/w");
+        let patch = "*** Begin Patch\n*** Add File: new/x.rs\n+fn x() {}\n*** Update File: a/b.rs\n\
+                     *** Move to: c/b.rs\n@@\n-old\n+new\n*** Delete File: /w/gone.rs\n*** Update File: a/b.rs\n\
+                     *** End Patch\n";
+        let t = |tool: &str, input: Value| paths(targets(HookHost::Codex, tool, Some(&input), cwd));
+        assert_eq!(
+            t("apply_patch", json!({ "command": patch })),
+            ["/w/new/x.rs", "/w/a/b.rs", "/w/c/b.rs", "/w/gone.rs"]
+        );
+        assert!(t("Bash", json!({"command": "apply_patch <<'EOF'\n*** Update File: a.rs\nEOF"})).is_empty());
+        assert_eq!(t("view_image", json!({"path": "img/a.png"})), ["/w/img/a.png"]);
+        assert_eq!(t("mcp__fs__write", json!({"file_path": "/elsewhere/a"})), ["/elsewhere/a"]);
+    }
+}

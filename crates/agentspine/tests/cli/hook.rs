@@ -1,0 +1,462 @@
+//! `agentspine hook claude|codex`: real-shaped payloads on stdin, the exact
+//! JSON on stdout, and the state and audit rows they leave.
+
+use std::path::Path;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::Example;
+
+/// The scope the memory example's markers are written for.
+const SCOPE: (&str, &str) = ("AGENTSPINE_SCOPE", "project:blun,person:owner");
+
+impl Example {
+    /// Points Claude Code's auto memory at the copied `examples/claude-memory`.
+    fn with_memory(self) -> Example {
+        let settings = json!({ "autoMemoryDirectory": self.memory.display().to_string() });
+        self.home_file(".claude/settings.json", &settings.to_string());
+        self
+    }
+
+    /// Runs `agentspine hook HOST` with `payload` on stdin; checks what
+    /// every hook run promises whatever the input: exit 0, and never a
+    /// permission decision on stdout.
+    fn hook(&self, host: &str, payload: &serde_json::Value, env: &[(&str, &str)]) -> Output {
+        self.hook_raw(host, payload.to_string().as_bytes(), env)
+    }
+
+    fn hook_raw(&self, host: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output {
+        // Started from the home directory, not the project: only the
+        // payload says where the session is.
+        let out = self.run_stdin("../home", &["hook", host], stdin, env);
+        assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+        assert!(!stdout.contains("permissionDecision"), "{stdout}");
+        if !stdout.is_empty() {
+            // One JSON line, the host's shape and nothing else.
+            let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            let keys: Vec<&String> = value["hookSpecificOutput"].as_object().unwrap().keys().collect();
+            assert_eq!(value.as_object().unwrap().len(), 1, "{stdout}");
+            assert_eq!(keys.len(), 2, "{stdout}");
+            assert!(stdout.ends_with("}\n") && stdout.matches('\n').count() == 1, "{stdout:?}");
+        }
+        out
+    }
+
+    /// `additionalContext` of a run's output.
+    fn context(&self, out: &Output) -> String {
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        value["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned()
+    }
+
+    fn audit_rows(&self) -> String {
+        let out = std::process::Command::new("sqlite3")
+            .arg(self.state.join("state.db"))
+            .arg("SELECT host, event, phase, code, path FROM audit ORDER BY id")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        self.filter(&String::from_utf8(out.stdout).unwrap())
+    }
+
+    fn tree_path(&self, rel: &str) -> String {
+        self.tree.join(rel).display().to_string()
+    }
+}
+
+fn claude_start(ex: &Example, session: &str, source: &str) -> serde_json::Value {
+    json!({
+        "session_id": session,
+        "transcript_path": ex.home.join(".claude/projects/-tree/0b6c.jsonl"),
+        "cwd": ex.tree,
+        "hook_event_name": "SessionStart",
+        "source": source,
+    })
+}
+
+fn claude_prompt(ex: &Example, session: &str, prompt: &str) -> serde_json::Value {
+    json!({
+        "session_id": session,
+        "transcript_path": ex.home.join(".claude/projects/-tree/0b6c.jsonl"),
+        "cwd": ex.tree,
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+}
+
+fn claude_tool(
+    ex: &Example,
+    session: &str,
+    cwd: &Path,
+    tool: &str,
+    input: serde_json::Value,
+) -> serde_json::Value {
+    json!({
+        "session_id": session,
+        "transcript_path": ex.home.join(".claude/projects/-tree/0b6c.jsonl"),
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+        "tool_use_id": "toolu_01ABC",
+    })
+}
+
+fn codex(ex: &Example, session: &str, event: &str, extra: serde_json::Value) -> serde_json::Value {
+    let mut payload = json!({
+        "session_id": session,
+        "transcript_path": null,
+        "cwd": ex.tree,
+        "hook_event_name": event,
+        "model": "gpt-5.1-codex",
+        "permission_mode": "default",
+    });
+    payload.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    payload
+}
+
+fn users_edit(ex: &Example) -> serde_json::Value {
+    json!({
+        "file_path": ex.tree_path("packages/api/src/handlers/users.ts"),
+        "old_string": "export {};",
+        "new_string": "export const users = [];",
+    })
+}
+
+#[test]
+fn claude_session_start_sends_the_scoped_facts_not_the_index() {
+    let ex = Example::new().with_memory();
+    let out = ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[SCOPE]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/people/owner.md:\n\nThe owner reviews in the morning; ask before force-pushing."}}"###);
+    // Resumed: the model still has them. Compacted: it no longer does.
+    let resumed = ex.hook("claude", &claude_start(&ex, "s1", "resume"), &[SCOPE]);
+    assert_eq!(ex.stdout(&resumed), "");
+    let compacted = ex.hook("claude", &claude_start(&ex, "s1", "compact"), &[SCOPE]);
+    assert_eq!(ex.stdout(&compacted), ex.stdout(&out));
+    // Without a scope only `always` facts are relevant.
+    let unscoped = ex.hook("claude", &claude_start(&ex, "s2", "startup"), &[]);
+    insta::assert_snapshot!(ex.stdout(&unscoped), @r###"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning."}}"###);
+    assert_eq!(ex.audit_rows(), "");
+}
+
+#[test]
+fn claude_user_prompt_sends_the_pasta_fact_once() {
+    let ex = Example::new().with_memory();
+    ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[SCOPE]);
+    let first = ex.hook("claude", &claude_prompt(&ex, "s1", "what goes in a carbonara?"), &[SCOPE]);
+    insta::assert_snapshot!(ex.stdout(&first), @r###"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Contents of [TMP]/memory/pasta.md:\n\nCarbonara: guanciale, pecorino, egg yolks; never cream."}}"###);
+    let again = ex.hook("claude", &claude_prompt(&ex, "s1", "what goes in a carbonara?"), &[SCOPE]);
+    assert_eq!(ex.stdout(&again), "");
+    // A prompt no fact is about adds nothing.
+    let other = ex.hook("claude", &claude_prompt(&ex, "s1", "rename the users handler"), &[SCOPE]);
+    assert_eq!(ex.stdout(&other), "");
+    // A changed fact is sent again.
+    std::fs::write(ex.memory.join("pasta.md"), "Carbonara: guanciale, pecorino, whole eggs.\n").unwrap();
+    let changed = ex.hook("claude", &claude_prompt(&ex, "s1", "carbonara again"), &[SCOPE]);
+    assert!(
+        ex.context(&changed).ends_with("Carbonara: guanciale, pecorino, whole eggs."),
+        "{}",
+        ex.stdout(&changed)
+    );
+}
+
+#[test]
+fn claude_prompt_before_any_session_start_also_brings_the_scope_facts() {
+    // Installed mid-session (or a SessionStart that could not finish): the
+    // first prompt makes up for it.
+    let ex = Example::new().with_memory();
+    let out =
+        ex.hook("claude", &claude_prompt(&ex, "s1", "carbonara"), &[("AGENTSPINE_SCOPE", "project:blun")]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/pasta.md:\n\nCarbonara: guanciale, pecorino, egg yolks; never cream."}}"###);
+}
+
+#[test]
+fn claude_edit_sends_the_nested_chain_files_once() {
+    let ex = Example::new();
+    let edit = claude_tool(&ex, "s1", &ex.tree, "Edit", users_edit(&ex));
+    let out = ex.hook("claude", &edit, &[]);
+    // The root's CLAUDE.md, its import, CLAUDE.local.md and the unconditional
+    // rule were loaded at start; the rule for packages/api/** and the
+    // nested CLAUDE.md were not.
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors.\n\nContents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"###);
+    assert_eq!(ex.stdout(&ex.hook("claude", &edit, &[])), "");
+    // A Write of a new file beside it: its directory's chain, already sent.
+    let write = json!({ "file_path": ex.tree_path("packages/api/src/handlers/new.ts"), "content": "x" });
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Write", write), &[])), "");
+    // A new file in a directory that does not exist yet, in another package.
+    let write = json!({ "file_path": ex.tree_path("packages/web/src/new/a.tsx"), "content": "x" });
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Write", write), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/web/CLAUDE.md:\n\n# packages/web for Claude\n\nStorybook stories accompany every new component."}}"###);
+    // Grep with a path; Glob without one adds nothing.
+    let grep = json!({ "pattern": "amount", "path": ex.tree_path("services/billing") });
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Grep", grep), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/services/billing/CLAUDE.md:\n\n# services/billing\n\nAmounts are integers in minor units; never floats."}}"###);
+    let glob = json!({ "pattern": "**/*.ts" });
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Glob", glob), &[])), "");
+    // The session ends: what it was sent is forgotten.
+    ex.hook(
+        "claude",
+        &json!({"session_id": "s1", "cwd": ex.tree, "hook_event_name": "SessionEnd", "reason": "exit"}),
+        &[],
+    );
+    assert!(ex.context(&ex.hook("claude", &edit, &[])).contains("packages/api/CLAUDE.md"));
+    assert_eq!(ex.audit_rows(), "");
+}
+
+#[test]
+fn claude_read_sends_nothing_because_claude_loads_nested_files_on_read() {
+    let ex = Example::new();
+    let read = json!({ "file_path": ex.tree_path("packages/api/src/handlers/users.ts") });
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Read", read), &[]);
+    assert_eq!(ex.stdout(&out), "");
+    let bash = json!({ "command": "cat packages/api/src/handlers/users.ts" });
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Bash", bash), &[])), "");
+}
+
+#[test]
+fn claude_project_dir_is_where_the_host_loaded_its_chain() {
+    let ex = Example::new();
+    let api = ex.tree.join("packages/api");
+    let edit = claude_tool(&ex, "s1", &api, "Edit", users_edit(&ex));
+    // Started in packages/api: its CLAUDE.md was loaded at start.
+    let out = ex.hook("claude", &edit, &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors."}}"###);
+    // Started at the root, then moved into packages/api: it was not.
+    let tree = ex.tree.display().to_string();
+    let edit = claude_tool(&ex, "s2", &api, "Edit", users_edit(&ex));
+    let out = ex.hook("claude", &edit, &[("CLAUDE_PROJECT_DIR", &tree)]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors.\n\nContents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"###);
+}
+
+#[test]
+fn codex_apply_patch_sends_the_nested_agents_files_of_every_target_once() {
+    let ex = Example::new();
+    let patch = "*** Begin Patch\n*** Update File: packages/api/src/handlers/users.ts\n@@\n-export {};\n+export const users = [];\n\
+                 *** Add File: packages/web/src/Button.tsx\n+export function Button() {}\n*** End Patch\n";
+    let payload = codex(
+        &ex,
+        "c1",
+        "PreToolUse",
+        json!({
+            "tool_name": "apply_patch", "tool_input": { "command": patch }, "tool_use_id": "call_1",
+        }),
+    );
+    let out = ex.hook("codex", &payload, &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## packages/web/AGENTS.md\n\n# packages/web\n\nThe web client. Components are function components; no class components."}}"###);
+    assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "");
+    // Shell commands are not parsed, whatever they name.
+    let bash = codex(
+        &ex,
+        "c2",
+        "PreToolUse",
+        json!({
+            "tool_name": "Bash", "tool_input": { "command": "sed -i s/a/b/ packages/api/src/handlers/users.ts" },
+            "tool_use_id": "call_2",
+        }),
+    );
+    assert_eq!(ex.stdout(&ex.hook("codex", &bash, &[])), "");
+    // SessionStart (no memory directory in Codex) and prompts add nothing.
+    let start = codex(&ex, "c1", "SessionStart", json!({ "source": "startup" }));
+    assert_eq!(ex.stdout(&ex.hook("codex", &start, &[SCOPE])), "");
+    let prompt = codex(&ex, "c1", "UserPromptSubmit", json!({ "prompt": "carbonara", "turn_id": "t1" }));
+    assert_eq!(ex.stdout(&ex.hook("codex", &prompt, &[SCOPE])), "");
+    // startup forgot what c1 was sent: the patch's files come again; so
+    // does a compaction.
+    assert!(ex.context(&ex.hook("codex", &payload, &[])).starts_with("## packages/api/AGENTS.override.md"));
+    assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "");
+    let compacted = codex(&ex, "c1", "PostCompact", json!({ "trigger": "auto" }));
+    assert_eq!(ex.stdout(&ex.hook("codex", &compacted, &[])), "");
+    assert!(ex.context(&ex.hook("codex", &payload, &[])).starts_with("## packages/api/AGENTS.override.md"));
+    assert_eq!(ex.audit_rows(), "");
+}
+
+#[test]
+fn a_target_outside_the_root_or_through_a_link_adds_nothing() {
+    let ex = Example::new();
+    let elsewhere = ex.dir.path().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("pkg")).unwrap();
+    std::fs::write(elsewhere.join("pkg/CLAUDE.md"), "never sent\n").unwrap();
+    std::fs::write(elsewhere.join("pkg/AGENTS.md"), "never sent\n").unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("pkg"), ex.tree.join("packages/linked")).unwrap();
+    for path in [
+        elsewhere.join("pkg/a.ts").display().to_string(),
+        ex.tree_path("packages/linked/a.ts"),
+        ex.tree_path("../elsewhere/pkg/a.ts"),
+        "/etc/hosts".to_owned(),
+    ] {
+        let edit = claude_tool(&ex, "s1", &ex.tree, "Edit", json!({ "file_path": path }));
+        let out = ex.hook("claude", &edit, &[]);
+        assert_eq!(ex.stdout(&out), "", "{path}");
+        assert!(out.stderr.is_empty(), "{path}: {}", String::from_utf8_lossy(&out.stderr));
+        let patch = format!("*** Begin Patch\n*** Update File: {path}\n*** End Patch\n");
+        let payload = codex(
+            &ex,
+            "c1",
+            "PreToolUse",
+            json!({ "tool_name": "apply_patch", "tool_input": { "command": patch } }),
+        );
+        assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "", "{path}");
+    }
+    // The link is a refusal worth recording; the rest are not errors.
+    assert_eq!(
+        ex.audit_rows(),
+        "claude|PreToolUse|chain|target-through-symlink|[TREE]/packages/linked/a.ts\n\
+         codex|PreToolUse|chain|target-through-symlink|[TREE]/packages/linked/a.ts\n"
+    );
+}
+
+#[test]
+fn the_home_directory_is_never_a_project() {
+    // A home that is a git repository (dotfiles), with instruction files
+    // below: without the rule, an edit in work/sub would send them.
+    let ex = Example::new();
+    ex.home_file("CLAUDE.md", "home notes\n").home_file("work/sub/CLAUDE.md", "nested in home\n");
+    ex.home_file("work/sub/AGENTS.md", "nested in home\n").home_file("work/sub/a.ts", "x\n");
+    std::fs::create_dir(ex.home.join(".git")).unwrap();
+    let target = ex.home.join("work/sub/a.ts");
+    for cwd in [ex.home.clone(), ex.home.join("work")] {
+        let edit = claude_tool(&ex, "s1", &cwd, "Edit", json!({ "file_path": target }));
+        assert_eq!(ex.stdout(&ex.hook("claude", &edit, &[])), "", "{}", cwd.display());
+        let patch = format!("*** Begin Patch\n*** Update File: {}\n*** End Patch\n", target.display());
+        let mut payload = codex(
+            &ex,
+            "c1",
+            "PreToolUse",
+            json!({ "tool_name": "apply_patch", "tool_input": { "command": patch } }),
+        );
+        payload["cwd"] = json!(cwd);
+        assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "", "{}", cwd.display());
+    }
+    // The same tree elsewhere is a project like any other.
+    let edit = claude_tool(&ex, "s1", &ex.home.join("work"), "Edit", json!({ "file_path": target }));
+    std::fs::remove_dir(ex.home.join(".git")).unwrap();
+    std::fs::create_dir(ex.home.join("work/.git")).unwrap();
+    assert!(ex.context(&ex.hook("claude", &edit, &[])).ends_with("nested in home"));
+}
+
+#[test]
+fn malformed_and_oversized_payloads_exit_0_silently_with_an_audit_row() {
+    let ex = Example::new();
+    let mut oversized = b"{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\",\"prompt\":\"".to_vec();
+    oversized.resize(2 * 1024 * 1024, b'a');
+    let cases: [(&str, &[u8]); 5] = [
+        ("claude", b"not json"),
+        ("codex", b"[\"SessionStart\"]"),
+        ("claude", br#"{"session_id":"s","hook_event_name":"UserPromptSubmit","cwd":"relative/dir"}"#),
+        ("codex", br#"{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/","tool_name":7}"#),
+        ("claude", &oversized),
+    ];
+    for (host, stdin) in cases {
+        let out = ex.hook_raw(host, stdin, &[]);
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_eq!(
+        ex.audit_rows(),
+        "claude|unknown|payload|malformed|\n\
+         codex|unknown|payload|malformed|\n\
+         claude|UserPromptSubmit|payload|malformed|\n\
+         codex|PreToolUse|payload|malformed|\n\
+         claude|unknown|payload|oversized|\n"
+    );
+}
+
+#[test]
+fn a_payload_that_never_ends_is_abandoned_at_the_deadline() {
+    let ex = Example::new();
+    let started = Instant::now();
+    let mut child = ex
+        .command(".", &["hook", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(ex.audit_rows(), "claude|unknown|payload|deadline|\n");
+}
+
+#[test]
+fn additional_context_stays_under_10000_characters_and_says_what_was_cut() {
+    let ex = Example::new().with_memory();
+    std::fs::write(ex.memory.join("big.md"), "long fact ".repeat(3_000)).unwrap();
+    let index = std::fs::read_to_string(ex.memory.join("MEMORY.md")).unwrap();
+    let index = index.replace("# Memory\n\n", "# Memory\n\n- [Big](big.md) <!-- agentspine:always -->\n");
+    std::fs::write(ex.memory.join("MEMORY.md"), index).unwrap();
+    assert_eq!("long fact ".repeat(3_000).chars().count(), 30_000);
+    let out = ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[SCOPE]);
+    let context = ex.context(&out);
+    assert!(context.encode_utf16().count() < 10_000, "{}", context.len());
+    assert!(
+        context.starts_with(&format!(
+            "Contents of {}:\n\nlong fact long fact",
+            ex.memory.join("big.md").display()
+        ))
+    );
+    let notes = "\n\n[agentspine: 3 more sources not shown; run `agentspine briefing`]";
+    assert!(context.ends_with(notes), "{}", &context[context.len() - 300..]);
+    let cut = context.trim_end_matches(notes).rsplit_once("\n\n[agentspine: cut at ").unwrap().1;
+    assert!(cut.ends_with(" characters; run `agentspine briefing` for the whole file]"), "{cut}");
+    let (kept, total) = cut.split_once(" of ").unwrap();
+    let total: usize = total.split(' ').next().unwrap().parse().unwrap();
+    assert!(kept.parse::<usize>().unwrap() > 9_000, "{cut}");
+    let heading = format!("Contents of {}:\n\n", ex.memory.join("big.md").display());
+    assert_eq!(total, heading.chars().count() + 29_999, "{cut}");
+    // The cut fact counts as sent; the three left out come with the next prompt.
+    let next = ex.hook("claude", &claude_prompt(&ex, "s1", "hello"), &[SCOPE]);
+    insta::assert_snapshot!(ex.stdout(&next), @r###"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/people/owner.md:\n\nThe owner reviews in the morning; ask before force-pushing."}}"###);
+}
+
+#[test]
+fn an_unreadable_nested_file_is_left_out_and_audited() {
+    let ex = Example::new();
+    use std::os::unix::fs::PermissionsExt;
+    let locked = ex.tree.join("packages/api/CLAUDE.md");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let edit = claude_tool(&ex, "s1", &ex.tree, "Edit", users_edit(&ex));
+    let out = without_dac_override(&ex, &["hook", "claude"], edit.to_string().as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(ex.filter(&String::from_utf8(out.stdout).unwrap()), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors."}}"###);
+    assert_eq!(ex.audit_rows(), "claude|PreToolUse|chain|permission-denied|packages/api/CLAUDE.md\n");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+}
+
+/// Runs the hook so that file modes apply: as root, under `setpriv`
+/// without the capabilities that override them; a plain run otherwise.
+fn without_dac_override(ex: &Example, args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let plain = ex.command(".", args);
+    let uid = std::process::Command::new("id").arg("-u").output().unwrap();
+    let mut command = if String::from_utf8_lossy(&uid.stdout).trim() == "0" {
+        let drop = "-dac_override,-dac_read_search";
+        let mut wrapped = std::process::Command::new("setpriv");
+        wrapped.args(["--bounding-set", drop, "--inh-caps", drop]).arg(plain.get_program());
+        wrapped.args(plain.get_args()).current_dir(plain.get_current_dir().unwrap()).env_clear();
+        for (key, value) in plain.get_envs() {
+            if let Some(value) = value {
+                wrapped.env(key, value);
+            }
+        }
+        wrapped
+    } else {
+        plain
+    };
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
