@@ -10,6 +10,8 @@ use agentspine_fs::Code;
 use crate::support::{SECRET, Tree, backends, reader};
 
 const READS: usize = 10_000;
+/// Mutation rounds the reads must overlap, whatever the machine's load.
+const ROUNDS: u64 = 50;
 
 /// Version `k`: a header naming it, then a body whose length and byte both
 /// depend on `k`, so any mix of two versions is detectable.
@@ -75,7 +77,17 @@ fn every_read_is_one_whole_version_or_a_clean_refusal() {
         let root = r.open_root(&tree.root).unwrap();
         let (mut whole, mut empty) = (0, 0);
         let mut refused = std::collections::BTreeMap::<Code, u64>::new();
-        for _ in 0..READS {
+        // At least READS reads, and for as long as it takes the mutator to
+        // finish ROUNDS rounds (a loaded machine can starve it), bounded.
+        let started = std::time::Instant::now();
+        let mut reads = 0;
+        while (reads < READS || rounds.load(Ordering::Relaxed) < ROUNDS)
+            && started.elapsed() < std::time::Duration::from_secs(120)
+        {
+            reads += 1;
+            if reads % 64 == 0 {
+                std::thread::yield_now();
+            }
             match root.read("AGENTS.md", 1 << 20) {
                 Ok(snapshot) => {
                     assert_ne!(snapshot.bytes, SECRET, "{backend:?}: read through the link");
@@ -106,7 +118,8 @@ fn every_read_is_one_whole_version_or_a_clean_refusal() {
         mutator.join().unwrap();
         let rounds = rounds.load(Ordering::Relaxed);
         eprintln!("{backend:?}: {whole} whole, {empty} empty, refused {refused:?}, {rounds} mutation rounds");
-        assert!(rounds >= 10, "the mutator barely ran ({rounds} rounds); the test proved nothing");
+        assert!(reads >= READS, "only {reads} reads");
+        assert!(rounds >= ROUNDS, "the mutator barely ran ({rounds} rounds); the test proved nothing");
         assert!(whole > 0, "no read succeeded; the test proved nothing");
         assert!(
             refused.values().sum::<u64>() > 0,
@@ -144,7 +157,14 @@ fn replacements_during_long_reads_are_retried_never_mixed() {
         let r = reader(backend);
         let root = r.open_root(&tree.root).unwrap();
         let (mut whole, mut races) = (0u64, 0u64);
-        for _ in 0..2_000 {
+        let started = std::time::Instant::now();
+        let mut reads = 0;
+        // 2,000 reads at least, and until one of them overlapped a
+        // replacement (bounded: a loaded machine can starve the mutator).
+        while (reads < 2_000 || r.counters().retries == 0)
+            && started.elapsed() < std::time::Duration::from_secs(120)
+        {
+            reads += 1;
             match root.read("AGENTS.md", 1 << 20) {
                 Ok(s) => {
                     let k: u64 =
