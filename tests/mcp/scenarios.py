@@ -166,7 +166,7 @@ def main() -> int:
         os.rename(readme + ".new", readme)
         doc, error = server.tool("read_document", {"project_root": small, "source_id": source})
         check("a replaced source is read whole", error is None and doc["text"] == "rewritten as a new inode\n" and doc["changed"], str(error or doc))
-        versions = {("A" * 3000) + "\n", ("B" * 5000) + "\n"}
+        versions = {("A" * 3000) + "\n", ("B" * 5000) + "\n", "rewritten as a new inode\n"}
         stop = threading.Event()
 
         def swap():
@@ -181,19 +181,24 @@ def main() -> int:
         thread = threading.Thread(target=swap)
         thread.start()
         whole = mixed = refused = 0
+        others = []
         for _ in range(300):
             doc, error = server.tool("read_document", {"project_root": small, "source_id": source})
             if error is not None:
-                refused += 1 if "changed while it was read" in error else 0
-                mixed += 0 if "changed while it was read" in error else 1
+                if "changed while it was read" in error:
+                    refused += 1
+                else:
+                    mixed += 1
+                    others.append(error)
             elif doc["text"] in versions:
                 whole += 1
             else:
                 mixed += 1
+                others.append(repr(doc["text"][:60]))
         stop.set()
         thread.join()
         check(f"300 racing reads: whole versions or race refusals, never a mix ({whole} whole, {refused} races)",
-              mixed == 0 and whole > 0, f"{mixed} mixed or other errors")
+              mixed == 0 and whole > 0, f"{mixed} mixed or other errors: {others[:3]}")
         server.close()
     finally:
         for root, _, _ in os.walk(base):
