@@ -164,9 +164,9 @@ fn the_home_directory_or_a_profile_as_root_is_never_scanned() {
         assert_eq!((reader.counters().dir_enumerations, reader.counters().reads), (0, 0));
     }
     // A project nested inside a profile is scanned normally.
-    p.home_file(".pi/agent/work/AGENTS.md", "nested project\n");
-    std::fs::create_dir_all(home.join(".pi/agent/work/.git")).unwrap();
-    let nested = CatalogRequest::new(Host::Generic, home.join(".pi/agent/work"));
+    p.home_file(".pi/agent/nested-project/AGENTS.md", "nested project\n");
+    std::fs::create_dir_all(home.join(".pi/agent/nested-project/.git")).unwrap();
+    let nested = CatalogRequest::new(Host::Generic, home.join(".pi/agent/nested-project"));
     let c = catalog::build(&nested, &env, &Reader::new(Budget::UNLIMITED), &ids(), None).unwrap();
     assert_eq!(c.sources.len(), 1);
 }
