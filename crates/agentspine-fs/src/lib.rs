@@ -112,6 +112,7 @@ mod reader;
 mod root;
 mod state;
 mod sys;
+mod write;
 
 pub use budget::{Abandoned, Budget, MAX_ABANDONED, run_with_deadline, running_workers};
 pub use counters::{Counters, Refusals};
@@ -122,3 +123,4 @@ pub use reader::{BackendUnavailable, DEFAULT_RACE_RETRIES, Reader};
 pub use root::{Handle, Root};
 pub use state::{DirLock, LockMode, ensure_private_dir, move_aside, try_lock_dir, write_private_file_atomic};
 pub use sys::Backend;
+pub use write::{backup_file, ensure_dir, remove_file, replace_file_atomic};

@@ -21,3 +21,4 @@ mod properties;
 mod races;
 mod refusals;
 mod state;
+mod write;
