@@ -5,6 +5,7 @@
 
 mod cli;
 mod hook;
+mod install;
 mod mcp;
 mod state;
 

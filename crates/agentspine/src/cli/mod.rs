@@ -35,6 +35,8 @@ enum Command {
     Cache(cache::Args),
     Mcp(crate::mcp::Args),
     Hook(crate::hook::Args),
+    Install(crate::install::Args),
+    Uninstall(crate::install::UninstallArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -49,6 +51,8 @@ pub fn main() -> ExitCode {
         Command::Cache(args) => args.wants_json(),
         Command::Mcp(args) => args.wants_json(),
         Command::Hook(args) => args.wants_json(),
+        Command::Install(args) => args.wants_json(),
+        Command::Uninstall(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
@@ -60,6 +64,8 @@ pub fn main() -> ExitCode {
         Command::Cache(args) => cache::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Hook(args) => crate::hook::run(args),
+        Command::Install(args) => crate::install::install(args),
+        Command::Uninstall(args) => crate::install::uninstall(args),
     };
     match result {
         Ok(code) => code,

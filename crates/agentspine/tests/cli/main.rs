@@ -11,5 +11,6 @@ mod support;
 mod catalog;
 mod guard;
 mod hook;
+mod install;
 mod memory;
 mod resolve;

@@ -1,0 +1,96 @@
+//! Codex's files: `$CODEX_HOME/hooks.json` and `[mcp_servers.agentspine]`
+//! in `$CODEX_HOME/config.toml` (edited with `toml_edit`: comments and
+//! formatting stay).
+//!
+//! Codex 0.171 runs a hook from `hooks.json` only once the user has trusted
+//! it (`[hooks.state."<key>"] trusted_hash` in config.toml). How Codex
+//! computes that key and hash is not documented, so agentspine does not
+//! write it: install tells the user to trust the hooks in Codex.
+
+use std::path::{Path, PathBuf};
+
+use super::{Change, hooks, parse_object, read_config, render_object};
+
+/// The events agentspine answers, with Codex's matcher for each.
+pub const EVENTS: &[(&str, Option<&str>)] = &[
+    ("SessionStart", Some("startup|resume|clear|compact")),
+    ("UserPromptSubmit", None),
+    ("PreToolUse", None),
+    ("PostCompact", None),
+    ("SessionEnd", None),
+];
+
+/// What Codex needs the user to do after install.
+const TRUST_STEP: &str = "Codex runs hooks from hooks.json only once you trust them, and skips untrusted \
+                          hooks silently: start `codex` and approve the agentspine hooks when it asks \
+                          (agentspine does not write Codex's trust record itself)";
+
+pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
+    let (dir, make_dir) = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
+        Some(dir) => (PathBuf::from(dir), None),
+        None => (home.join(".codex"), Some((home.to_path_buf(), ".codex".to_owned()))),
+    };
+    let hooks_change = hooks_change(&dir, make_dir.clone(), bin, adding)?;
+    let config_change = config_change(&dir, make_dir, bin, adding)?;
+    let steps = if adding { vec![TRUST_STEP.to_owned()] } else { Vec::new() };
+    Ok((vec![hooks_change, config_change], steps))
+}
+
+fn hooks_change(dir: &Path, make_dir: Option<(PathBuf, String)>, bin: &str, adding: bool) -> anyhow::Result<Change> {
+    let name = "hooks.json";
+    let before = read_config(dir, name)?;
+    let original = parse_object(before.as_deref(), &dir.join(name))?;
+    let mut edited = original.clone();
+    if adding {
+        hooks::install(&mut edited, EVENTS, &hooks::command(bin, "codex"), "codex")
+            .map_err(|e| anyhow::anyhow!("{}: refused: {e}", dir.join(name).display()))?;
+    } else {
+        hooks::uninstall(&mut edited, "codex");
+    }
+    let after = render_object(before.as_deref(), &original, edited)?;
+    Ok(Change { dir: dir.to_path_buf(), name: name.into(), make_dir, before, after, mode: 0o644 })
+}
+
+fn config_change(dir: &Path, make_dir: Option<(PathBuf, String)>, bin: &str, adding: bool) -> anyhow::Result<Change> {
+    let name = "config.toml";
+    let path = dir.join(name);
+    let before = read_config(dir, name)?;
+    let mut doc: toml_edit::DocumentMut = before
+        .as_deref()
+        .unwrap_or("")
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{}: refused: not valid TOML ({e})", path.display()))?;
+    if adding {
+        let servers = doc.entry("mcp_servers").or_insert_with(|| {
+            let mut table = toml_edit::Table::new();
+            table.set_implicit(true);
+            toml_edit::Item::Table(table)
+        });
+        let Some(servers) = servers.as_table_like_mut() else {
+            anyhow::bail!("{}: refused: `mcp_servers` is not a table", path.display())
+        };
+        if servers.get("agentspine").is_none() {
+            servers.insert("agentspine", toml_edit::Item::Table(toml_edit::Table::new()));
+        }
+        let Some(server) = servers.get_mut("agentspine").and_then(toml_edit::Item::as_table_like_mut) else {
+            anyhow::bail!("{}: refused: `mcp_servers.agentspine` is not a table", path.display())
+        };
+        server.insert("command", toml_edit::value(bin));
+        let mut args = toml_edit::Array::new();
+        args.push("mcp");
+        server.insert("args", toml_edit::value(args));
+    } else if let Some(servers) = doc.get_mut("mcp_servers").and_then(toml_edit::Item::as_table_like_mut)
+        && servers.remove("agentspine").is_some()
+        && servers.is_empty()
+    {
+        doc.remove("mcp_servers");
+    }
+    let text = doc.to_string();
+    let after = match (&before, adding) {
+        (Some(old), _) if *old == text => Some(old.clone()),
+        (Some(_), false) if text.trim().is_empty() => None,
+        (None, false) => None,
+        _ => Some(text),
+    };
+    Ok(Change { dir: dir.to_path_buf(), name: name.into(), make_dir, before, after, mode: 0o600 })
+}

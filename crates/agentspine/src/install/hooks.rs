@@ -1,0 +1,123 @@
+//! The hook entries agentspine owns inside a host's JSON hook table
+//! (`{"hooks": {"<Event>": [{"matcher", "hooks": [{"type", "command",
+//! "timeout"}]}]}}`, the same shape for Claude Code and Codex).
+//!
+//! A hook is ours when its command is `<path>/agentspine hook <host>` (or
+//! bare `agentspine hook <host>`). Install removes every hook of ours and
+//! adds one group per event, in the place of the first group it removed
+//! (so re-installing updates the path without moving anything). Uninstall
+//! removes every hook of ours; a group, an event list or the `hooks` object
+//! that the removal leaves empty is removed too (install creates each of
+//! them when missing, so install then uninstall gives back the original,
+//! except an empty container that existed before install).
+
+use super::json::{Json, Object};
+
+/// Seconds a host waits for one run of the hook.
+pub const TIMEOUT: u64 = 10;
+
+/// Whether `command` runs an agentspine binary as `hook <host>`.
+pub fn is_ours(command: &str, host: &str) -> bool {
+    let Some(program) = command.trim().strip_suffix(&format!(" hook {host}")) else {
+        return false;
+    };
+    let program = program.trim().trim_matches('\'').trim_matches('"');
+    program == "agentspine" || program.ends_with("/agentspine")
+}
+
+/// The shell command for `bin hook <host>`, quoted when the path needs it.
+pub fn command(bin: &str, host: &str) -> String {
+    let plain = bin.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b));
+    if plain { format!("{bin} hook {host}") } else { format!("'{}' hook {host}", bin.replace('\'', "'\\''")) }
+}
+
+/// Adds (or updates) one hook group per `(event, matcher)` in `root`.
+/// Fails when `hooks` or an event's value is not the JSON type the host
+/// expects (the file is then left alone).
+pub fn install(root: &mut Object, events: &[(&str, Option<&str>)], command: &str, host: &str) -> anyhow::Result<()> {
+    let hooks = root.entry("hooks".to_owned()).or_insert_with(|| Json::Object(Object::new()));
+    let Json::Object(hooks) = hooks else { anyhow::bail!("`hooks` is not a JSON object") };
+    for (event, matcher) in events {
+        let list = hooks.entry((*event).to_owned()).or_insert_with(|| Json::Array(Vec::new()));
+        let Json::Array(list) = list else { anyhow::bail!("`hooks.{event}` is not a JSON array") };
+        let at = remove_ours(list, host).unwrap_or(list.len());
+        let mut group = Object::new();
+        if let Some(matcher) = matcher {
+            group.insert("matcher".into(), Json::str(matcher));
+        }
+        let hook = Json::object([
+            ("type", Json::str("command")),
+            ("command", Json::str(command)),
+            ("timeout", Json::Number(TIMEOUT.into())),
+        ]);
+        group.insert("hooks".into(), Json::Array(vec![hook]));
+        list.insert(at.min(list.len()), Json::Object(group));
+    }
+    Ok(())
+}
+
+/// Removes every hook of ours, and the containers the removal empties.
+/// Returns how many hooks were removed.
+pub fn uninstall(root: &mut Object, host: &str) -> usize {
+    let Some(Json::Object(hooks)) = root.get_mut("hooks") else { return 0 };
+    let mut removed = 0;
+    let mut emptied = Vec::new();
+    for (event, list) in hooks.iter_mut() {
+        let Json::Array(list) = list else { continue };
+        let before = count_ours(list, host);
+        if before == 0 {
+            continue;
+        }
+        remove_ours(list, host);
+        removed += before;
+        if list.is_empty() {
+            emptied.push(event.clone());
+        }
+    }
+    for event in emptied {
+        hooks.shift_remove(&event);
+    }
+    if removed > 0 && hooks.is_empty() {
+        root.shift_remove("hooks");
+    }
+    removed
+}
+
+/// How many hooks of ours `list` holds.
+pub fn count_ours(list: &[Json], host: &str) -> usize {
+    list.iter()
+        .filter_map(|group| match group.get("hooks") {
+            Some(Json::Array(hooks)) => Some(hooks),
+            _ => None,
+        })
+        .flatten()
+        .filter(|hook| is_our_hook(hook, host))
+        .count()
+}
+
+/// Whether one hook entry runs agentspine's hook for `host`.
+fn is_our_hook(hook: &Json, host: &str) -> bool {
+    hook.get("command").and_then(Json::as_str).is_some_and(|c| is_ours(c, host))
+}
+
+/// Removes our hooks from every group of `list`, and each group left with
+/// no hooks by that. Returns the index of the first group removed.
+fn remove_ours(list: &mut Vec<Json>, host: &str) -> Option<usize> {
+    let mut first = None;
+    let mut index = 0;
+    list.retain_mut(|group| {
+        let here = index;
+        index += 1;
+        let Json::Object(group) = group else { return true };
+        let Some(Json::Array(hooks)) = group.get_mut("hooks") else { return true };
+        let before = hooks.len();
+        hooks.retain(|hook| !is_our_hook(hook, host));
+        if hooks.len() < before && hooks.is_empty() {
+            first.get_or_insert(here);
+            return false;
+        }
+        true
+    });
+    // Indexes after removal: every removed group before `first` is none.
+    first
+}

@@ -1,0 +1,324 @@
+//! `agentspine install|uninstall claude|codex`: registers agentspine's hook
+//! and MCP server in a host's own configuration files, and takes them out
+//! again.
+//!
+//! Guarantees:
+//! - every other key of a file keeps its value and its place (JSON through
+//!   [`json::Json`], which keeps key order, TOML through `toml_edit`, which
+//!   keeps comments and formatting);
+//! - installing twice leaves one agentspine hook per event (see
+//!   [`hooks`]); re-installing updates the binary's path;
+//! - nothing is written through a link: a linked file or configuration
+//!   directory is refused with a one-line error naming it;
+//! - a file that changes is first copied to `<name>.agentspine-backup-<secs>`
+//!   beside it, then replaced atomically; `--dry-run` prints the change as
+//!   a unified diff and writes nothing;
+//! - `uninstall` removes exactly the entries install adds (and a container
+//!   the removal leaves empty; a file left as `{}` is removed, its backup
+//!   kept).
+
+mod claude;
+mod codex;
+mod hooks;
+mod json;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use serde::Serialize;
+
+/// Largest configuration file agentspine will edit.
+const MAX_CONFIG: u64 = 16 << 20;
+
+/// Add agentspine's hooks and MCP server to Claude Code or Codex.
+///
+/// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
+/// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
+/// `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json`). Project scope:
+/// `<project>/.claude/settings.json` and `<project>/.mcp.json`.
+///
+/// Codex: `$CODEX_HOME/hooks.json` (or `~/.codex/hooks.json`) and
+/// `[mcp_servers.agentspine]` in `config.toml`. Codex runs these hooks only
+/// once you trust them in Codex; agentspine does not write that trust.
+///
+/// Every changed file is backed up beside itself first. Examples:
+///
+///   agentspine install claude --dry-run
+///
+///   agentspine install codex --json
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The host to configure.
+    #[arg(value_enum)]
+    host: Host,
+    /// Claude Code only: the user's settings, or the project's.
+    #[arg(long, value_enum, default_value = "user")]
+    scope: Scope,
+    /// Project directory for `--scope project` [default: the git root of the current directory].
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Print what would change and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Remove what `agentspine install` added, and nothing else.
+///
+/// Takes the same host, `--scope` and `--project` as install. Every
+/// changed file is backed up beside itself first.
+///
+///   agentspine uninstall claude --scope project --dry-run
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct UninstallArgs {
+    #[command(flatten)]
+    inner: Args,
+}
+
+/// The hosts agentspine installs into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Host {
+    /// Claude Code.
+    Claude,
+    /// Codex CLI.
+    Codex,
+}
+
+/// Where Claude Code's configuration goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Scope {
+    /// The user's settings (every project).
+    User,
+    /// One project's `.claude/settings.json` and `.mcp.json`.
+    Project,
+}
+
+impl Args {
+    pub fn wants_json(&self) -> bool {
+        self.json
+    }
+}
+
+impl UninstallArgs {
+    pub fn wants_json(&self) -> bool {
+        self.inner.json
+    }
+}
+
+/// One configuration file: where it is, its text now, and its text after.
+struct Change {
+    /// The directory holding the file (created when missing, if `make_dir`).
+    dir: PathBuf,
+    name: String,
+    /// `(parent, name)` of `dir`, when it may be created.
+    make_dir: Option<(PathBuf, String)>,
+    before: Option<String>,
+    /// `None`: the file is removed.
+    after: Option<String>,
+    /// Mode of a new file.
+    mode: u32,
+}
+
+impl Change {
+    fn path(&self) -> PathBuf {
+        self.dir.join(&self.name)
+    }
+}
+
+/// What happened to one file, as printed.
+#[derive(Debug, Serialize)]
+struct FileReport {
+    path: PathBuf,
+    change: &'static str,
+    backup: Option<PathBuf>,
+}
+
+pub fn install(args: Args) -> anyhow::Result<ExitCode> {
+    run(args, true)
+}
+
+pub fn uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
+    run(args.inner, false)
+}
+
+fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
+    let bin = binary()?;
+    let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
+    let (changes, next_steps) = match args.host {
+        Host::Claude => {
+            let project = match args.scope {
+                Scope::Project => Some(crate::cli::project_root(args.project.as_deref())?),
+                Scope::User => None,
+            };
+            (claude::changes(&home, project.as_deref(), &bin, adding)?, Vec::new())
+        }
+        Host::Codex => {
+            anyhow::ensure!(args.scope == Scope::User, "Codex has no project scope here: drop `--scope project`");
+            codex::changes(&home, &bin, adding)?
+        }
+    };
+    let mut reports = Vec::new();
+    let mut diffs = String::new();
+    for change in &changes {
+        let kind = match (&change.before, &change.after) {
+            (before, after) if before == after => "unchanged",
+            (None, Some(_)) => "created",
+            (Some(_), None) => "removed",
+            _ => "updated",
+        };
+        let backup = if args.dry_run || kind == "unchanged" { None } else { apply(change)? };
+        if kind != "unchanged" {
+            diffs.push_str(&diff(change));
+        }
+        reports.push(FileReport { path: change.path(), change: kind, backup });
+    }
+    let next_steps: Vec<String> = if adding { next_steps } else { Vec::new() };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let mut value = serde_json::json!({
+            "action": if adding { "install" } else { "uninstall" },
+            "host": args.host,
+            "dry_run": args.dry_run,
+            "command": hooks::command(&bin, host_word(args.host)),
+            "files": reports,
+            "next_steps": next_steps,
+        });
+        if args.host == Host::Claude {
+            value["scope"] = serde_json::json!(args.scope);
+        }
+        if args.dry_run {
+            value["diff"] = serde_json::json!(diffs);
+        }
+        writeln!(out, "{value}")?;
+    } else {
+        if args.dry_run {
+            write!(out, "{diffs}")?;
+            writeln!(out, "dry run: nothing was written")?;
+        }
+        for report in &reports {
+            let verb = if args.dry_run { format!("would be {}", report.change) } else { report.change.to_owned() };
+            match &report.backup {
+                Some(backup) => writeln!(out, "{}: {verb} (backup: {})", report.path.display(), backup.display())?,
+                None => writeln!(out, "{}: {verb}", report.path.display())?,
+            }
+        }
+        for step in &next_steps {
+            writeln!(out, "next: {step}")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn host_word(host: Host) -> &'static str {
+    match host {
+        Host::Claude => "claude",
+        Host::Codex => "codex",
+    }
+}
+
+/// The absolute path of the running agentspine binary.
+fn binary() -> anyhow::Result<String> {
+    let path = std::env::current_exe().context("cannot tell where the agentspine binary is")?;
+    path.to_str().map(str::to_owned).context("the agentspine binary's path is not UTF-8")
+}
+
+/// Writes one change: the directory if missing, a backup of the old file,
+/// then the new file (or its removal). Returns the backup's path.
+fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {
+    let refused = |e: agentspine_fs::FsError| anyhow::anyhow!("{}: {e}", change.path().display());
+    if let Some((parent, name)) = &change.make_dir {
+        agentspine_fs::ensure_dir(parent, name).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let backup = match change.before {
+        Some(_) => Some(change.dir.join(agentspine_fs::backup_file(&change.dir, &change.name).map_err(refused)?)),
+        None => None,
+    };
+    match &change.after {
+        Some(text) => agentspine_fs::replace_file_atomic(&change.dir, &change.name, text.as_bytes(), Some(change.mode))
+            .map_err(refused)?,
+        None => agentspine_fs::remove_file(&change.dir, &change.name).map_err(refused)?,
+    }
+    Ok(backup)
+}
+
+/// A unified diff of one change.
+fn diff(change: &Change) -> String {
+    let before = change.before.as_deref().unwrap_or("");
+    let after = change.after.as_deref().unwrap_or("");
+    let path = change.path().display().to_string();
+    let old = if change.before.is_some() { format!("a{path}") } else { "/dev/null".to_owned() };
+    let new = if change.after.is_some() { format!("b{path}") } else { "/dev/null".to_owned() };
+    similar::TextDiff::from_lines(before, after).unified_diff().context_radius(3).header(&old, &new).to_string()
+}
+
+/// The text of `dir/name`, or `None` when it (or `dir`) does not exist.
+/// A link at `name` or at `dir` itself is refused: agentspine never writes
+/// through one.
+fn read_config(dir: &Path, name: &str) -> anyhow::Result<Option<String>> {
+    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+    if let (Some(parent), Some(last)) = (dir.parent(), dir.file_name()) {
+        match reader.open_root(parent).and_then(|root| root.stat(last)) {
+            Ok(meta) if meta.kind == agentspine_fs::FileKind::Symlink => {
+                anyhow::bail!("{}: refused: it is a symbolic link, and agentspine never writes through one", dir.display())
+            }
+            Ok(meta) if meta.kind != agentspine_fs::FileKind::Directory => {
+                anyhow::bail!("{}: refused: it is a {}, not a directory", dir.display(), meta.kind)
+            }
+            Ok(_) => {}
+            Err(e) if e.code() == agentspine_fs::Code::NotFound => return Ok(None),
+            Err(e) => anyhow::bail!("{}: {e}", dir.display()),
+        }
+    }
+    let root = reader.open_root(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    match root.read(name, MAX_CONFIG) {
+        Ok(snapshot) => Ok(Some(
+            String::from_utf8(snapshot.bytes).with_context(|| format!("{}: not UTF-8", dir.join(name).display()))?,
+        )),
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => Ok(None),
+        Err(e) if e.code() == agentspine_fs::Code::Symlink => anyhow::bail!(
+            "{}: refused: it is a symbolic link, and agentspine never writes through one",
+            dir.join(name).display()
+        ),
+        Err(e) => anyhow::bail!("{}: {e}", dir.join(name).display()),
+    }
+}
+
+/// Parses a JSON object file (missing = empty object), keeping key order.
+fn parse_object(text: Option<&str>, path: &Path) -> anyhow::Result<json::Object> {
+    match text {
+        None => Ok(json::Object::new()),
+        Some(text) if text.trim().is_empty() => Ok(json::Object::new()),
+        Some(text) => match serde_json::from_str(text) {
+            Ok(json::Json::Object(map)) => Ok(map),
+            Ok(_) => anyhow::bail!("{}: refused: not a JSON object", path.display()),
+            Err(e) => anyhow::bail!("{}: refused: not valid JSON ({e})", path.display()),
+        },
+    }
+}
+
+/// The new text of a JSON file: `None` when it would be left empty and
+/// did not start empty (uninstall), unchanged text when the value did not
+/// change (so formatting the user chose is kept).
+fn render_object(
+    before: Option<&str>,
+    original: &json::Object,
+    edited: json::Object,
+) -> anyhow::Result<Option<String>> {
+    if serde_json::to_string(original)? == serde_json::to_string(&edited)? {
+        return Ok(before.map(str::to_owned));
+    }
+    if edited.is_empty() && !original.is_empty() {
+        return Ok(None);
+    }
+    let mut text = serde_json::to_string_pretty(&edited)?;
+    text.push('\n');
+    Ok(Some(text))
+}

@@ -1,0 +1,353 @@
+//! `agentspine install|uninstall claude|codex` against a throwaway home:
+//! other keys keep their values and order, twice is one hook set, a dry
+//! run writes nothing, links are refused, TOML comments stay.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::Example;
+
+const BIN: &str = env!("CARGO_BIN_EXE_agentspine");
+
+/// The user's settings before install: keys in a deliberate order and a
+/// hook of their own.
+const SETTINGS: &str = r#"{
+  "zeta": 1,
+  "permissions": {"allow": ["Bash(ls)"], "deny": []},
+  "hooks": {
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/guard"}]}]
+  },
+  "alpha": "last"
+}
+"#;
+
+const CONFIG_TOML: &str = r#"# Codex settings, by hand.
+model = "o3" # the default model
+
+[mcp_servers.other]
+# keep this one
+command = "other-server"
+
+[profiles.fast]
+model = "o4-mini"
+"#;
+
+fn parse(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// A JSON value with object keys in file order (`serde_json::Value` sorts
+/// them in this build).
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum Ordered {
+    Null,
+    Bool(#[allow(dead_code)] bool),
+    Number(#[allow(dead_code)] serde_json::Number),
+    String(String),
+    Array(Vec<Ordered>),
+    Object(indexmap::IndexMap<String, Ordered>),
+}
+
+fn ordered(path: &Path) -> Ordered {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Key paths in document order (the parsed values compare equal whatever
+/// the order, so order is checked on its own).
+fn key_order(path: &Path) -> Vec<String> {
+    fn walk(value: &Ordered, prefix: &str, out: &mut Vec<String>) {
+        match value {
+            Ordered::Object(map) => {
+                for (key, child) in map {
+                    let path = format!("{prefix}/{key}");
+                    out.push(path.clone());
+                    walk(child, &path, out);
+                }
+            }
+            Ordered::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    walk(child, &format!("{prefix}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(&ordered(path), "", &mut out);
+    out
+}
+
+/// Our hooks per event, in file order (commands ending ` hook HOST`).
+fn ours(path: &Path, host: &str) -> Vec<(String, usize)> {
+    let suffix = format!(" hook {host}");
+    let Ordered::Object(root) = ordered(path) else { panic!("not an object") };
+    let Some(Ordered::Object(events)) = root.get("hooks") else { return Vec::new() };
+    let mut out = Vec::new();
+    for (event, groups) in events {
+        let Ordered::Array(groups) = groups else { panic!("{event} is not an array") };
+        let mut n = 0;
+        for group in groups {
+            let Ordered::Object(group) = group else { panic!("group") };
+            let Some(Ordered::Array(hooks)) = group.get("hooks") else { panic!("hooks") };
+            for hook in hooks {
+                let Ordered::Object(hook) = hook else { panic!("hook") };
+                if let Some(Ordered::String(command)) = hook.get("command")
+                    && command.ends_with(&suffix)
+                {
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            out.push((event.clone(), n));
+        }
+    }
+    out
+}
+
+fn filter(ex: &Example, text: &str) -> String {
+    let text = ex.filter(&text.replace(BIN, "[BIN]"));
+    // Backup names carry the time in seconds.
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("agentspine-backup-") {
+        let (head, tail) = rest.split_at(at + "agentspine-backup-".len());
+        out.push_str(head);
+        out.push_str("[SECS]");
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+fn ok(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "exit {:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries.map(|e| e.unwrap().file_name().into_string().unwrap()).collect(),
+        Err(_) => Vec::new(),
+    };
+    names.sort();
+    names
+}
+
+#[test]
+fn claude_install_adds_hooks_and_uninstall_restores_every_other_key_in_order() {
+    let ex = Example::new();
+    ex.home_file(".claude/settings.json", SETTINGS);
+    ex.home_file(".claude.json", "{\"numStartups\": 3, \"projects\": {\"/x\": {}}, \"theme\": \"dark\"}\n");
+    let settings = ex.home.join(".claude/settings.json");
+    let state = ex.home.join(".claude.json");
+    let original = parse(&settings);
+    let original_state = parse(&state);
+    let original_order = key_order(&settings);
+    let original_state_order = key_order(&state);
+
+    ok(&ex.run(".", &["install", "claude"]));
+    let installed = parse(&settings);
+    assert_eq!(
+        ours(&settings, "claude"),
+        [("PreToolUse".into(), 1), ("SessionStart".into(), 1), ("UserPromptSubmit".into(), 1), ("SessionEnd".into(), 1)]
+    );
+    let command = format!("{BIN} hook claude");
+    assert_eq!(installed["hooks"]["SessionStart"][0]["hooks"][0]["command"], command.as_str());
+    assert_eq!(installed["hooks"]["SessionStart"][0]["hooks"][0]["timeout"], 10);
+    assert_eq!(installed["hooks"]["PreToolUse"][1]["matcher"], "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob");
+    // The user's own hooks and keys are where they were.
+    assert_eq!(installed["hooks"]["PreToolUse"][0], original["hooks"]["PreToolUse"][0]);
+    assert_eq!(installed["hooks"]["Stop"], original["hooks"]["Stop"]);
+    let Ordered::Object(top) = ordered(&settings) else { panic!() };
+    assert_eq!(top.keys().collect::<Vec<_>>(), ["zeta", "permissions", "hooks", "alpha"]);
+    let mcp = parse(&state);
+    assert_eq!(mcp["mcpServers"]["agentspine"], serde_json::json!({"type": "stdio", "command": BIN, "args": ["mcp"]}));
+    assert_eq!(mcp["numStartups"], 3);
+    // One backup of each changed file, beside it.
+    assert_eq!(files(&ex.home.join(".claude")).iter().filter(|n| n.contains(".agentspine-backup-")).count(), 1);
+
+    ok(&ex.run(".", &["uninstall", "claude"]));
+    let restored = parse(&settings);
+    assert_eq!(restored, original);
+    assert_eq!(key_order(&settings), original_order);
+    let restored_state = parse(&state);
+    assert_eq!(restored_state, original_state);
+    assert_eq!(key_order(&state), original_state_order);
+}
+
+#[test]
+fn claude_install_twice_is_one_hook_set_and_updates_an_old_path() {
+    let ex = Example::new();
+    // An earlier install from another place.
+    ex.home_file(
+        ".claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "/old/bin/agentspine hook claude"}]}]}}"#,
+    );
+    ok(&ex.run(".", &["install", "claude"]));
+    let second = ok(&ex.run(".", &["install", "claude"]));
+    assert!(second.contains("settings.json: unchanged"), "{second}");
+    let path = ex.home.join(".claude/settings.json");
+    let settings = parse(&path);
+    for (event, n) in ours(&path, "claude") {
+        assert_eq!(n, 1, "{event}");
+        assert_eq!(settings["hooks"][&event].as_array().unwrap().len(), 1, "{event}");
+    }
+    assert_eq!(ours(&path, "claude").len(), 4);
+    assert!(!std::fs::read_to_string(ex.home.join(".claude/settings.json")).unwrap().contains("/old/bin"));
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let ex = Example::new();
+    ex.home_file(".claude/settings.json", SETTINGS);
+    let settings = ex.home.join(".claude/settings.json");
+    let mtime = std::fs::metadata(&settings).unwrap().modified().unwrap();
+    let out = ok(&ex.run(".", &["install", "claude", "--dry-run"]));
+    assert!(out.contains("+++ b"), "{out}");
+    assert!(out.contains(&format!("+            \"command\": \"{BIN} hook claude\",")), "{out}");
+    assert!(out.contains("dry run: nothing was written"), "{out}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), SETTINGS);
+    assert_eq!(std::fs::metadata(&settings).unwrap().modified().unwrap(), mtime);
+    assert_eq!(files(&ex.home), [".claude"]);
+    assert_eq!(files(&ex.home.join(".claude")), ["settings.json"]);
+
+    let out = ok(&ex.run(".", &["install", "codex", "--dry-run"]));
+    assert!(out.contains("--- /dev/null"), "{out}");
+    assert_eq!(files(&ex.home), [".claude"]);
+}
+
+#[test]
+fn a_linked_settings_file_or_directory_is_refused_and_nothing_is_written() {
+    let ex = Example::new();
+    ex.home_file("dotfiles/settings.json", SETTINGS);
+    std::fs::create_dir_all(ex.home.join(".claude")).unwrap();
+    std::os::unix::fs::symlink(ex.home.join("dotfiles/settings.json"), ex.home.join(".claude/settings.json")).unwrap();
+    let out = ex.run(".", &["install", "claude"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = filter(&ex, &String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("[HOME]/.claude/settings.json: refused: it is a symbolic link"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(ex.home.join("dotfiles/settings.json")).unwrap(), SETTINGS);
+    assert_eq!(files(&ex.home.join(".claude")), ["settings.json"]);
+    assert_eq!(files(&ex.home.join("dotfiles")), ["settings.json"]);
+    assert!(!files(&ex.home).contains(&".claude.json".to_owned()));
+
+    // A linked configuration directory too.
+    let ex = Example::new();
+    ex.home_file("dotfiles/codex/config.toml", CONFIG_TOML);
+    std::os::unix::fs::symlink(ex.home.join("dotfiles/codex"), ex.home.join(".codex")).unwrap();
+    let out = ex.run(".", &["install", "codex"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = filter(&ex, &String::from_utf8_lossy(&out.stderr));
+    assert!(stderr.contains("[HOME]/.codex: refused: it is a symbolic link"), "{stderr}");
+    assert_eq!(files(&ex.home.join("dotfiles/codex")), ["config.toml"]);
+}
+
+#[test]
+fn codex_config_keeps_comments_and_hooks_json_comes_and_goes() {
+    let ex = Example::new();
+    ex.home_file(".codex/config.toml", CONFIG_TOML);
+    let codex = ex.home.join(".codex");
+    let out = ok(&ex.run(".", &["install", "codex"]));
+    assert!(out.contains("hooks.json: created"), "{out}");
+    assert!(out.contains("next: Codex runs hooks from hooks.json only once you trust them"), "{out}");
+    let config = std::fs::read_to_string(codex.join("config.toml")).unwrap();
+    // toml_edit puts the new table beside its siblings; every line of
+    // the user's file, comments included, is still there in order.
+    let block = format!("\n[mcp_servers.agentspine]\ncommand = \"{BIN}\"\nargs = [\"mcp\"]\n");
+    assert!(config.contains(&block), "{config}");
+    assert_eq!(config.replace(&block, ""), CONFIG_TOML, "{config}");
+    let hooks = parse(&codex.join("hooks.json"));
+    assert_eq!(
+        ours(&codex.join("hooks.json"), "codex"),
+        [
+            ("SessionStart".into(), 1),
+            ("UserPromptSubmit".into(), 1),
+            ("PreToolUse".into(), 1),
+            ("PostCompact".into(), 1),
+            ("SessionEnd".into(), 1)
+        ]
+    );
+    assert_eq!(hooks["hooks"]["SessionStart"][0]["matcher"], "startup|resume|clear|compact");
+    // Twice: nothing changes.
+    let again = ok(&ex.run(".", &["install", "codex"]));
+    assert!(again.contains("hooks.json: unchanged") && again.contains("config.toml: unchanged"), "{again}");
+
+    ok(&ex.run(".", &["uninstall", "codex"]));
+    assert_eq!(std::fs::read_to_string(codex.join("config.toml")).unwrap(), CONFIG_TOML);
+    let left = files(&codex);
+    assert!(!left.contains(&"hooks.json".to_owned()), "{left:?}");
+    assert!(left.iter().any(|n| n.starts_with("hooks.json.agentspine-backup-")), "{left:?}");
+}
+
+#[test]
+fn claude_project_scope_writes_the_project_files() {
+    let ex = Example::new();
+    ok(&ex.run("services/billing", &["install", "claude", "--scope", "project"]));
+    assert_eq!(ours(&ex.tree.join(".claude/settings.json"), "claude").len(), 4);
+    let mcp = parse(&ex.tree.join(".mcp.json"));
+    assert_eq!(mcp["mcpServers"]["agentspine"]["args"], serde_json::json!(["mcp"]));
+    assert!(!ex.home.join(".claude").exists());
+    ok(&ex.run("services/billing", &["uninstall", "claude", "--scope", "project"]));
+    assert!(!ex.tree.join(".mcp.json").exists());
+    assert!(!ex.tree.join(".claude/settings.json").exists());
+}
+
+#[test]
+fn install_json_output() {
+    let ex = Example::new();
+    ex.home_file(".codex/config.toml", CONFIG_TOML);
+    let out = ex.run(".", &["install", "codex", "--json"]);
+    let value: Value = serde_json::from_str(&filter(&ex, &ok(&out))).unwrap();
+    insta::assert_json_snapshot!(value, @r#"
+    {
+      "action": "install",
+      "command": "[BIN] hook codex",
+      "dry_run": false,
+      "files": [
+        {
+          "backup": null,
+          "change": "created",
+          "path": "[HOME]/.codex/hooks.json"
+        },
+        {
+          "backup": "[HOME]/.codex/config.toml.agentspine-backup-[SECS]",
+          "change": "updated",
+          "path": "[HOME]/.codex/config.toml"
+        }
+      ],
+      "host": "codex",
+      "next_steps": [
+        "Codex runs hooks from hooks.json only once you trust them, and skips untrusted hooks silently: start `codex` and approve the agentspine hooks when it asks (agentspine does not write Codex's trust record itself)"
+      ]
+    }
+    "#);
+    let out = ex.run(".", &["uninstall", "codex", "--json", "--dry-run"]);
+    let value: Value = serde_json::from_str(&filter(&ex, &ok(&out))).unwrap();
+    insta::assert_json_snapshot!(value, @r#"
+    {
+      "action": "uninstall",
+      "command": "[BIN] hook codex",
+      "diff": "--- a[HOME]/.codex/hooks.json\n+++ /dev/null\n@@ -1,60 +0,0 @@\n-{\n-  \"hooks\": {\n-    \"SessionStart\": [\n-      {\n-        \"matcher\": \"startup|resume|clear|compact\",\n-        \"hooks\": [\n-          {\n-            \"type\": \"command\",\n-            \"command\": \"[BIN] hook codex\",\n-            \"timeout\": 10\n-          }\n-        ]\n-      }\n-    ],\n-    \"UserPromptSubmit\": [\n-      {\n-        \"hooks\": [\n-          {\n-            \"type\": \"command\",\n-            \"command\": \"[BIN] hook codex\",\n-            \"timeout\": 10\n-          }\n-        ]\n-      }\n-    ],\n-    \"PreToolUse\": [\n-      {\n-        \"hooks\": [\n-          {\n-            \"type\": \"command\",\n-            \"command\": \"[BIN] hook codex\",\n-            \"timeout\": 10\n-          }\n-        ]\n-      }\n-    ],\n-    \"PostCompact\": [\n-      {\n-        \"hooks\": [\n-          {\n-            \"type\": \"command\",\n-            \"command\": \"[BIN] hook codex\",\n-            \"timeout\": 10\n-          }\n-        ]\n-      }\n-    ],\n-    \"SessionEnd\": [\n-      {\n-        \"hooks\": [\n-          {\n-            \"type\": \"command\",\n-            \"command\": \"[BIN] hook codex\",\n-            \"timeout\": 10\n-          }\n-        ]\n-      }\n-    ]\n-  }\n-}\n--- a[HOME]/.codex/config.toml\n+++ b[HOME]/.codex/config.toml\n@@ -5,9 +5,5 @@\n # keep this one\n command = \"other-server\"\n \n-[mcp_servers.agentspine]\n-command = \"[BIN]\"\n-args = [\"mcp\"]\n-\n [profiles.fast]\n model = \"o4-mini\"\n",
+      "dry_run": true,
+      "files": [
+        {
+          "backup": null,
+          "change": "removed",
+          "path": "[HOME]/.codex/hooks.json"
+        },
+        {
+          "backup": null,
+          "change": "updated",
+          "path": "[HOME]/.codex/config.toml"
+        }
+      ],
+      "host": "codex",
+      "next_steps": []
+    }
+    "#);
+}
