@@ -128,7 +128,10 @@ pub fn backup_file(dir: &Path, name: &str) -> Result<String, FsError> {
     }
     Err(FsError::Io {
         path: shown(),
-        source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "every backup name for this second is taken"),
+        source: std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "every backup name for this second is taken",
+        ),
     })
 }
 
@@ -165,7 +168,12 @@ pub fn ensure_dir(parent: &Path, name: &str) -> Result<bool, FsError> {
 }
 
 /// Creates `name` beneath `dir_fd`, failing if anything is there.
-fn create_new(dir_fd: &OwnedFd, name: &str, mode: u32, shown: &dyn Fn() -> String) -> Result<OwnedFd, FsError> {
+fn create_new(
+    dir_fd: &OwnedFd,
+    name: &str,
+    mode: u32,
+    shown: &dyn Fn() -> String,
+) -> Result<OwnedFd, FsError> {
     rustix::fs::openat(
         dir_fd,
         name,

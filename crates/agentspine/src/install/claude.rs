@@ -19,10 +19,17 @@ pub const EVENTS: &[(&str, Option<&str>)] = &[
 
 /// The changes to install (`adding`) or uninstall agentspine: user scope
 /// when `project` is `None`.
-pub(super) fn changes(home: &Path, project: Option<&Path>, bin: &str, adding: bool) -> anyhow::Result<Vec<Change>> {
+pub(super) fn changes(
+    home: &Path,
+    project: Option<&Path>,
+    bin: &str,
+    adding: bool,
+) -> anyhow::Result<Vec<Change>> {
     let config_dir = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
     let (settings_dir, settings_parent, mcp_dir, mcp_name, mcp_mode) = match project {
-        Some(project) => (project.join(".claude"), project.to_path_buf(), project.to_path_buf(), ".mcp.json", 0o644),
+        Some(project) => {
+            (project.join(".claude"), project.to_path_buf(), project.to_path_buf(), ".mcp.json", 0o644)
+        }
         None => match &config_dir {
             Some(dir) => (dir.clone(), parent(dir)?, dir.clone(), ".claude.json", 0o600),
             None => (home.join(".claude"), home.to_path_buf(), home.to_path_buf(), ".claude.json", 0o600),
@@ -34,7 +41,9 @@ pub(super) fn changes(home: &Path, project: Option<&Path>, bin: &str, adding: bo
 }
 
 fn parent(dir: &Path) -> anyhow::Result<PathBuf> {
-    dir.parent().map(Path::to_path_buf).ok_or_else(|| anyhow::anyhow!("{}: no parent directory", dir.display()))
+    dir.parent()
+        .map(Path::to_path_buf)
+        .ok_or_else(|| anyhow::anyhow!("{}: no parent directory", dir.display()))
 }
 
 fn settings_change(dir: &Path, parent: &Path, bin: &str, adding: bool) -> anyhow::Result<Change> {
@@ -61,7 +70,13 @@ fn settings_change(dir: &Path, parent: &Path, bin: &str, adding: bool) -> anyhow
 }
 
 /// `mcpServers.agentspine = {"type": "stdio", "command": BIN, "args": ["mcp"]}`.
-pub(super) fn mcp_change(dir: &Path, name: &str, mode: u32, bin: &str, adding: bool) -> anyhow::Result<Change> {
+pub(super) fn mcp_change(
+    dir: &Path,
+    name: &str,
+    mode: u32,
+    bin: &str,
+    adding: bool,
+) -> anyhow::Result<Change> {
     let before = read_config(dir, name)?;
     let path = dir.join(name);
     let original = parse_object(before.as_deref(), &path)?;

@@ -36,7 +36,12 @@ pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<(V
     Ok((vec![hooks_change, config_change], steps))
 }
 
-fn hooks_change(dir: &Path, make_dir: Option<(PathBuf, String)>, bin: &str, adding: bool) -> anyhow::Result<Change> {
+fn hooks_change(
+    dir: &Path,
+    make_dir: Option<(PathBuf, String)>,
+    bin: &str,
+    adding: bool,
+) -> anyhow::Result<Change> {
     let name = "hooks.json";
     let before = read_config(dir, name)?;
     let original = parse_object(before.as_deref(), &dir.join(name))?;
@@ -51,7 +56,12 @@ fn hooks_change(dir: &Path, make_dir: Option<(PathBuf, String)>, bin: &str, addi
     Ok(Change { dir: dir.to_path_buf(), name: name.into(), make_dir, before, after, mode: 0o644 })
 }
 
-fn config_change(dir: &Path, make_dir: Option<(PathBuf, String)>, bin: &str, adding: bool) -> anyhow::Result<Change> {
+fn config_change(
+    dir: &Path,
+    make_dir: Option<(PathBuf, String)>,
+    bin: &str,
+    adding: bool,
+) -> anyhow::Result<Change> {
     let name = "config.toml";
     let path = dir.join(name);
     let before = read_config(dir, name)?;

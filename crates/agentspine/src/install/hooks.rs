@@ -34,7 +34,12 @@ pub fn command(bin: &str, host: &str) -> String {
 /// Adds (or updates) one hook group per `(event, matcher)` in `root`.
 /// Fails when `hooks` or an event's value is not the JSON type the host
 /// expects (the file is then left alone).
-pub fn install(root: &mut Object, events: &[(&str, Option<&str>)], command: &str, host: &str) -> anyhow::Result<()> {
+pub fn install(
+    root: &mut Object,
+    events: &[(&str, Option<&str>)],
+    command: &str,
+    host: &str,
+) -> anyhow::Result<()> {
     let hooks = root.entry("hooks".to_owned()).or_insert_with(|| Json::Object(Object::new()));
     let Json::Object(hooks) = hooks else { anyhow::bail!("`hooks` is not a JSON object") };
     for (event, matcher) in events {

@@ -161,7 +161,10 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             (claude::changes(&home, project.as_deref(), &bin, adding)?, Vec::new())
         }
         Host::Codex => {
-            anyhow::ensure!(args.scope == Scope::User, "Codex has no project scope here: drop `--scope project`");
+            anyhow::ensure!(
+                args.scope == Scope::User,
+                "Codex has no project scope here: drop `--scope project`"
+            );
             codex::changes(&home, &bin, adding)?
         }
     };
@@ -204,9 +207,12 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             writeln!(out, "dry run: nothing was written")?;
         }
         for report in &reports {
-            let verb = if args.dry_run { format!("would be {}", report.change) } else { report.change.to_owned() };
+            let verb =
+                if args.dry_run { format!("would be {}", report.change) } else { report.change.to_owned() };
             match &report.backup {
-                Some(backup) => writeln!(out, "{}: {verb} (backup: {})", report.path.display(), backup.display())?,
+                Some(backup) => {
+                    writeln!(out, "{}: {verb} (backup: {})", report.path.display(), backup.display())?
+                }
                 None => writeln!(out, "{}: {verb}", report.path.display())?,
             }
         }
@@ -238,12 +244,16 @@ fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {
         agentspine_fs::ensure_dir(parent, name).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let backup = match change.before {
-        Some(_) => Some(change.dir.join(agentspine_fs::backup_file(&change.dir, &change.name).map_err(refused)?)),
+        Some(_) => {
+            Some(change.dir.join(agentspine_fs::backup_file(&change.dir, &change.name).map_err(refused)?))
+        }
         None => None,
     };
     match &change.after {
-        Some(text) => agentspine_fs::replace_file_atomic(&change.dir, &change.name, text.as_bytes(), Some(change.mode))
-            .map_err(refused)?,
+        Some(text) => {
+            agentspine_fs::replace_file_atomic(&change.dir, &change.name, text.as_bytes(), Some(change.mode))
+                .map_err(refused)?
+        }
         None => agentspine_fs::remove_file(&change.dir, &change.name).map_err(refused)?,
     }
     Ok(backup)
@@ -256,7 +266,11 @@ fn diff(change: &Change) -> String {
     let path = change.path().display().to_string();
     let old = if change.before.is_some() { format!("a{path}") } else { "/dev/null".to_owned() };
     let new = if change.after.is_some() { format!("b{path}") } else { "/dev/null".to_owned() };
-    similar::TextDiff::from_lines(before, after).unified_diff().context_radius(3).header(&old, &new).to_string()
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&old, &new)
+        .to_string()
 }
 
 /// The text of `dir/name`, or `None` when it (or `dir`) does not exist.
@@ -267,7 +281,10 @@ fn read_config(dir: &Path, name: &str) -> anyhow::Result<Option<String>> {
     if let (Some(parent), Some(last)) = (dir.parent(), dir.file_name()) {
         match reader.open_root(parent).and_then(|root| root.stat(last)) {
             Ok(meta) if meta.kind == agentspine_fs::FileKind::Symlink => {
-                anyhow::bail!("{}: refused: it is a symbolic link, and agentspine never writes through one", dir.display())
+                anyhow::bail!(
+                    "{}: refused: it is a symbolic link, and agentspine never writes through one",
+                    dir.display()
+                )
             }
             Ok(meta) if meta.kind != agentspine_fs::FileKind::Directory => {
                 anyhow::bail!("{}: refused: it is a {}, not a directory", dir.display(), meta.kind)
@@ -280,7 +297,8 @@ fn read_config(dir: &Path, name: &str) -> anyhow::Result<Option<String>> {
     let root = reader.open_root(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     match root.read(name, MAX_CONFIG) {
         Ok(snapshot) => Ok(Some(
-            String::from_utf8(snapshot.bytes).with_context(|| format!("{}: not UTF-8", dir.join(name).display()))?,
+            String::from_utf8(snapshot.bytes)
+                .with_context(|| format!("{}: not UTF-8", dir.join(name).display()))?,
         )),
         Err(e) if e.code() == agentspine_fs::Code::NotFound => Ok(None),
         Err(e) if e.code() == agentspine_fs::Code::Symlink => anyhow::bail!(

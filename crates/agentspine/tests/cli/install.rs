@@ -153,22 +153,36 @@ fn claude_install_adds_hooks_and_uninstall_restores_every_other_key_in_order() {
     let installed = parse(&settings);
     assert_eq!(
         ours(&settings, "claude"),
-        [("PreToolUse".into(), 1), ("SessionStart".into(), 1), ("UserPromptSubmit".into(), 1), ("SessionEnd".into(), 1)]
+        [
+            ("PreToolUse".into(), 1),
+            ("SessionStart".into(), 1),
+            ("UserPromptSubmit".into(), 1),
+            ("SessionEnd".into(), 1)
+        ]
     );
     let command = format!("{BIN} hook claude");
     assert_eq!(installed["hooks"]["SessionStart"][0]["hooks"][0]["command"], command.as_str());
     assert_eq!(installed["hooks"]["SessionStart"][0]["hooks"][0]["timeout"], 10);
-    assert_eq!(installed["hooks"]["PreToolUse"][1]["matcher"], "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob");
+    assert_eq!(
+        installed["hooks"]["PreToolUse"][1]["matcher"],
+        "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob"
+    );
     // The user's own hooks and keys are where they were.
     assert_eq!(installed["hooks"]["PreToolUse"][0], original["hooks"]["PreToolUse"][0]);
     assert_eq!(installed["hooks"]["Stop"], original["hooks"]["Stop"]);
     let Ordered::Object(top) = ordered(&settings) else { panic!() };
     assert_eq!(top.keys().collect::<Vec<_>>(), ["zeta", "permissions", "hooks", "alpha"]);
     let mcp = parse(&state);
-    assert_eq!(mcp["mcpServers"]["agentspine"], serde_json::json!({"type": "stdio", "command": BIN, "args": ["mcp"]}));
+    assert_eq!(
+        mcp["mcpServers"]["agentspine"],
+        serde_json::json!({"type": "stdio", "command": BIN, "args": ["mcp"]})
+    );
     assert_eq!(mcp["numStartups"], 3);
     // One backup of each changed file, beside it.
-    assert_eq!(files(&ex.home.join(".claude")).iter().filter(|n| n.contains(".agentspine-backup-")).count(), 1);
+    assert_eq!(
+        files(&ex.home.join(".claude")).iter().filter(|n| n.contains(".agentspine-backup-")).count(),
+        1
+    );
 
     ok(&ex.run(".", &["uninstall", "claude"]));
     let restored = parse(&settings);
@@ -225,7 +239,8 @@ fn a_linked_settings_file_or_directory_is_refused_and_nothing_is_written() {
     let ex = Example::new();
     ex.home_file("dotfiles/settings.json", SETTINGS);
     std::fs::create_dir_all(ex.home.join(".claude")).unwrap();
-    std::os::unix::fs::symlink(ex.home.join("dotfiles/settings.json"), ex.home.join(".claude/settings.json")).unwrap();
+    std::os::unix::fs::symlink(ex.home.join("dotfiles/settings.json"), ex.home.join(".claude/settings.json"))
+        .unwrap();
     let out = ex.run(".", &["install", "claude"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = filter(&ex, &String::from_utf8_lossy(&out.stderr));
@@ -350,4 +365,22 @@ fn install_json_output() {
       "next_steps": []
     }
     "#);
+}
+
+#[test]
+fn custom_claude_config_dir_and_codex_home_are_used_instead_of_home() {
+    let ex = Example::new();
+    let claude = ex.dir.path().join("claude-config");
+    let codex = ex.dir.path().join("codex-home");
+    std::fs::create_dir_all(&codex).unwrap();
+    let out = ex.command(".", &["install", "claude"]).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
+    ok(&out);
+    let out = ex.command(".", &["install", "codex"]).env("CODEX_HOME", &codex).output().unwrap();
+    ok(&out);
+    // Claude keeps its user MCP servers in `.claude.json` inside the config
+    // dir when CLAUDE_CONFIG_DIR is set (as `claude mcp add --scope user`).
+    assert_eq!(files(&claude), [".claude.json", "settings.json"]);
+    assert_eq!(ours(&claude.join("settings.json"), "claude").len(), 4);
+    assert_eq!(files(&codex), ["config.toml", "hooks.json"]);
+    assert!(files(&ex.home).is_empty(), "{:?}", files(&ex.home));
 }
