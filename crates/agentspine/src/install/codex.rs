@@ -5,7 +5,8 @@
 //! Codex 0.171 runs a hook from `hooks.json` only once the user has trusted
 //! it (`[hooks.state."<key>"] trusted_hash` in config.toml). How Codex
 //! computes that key and hash is not documented, so agentspine does not
-//! write it: install tells the user to trust the hooks in Codex.
+//! write it: install tells the user to trust the hooks in Codex's `/hooks`
+//! view (the place Codex 0.171's own help points to).
 
 use std::path::{Path, PathBuf};
 
@@ -21,8 +22,8 @@ pub const EVENTS: &[(&str, Option<&str>)] = &[
 ];
 
 /// What Codex needs the user to do after install.
-const TRUST_STEP: &str = "Codex runs hooks from hooks.json only once you trust them, and skips untrusted \
-                          hooks silently: start `codex` and approve the agentspine hooks when it asks \
+const TRUST_STEP: &str = "Codex runs a hook from hooks.json only once you trust it, and skips untrusted \
+                          hooks silently: start `codex`, type `/hooks`, and trust the agentspine hooks \
                           (agentspine does not write Codex's trust record itself)";
 
 pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<(Vec<Change>, Vec<String>)> {

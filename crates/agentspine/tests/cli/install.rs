@@ -269,7 +269,7 @@ fn codex_config_keeps_comments_and_hooks_json_comes_and_goes() {
     let codex = ex.home.join(".codex");
     let out = ok(&ex.run(".", &["install", "codex"]));
     assert!(out.contains("hooks.json: created"), "{out}");
-    assert!(out.contains("next: Codex runs hooks from hooks.json only once you trust them"), "{out}");
+    assert!(out.contains("next: Codex runs a hook from hooks.json only once you trust it"), "{out}");
     let config = std::fs::read_to_string(codex.join("config.toml")).unwrap();
     // toml_edit puts the new table beside its siblings; every line of
     // the user's file, comments included, is still there in order.
@@ -337,7 +337,7 @@ fn install_json_output() {
       ],
       "host": "codex",
       "next_steps": [
-        "Codex runs hooks from hooks.json only once you trust them, and skips untrusted hooks silently: start `codex` and approve the agentspine hooks when it asks (agentspine does not write Codex's trust record itself)"
+        "Codex runs a hook from hooks.json only once you trust it, and skips untrusted hooks silently: start `codex`, type `/hooks`, and trust the agentspine hooks (agentspine does not write Codex's trust record itself)"
       ]
     }
     "#);
