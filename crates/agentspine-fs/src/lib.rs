@@ -68,10 +68,13 @@
 //!
 //! # Writes
 //!
-//! The crate writes in one place only: agentspine's own state directory
+//! The crate writes in two places only. agentspine's own state directory
 //! ([`ensure_private_dir`], [`move_aside`], [`write_private_file_atomic`],
-//! [`try_lock_dir`]). The directory is private (`0700`, ours, not a link)
-//! and every name in it is used relative to its handle, never followed.
+//! [`try_lock_dir`]) is private (`0700`, ours, not a link). A host's
+//! configuration file that `agentspine install` edits is backed up beside
+//! itself and replaced atomically (see the `write` module), never written
+//! through a link. In both, every name is used relative to a directory
+//! handle, never followed.
 //!
 //! # What each operation costs
 //!
