@@ -70,7 +70,7 @@ pub fn replace_file_atomic(dir: &Path, name: &str, bytes: &[u8], mode: Option<u3
     );
     let file = create_new(&dir_fd, &temp, mode, &|| dir.join(&temp).display().to_string())?;
     let written = write_all(&file, bytes)
-        .and_then(|()| rustix::fs::fchmod(&file, Mode::from_raw_mode(mode)))
+        .and_then(|()| rustix::fs::fchmod(&file, mode_of(mode)))
         .and_then(|()| rustix::fs::fsync(&file))
         .and_then(|()| rustix::fs::renameat(&dir_fd, temp.as_str(), &dir_fd, name));
     drop(file);
@@ -178,7 +178,7 @@ fn create_new(
         dir_fd,
         name,
         OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::from_raw_mode(mode),
+        mode_of(mode),
     )
     .map_err(|e| match e {
         Errno::EXIST => FsError::Io { path: shown(), source: e.into() },
@@ -264,4 +264,10 @@ fn open_dir_nofollow(parent: &OwnedFd, name: &OsStr, shown: &dyn Fn() -> String)
         }
         other => map_lookup_errno(other, shown),
     })
+}
+
+/// Permission bits as the platform's `Mode` (`mode_t` is 16 bits on macOS).
+#[allow(clippy::unnecessary_cast)]
+fn mode_of(bits: u32) -> Mode {
+    Mode::from_raw_mode((bits & 0o7777) as rustix::fs::RawMode)
 }
