@@ -188,7 +188,7 @@ fn split_absolute(path: &Path, shown: impl Fn() -> String) -> Result<(&Path, &Os
 }
 
 /// Checks that `name` is one plain name.
-fn plain_name(name: &str, shown: impl Fn() -> String) -> Result<(), FsError> {
+pub(crate) fn plain_name(name: &str, shown: impl Fn() -> String) -> Result<(), FsError> {
     let reason = if name.is_empty() {
         "the name is empty"
     } else if name == "." || name == ".." {
@@ -214,7 +214,11 @@ fn open_dir_itself(dir: &Path) -> Result<OwnedFd, FsError> {
 }
 
 /// Opens the directory `name` beneath `parent` without following a link.
-fn open_dir_nofollow(parent: &OwnedFd, name: &OsStr, shown: &dyn Fn() -> String) -> Result<OwnedFd, FsError> {
+pub(crate) fn open_dir_nofollow(
+    parent: &OwnedFd,
+    name: &OsStr,
+    shown: &dyn Fn() -> String,
+) -> Result<OwnedFd, FsError> {
     rustix::fs::openat(parent, name, DIR_OPEN | OFlags::NOFOLLOW, Mode::empty()).map_err(|e| match e {
         Errno::LOOP | Errno::NOTDIR => {
             match rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW)
@@ -261,7 +265,7 @@ fn make_and_open(parent: &OwnedFd, name: &OsStr, shown: &dyn Fn() -> String) -> 
 }
 
 /// Writes all of `bytes`, retrying short writes and `EINTR`.
-fn write_all(fd: &OwnedFd, mut bytes: &[u8]) -> Result<(), Errno> {
+pub(crate) fn write_all(fd: &OwnedFd, mut bytes: &[u8]) -> Result<(), Errno> {
     while !bytes.is_empty() {
         match rustix::io::write(fd.as_fd(), bytes) {
             Ok(0) => return Err(Errno::IO),

@@ -19,6 +19,7 @@ use rustix::io::Errno;
 
 use crate::error::FsError;
 use crate::identity::FileKind;
+use crate::state::{open_dir_nofollow, plain_name, write_all};
 use crate::sys::map_lookup_errno;
 
 /// Mode of a new file when the caller gives none (`0644`).
@@ -186,19 +187,6 @@ fn create_new(
     })
 }
 
-/// Writes all of `bytes`, retrying short writes and `EINTR`.
-fn write_all(fd: &OwnedFd, mut bytes: &[u8]) -> Result<(), Errno> {
-    while !bytes.is_empty() {
-        match rustix::io::write(fd.as_fd(), bytes) {
-            Ok(0) => return Err(Errno::IO),
-            Ok(n) => bytes = &bytes[n..],
-            Err(Errno::INTR) => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
 /// Reads a file to its end, retrying `EINTR`.
 fn read_all(fd: &OwnedFd) -> Result<Vec<u8>, Errno> {
     let mut out = Vec::new();
@@ -211,22 +199,6 @@ fn read_all(fd: &OwnedFd) -> Result<Vec<u8>, Errno> {
             Err(e) => return Err(e),
         }
     }
-}
-
-/// Checks that `name` is one plain name.
-fn plain_name(name: &str, shown: impl Fn() -> String) -> Result<(), FsError> {
-    let reason = if name.is_empty() {
-        "the name is empty"
-    } else if name == "." || name == ".." {
-        "the name is `.` or `..`"
-    } else if name.contains('/') {
-        "the name holds a `/`: only a name inside the directory is allowed"
-    } else if name.contains('\0') {
-        "the name holds a NUL byte"
-    } else {
-        return Ok(());
-    };
-    Err(FsError::InvalidPath { path: shown(), reason })
 }
 
 /// Opens `dir` (an absolute, user-chosen path without `..`) refusing a link
@@ -248,22 +220,6 @@ fn open_dir_itself(dir: &Path) -> Result<OwnedFd, FsError> {
     let parent_fd =
         rustix::fs::open(parent, DIR_OPEN, Mode::empty()).map_err(|e| map_lookup_errno(e, &shown))?;
     open_dir_nofollow(&parent_fd, name, &shown)
-}
-
-/// Opens the directory `name` beneath `parent` without following a link.
-fn open_dir_nofollow(parent: &OwnedFd, name: &OsStr, shown: &dyn Fn() -> String) -> Result<OwnedFd, FsError> {
-    rustix::fs::openat(parent, name, DIR_OPEN | OFlags::NOFOLLOW, Mode::empty()).map_err(|e| match e {
-        Errno::LOOP | Errno::NOTDIR => {
-            match rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW)
-                .map(|st| FileKind::from_file_type(FileType::from_raw_mode(st.st_mode)))
-            {
-                Ok(FileKind::Symlink) => FsError::Symlink { path: shown() },
-                Ok(kind) => FsError::NotDirectory { path: shown(), kind },
-                Err(_) => FsError::NotFound { path: shown() },
-            }
-        }
-        other => map_lookup_errno(other, shown),
-    })
 }
 
 /// Permission bits as the platform's `Mode` (`mode_t` is 16 bits on macOS).
