@@ -5,7 +5,7 @@
 //! Rows are only ever added. Triggers in the database refuse `UPDATE` and
 //! `DELETE` on the table with `audit is append-only`, whoever asks.
 
-use rusqlite::Row;
+use rusqlite::{Row, Transaction};
 use serde::Serialize;
 
 use crate::db::{Store, now_ms};
@@ -68,14 +68,7 @@ impl Store {
     pub fn audit_append(&self, event: &AuditEvent) -> Result<AuditRow, AuditError> {
         let at_ms = now_ms();
         let id = self
-            .write(|tx| {
-                tx.execute(
-                    "INSERT INTO audit (at_ms, host, event, phase, code, path, detail)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    (at_ms, &event.host, &event.event, &event.phase, &event.code, &event.path, &event.detail),
-                )?;
-                Ok(tx.last_insert_rowid())
-            })
+            .write(|tx| insert_audit(tx, event, at_ms))
             .map_err(|source| AuditError::Database { operation: "append", source })?;
         Ok(AuditRow {
             id,
@@ -104,6 +97,17 @@ impl Store {
         })
         .map_err(|source| AuditError::Database { operation: "list", source })
     }
+}
+
+/// Inserts `event` inside a write transaction another operation holds, so
+/// that the event and its audit row are one change; returns the row id.
+pub(crate) fn insert_audit(tx: &Transaction<'_>, event: &AuditEvent, at_ms: i64) -> rusqlite::Result<i64> {
+    tx.execute(
+        "INSERT INTO audit (at_ms, host, event, phase, code, path, detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        (at_ms, &event.host, &event.event, &event.phase, &event.code, &event.path, &event.detail),
+    )?;
+    Ok(tx.last_insert_rowid())
 }
 
 fn audit_row(row: &Row<'_>) -> rusqlite::Result<AuditRow> {

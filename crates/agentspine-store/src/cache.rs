@@ -239,7 +239,7 @@ impl Store {
 
 /// Evicts least recently used rows until `incoming` more bytes fit under the
 /// cap; returns how many were evicted.
-fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result<usize> {
+pub(crate) fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result<usize> {
     let held: i64 = tx.query_row("SELECT COALESCE(SUM(byte_len), 0) FROM cache", [], |row| row.get(0))?;
     let mut excess = (from_sql_u64(held) + incoming).saturating_sub(CACHE_CAP_BYTES);
     if excess == 0 {
@@ -265,7 +265,7 @@ fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result<usize> {
 }
 
 /// The next recency stamp: now in ns, or one past the largest stamp so far.
-fn next_use(tx: &Transaction<'_>) -> rusqlite::Result<i64> {
+pub(crate) fn next_use(tx: &Transaction<'_>) -> rusqlite::Result<i64> {
     let largest: Option<i64> = tx.query_row("SELECT MAX(last_used) FROM cache", [], |row| row.get(0))?;
     Ok(largest.map_or(now_ns(), |largest| now_ns().max(largest.saturating_add(1))))
 }

@@ -67,14 +67,23 @@ mod cache;
 mod db;
 mod dir;
 mod migrations;
+mod records;
 mod scope;
 mod session;
 
 pub use audit::{AuditError, AuditEvent, AuditRow};
-pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
+pub use bindings::{
+    BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingError, BindingEvent,
+    BindingKind, BindingRefusal, BindingState, ContinuityRecord, FirstBadRow, GENESIS_SHA256,
+    MAX_CONTINUITY_RECORDS,
+};
 pub use cache::{CACHE_CAP_BYTES, CacheError, CacheStats, CachedSnapshot};
 pub use db::{BUSY_ATTEMPTS, BUSY_TIMEOUT, DB_FILE, Opened, Store, StoreError};
 pub use dir::{Platform, state_dir, state_dir_path};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
+pub use records::{
+    MAX_RECORD_BYTES, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange, RecordError, RecordKind,
+    RecordStatus,
+};
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::SessionError;

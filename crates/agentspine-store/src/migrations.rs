@@ -15,7 +15,7 @@ use crate::db::{StoreError, retry_busy};
 
 /// Every migration, in order; `MIGRATIONS[n]` takes a database from
 /// version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[V1];
+pub const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The version a fully migrated database has.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -90,6 +90,29 @@ CREATE TABLE session_sent (
     PRIMARY KEY (session_id, source_id, sha256)
 );
 CREATE INDEX session_sent_at ON session_sent (sent_at_ms);
+"#;
+
+/// Learning records, per project (keyed by the root digest). A record is
+/// never deleted: it is retracted or superseded, so nothing acknowledged
+/// is lost. Every change of status is one transaction with its audit row.
+const V2: &str = r#"
+CREATE TABLE records (
+    id            INTEGER PRIMARY KEY,
+    root_digest   TEXT    NOT NULL,
+    kind          TEXT    NOT NULL CHECK (kind IN (
+        'preference', 'no-go', 'correction', 'reference', 'person-relationship',
+        'project-fact', 'task', 'attention-event', 'group-private', 'delegation-policy',
+        'execution-grant', 'job', 'secret', 'trust-material')),
+    text          TEXT    NOT NULL CHECK (length(text) > 0),
+    status        TEXT    NOT NULL CHECK (status IN ('proposed', 'accepted', 'retracted', 'superseded')),
+    supersedes    INTEGER REFERENCES records (id),
+    superseded_by INTEGER REFERENCES records (id),
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL
+);
+CREATE INDEX records_root ON records (root_digest, status);
+CREATE TRIGGER records_no_delete BEFORE DELETE ON records
+BEGIN SELECT RAISE(ABORT, 'records are never deleted: retract them'); END;
 "#;
 
 /// Applies the missing migrations to `conn` (the database at `path`).

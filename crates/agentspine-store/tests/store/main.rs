@@ -19,6 +19,7 @@ mod concurrency;
 mod corrupt;
 mod guard;
 mod open;
+mod records;
 mod scope;
 mod session;
 mod state_dir;

@@ -22,7 +22,10 @@ fn migrates_an_empty_file_and_sets_user_version() {
     let raw = state.raw();
     let version: i64 = raw.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
     assert_eq!(version, SCHEMA_VERSION);
-    assert_eq!(tables(&raw), ["audit", "binding_events", "cache", "meta", "scopes", "session_sent"]);
+    assert_eq!(
+        tables(&raw),
+        ["audit", "binding_events", "cache", "meta", "records", "scopes", "session_sent"]
+    );
     let mode: String = raw.pragma_query_value(None, "journal_mode", |row| row.get(0)).unwrap();
     assert_eq!(mode, "wal");
 }
