@@ -4,6 +4,13 @@
 //! That leaves the nested files below the session directory and, for
 //! Claude Code, the `.claude/rules` whose `paths:` match only the target.
 //!
+//! When the tool makes the host load nested files itself (Claude Code's
+//! `Read`, `Write`, `Edit`: see [`super::targets::host_loads_nested`]), the
+//! files it loads (those below the session directory, and the `paths:`
+//! rules of the `.claude` directories it started under) are not sent but
+//! recorded as the session's, so a later tool call never repeats them; the
+//! rest (a sibling package's files) are sent.
+//!
 //! Nothing is added for a target outside the project root or reached
 //! through a link (the resolver refuses both), nor when the project would
 //! be the home directory or a host profile.
@@ -17,9 +24,10 @@ use super::context::Block;
 use super::events::Hook;
 
 impl Hook<'_> {
-    /// The chain files of `targets` the host has not loaded, each once,
-    /// not yet sent in this session.
-    pub(super) fn chain_files(&self, targets: &[PathBuf]) -> Vec<Block> {
+    /// The chain files of `targets` not yet in this session: those to
+    /// send, and those the tool makes the host load itself (when
+    /// `host_loads` says it loads nested files).
+    pub(super) fn chain_files(&self, targets: &[PathBuf], host_loads: bool) -> Chained {
         let base = Request {
             host: self.host.host(),
             cwd: self.session_dir.clone(),
@@ -28,21 +36,22 @@ impl Hook<'_> {
             transcript_path: self.payload.transcript_path.clone().filter(|p| p.is_absolute()),
         };
         if self.excluded(&self.session_dir) {
-            return Vec::new();
+            return Chained::default();
         }
         let native = match resolve(&base, &self.env, &self.reader) {
             Ok(native) => native,
             Err(e) => {
                 self.resolve_failed(&e, &self.session_dir);
-                return Vec::new();
+                return Chained::default();
             }
         };
         if self.excluded(&native.project_root) {
-            return Vec::new();
+            return Chained::default();
         }
+        let session_dir = self.canonical(&self.session_dir);
         let mut known: BTreeSet<PathBuf> = native.parts.iter().map(|p| p.path.clone()).collect();
         let base = Request { root: Some(native.project_root.clone()), ..base };
-        let mut blocks = Vec::new();
+        let mut out = Chained::default();
         let mut audited = BTreeSet::new();
         for target in targets {
             let Some(chain) = self.target_chain(&base, target) else { continue };
@@ -58,12 +67,22 @@ impl Hook<'_> {
                     continue;
                 }
                 let Some(block) = self.block(part, &chain.project_root) else { continue };
-                if !self.was_sent(&block.source_id, &block.sha256) {
-                    blocks.push(block);
+                if self.was_sent(&block.source_id, &block.sha256) {
+                    continue;
+                }
+                if host_loads && loaded_by_host(part, &chain.parts, &session_dir) {
+                    out.host_loaded.push(block);
+                } else {
+                    out.send.push(block);
                 }
             }
         }
-        blocks
+        out
+    }
+
+    /// `dir` without links (as the resolver names files), else as given.
+    fn canonical(&self, dir: &Path) -> PathBuf {
+        self.reader.open_root(dir).map(|r| r.host_path().to_path_buf()).unwrap_or_else(|_| dir.to_path_buf())
     }
 
     /// The target's chain; for a file that does not exist yet (a `Write`,
@@ -118,8 +137,7 @@ impl Hook<'_> {
     /// The home directory, a directory above it, or a host's profile is
     /// never a project (DESIGN.md): no project chain at all.
     fn excluded(&self, dir: &Path) -> bool {
-        let canonical =
-            |p: PathBuf| self.reader.open_root(&p).map(|r| r.host_path().to_path_buf()).unwrap_or(p);
+        let canonical = |p: PathBuf| self.canonical(&p);
         let dir = canonical(dir.to_path_buf());
         if let Some(home) = self.env.home.clone().map(canonical)
             && home.starts_with(&dir)
@@ -132,6 +150,50 @@ impl Hook<'_> {
             .map(canonical)
             .any(|profile| profile == dir)
     }
+}
+
+/// The chain files of a tool call's targets that the session lacks.
+#[derive(Debug, Default)]
+pub(super) struct Chained {
+    /// Files the host does not load: sent.
+    pub send: Vec<Block>,
+    /// Files the tool makes the host load itself: recorded, not sent.
+    pub host_loaded: Vec<Block>,
+}
+
+/// Whether the host loads `part` itself when a file tool touches its
+/// directory: a file below the session directory, a `.claude/rules` file
+/// of a directory the session started in or under, or a file imported by
+/// one of those.
+fn loaded_by_host(part: &Part, parts: &[Part], session_dir: &Path) -> bool {
+    if part.path.starts_with(session_dir) {
+        return true;
+    }
+    if let Some(holder) = rules_holder(&part.path)
+        && session_dir.starts_with(holder)
+    {
+        return true;
+    }
+    part.imported_by.as_deref().is_some_and(|importer| {
+        parts
+            .iter()
+            .any(|p| p.label == importer && p.path != part.path && loaded_by_host(p, parts, session_dir))
+    })
+}
+
+/// The directory holding the `.claude/rules` directory `path` lies in.
+fn rules_holder(path: &Path) -> Option<&Path> {
+    let mut at = path.parent();
+    while let Some(dir) = at {
+        if dir.file_name().is_some_and(|n| n == "rules")
+            && let Some(claude) = dir.parent()
+            && claude.file_name().is_some_and(|n| n == ".claude")
+        {
+            return claude.parent();
+        }
+        at = dir.parent();
+    }
+    None
 }
 
 /// The audit code of a candidate the scan could not complete.

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `SessionStart` | Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots) |
 //! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent |
-//! | `PreToolUse` | the target directory's instruction files the host has not loaded |
+//! | `PreToolUse` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
@@ -170,7 +170,13 @@ impl Hook<'_> {
         if targets.is_empty() {
             return Vec::new();
         }
-        self.chain_files(&targets)
+        let chained = self.chain_files(&targets, super::targets::host_loads_nested(self.host, tool));
+        // The host has these (or is about to load them): recorded so that
+        // no later tool call repeats them.
+        for block in &chained.host_loaded {
+            self.mark_sent(block);
+        }
+        chained.send
     }
 
     /// Forgets what this session was sent.

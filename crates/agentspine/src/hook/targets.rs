@@ -14,15 +14,13 @@ pub const MAX_TARGETS: usize = 32;
 
 /// The paths `tool_name` touches, absolute (relative ones are taken from
 /// the payload's `cwd`) and lexically reduced, in order, without repeats.
-///
-/// Claude Code's `Read` gives none on purpose: Claude Code loads the nested
-/// `CLAUDE.md` files of what it reads itself (HOSTS.md), so agentspine adds
-/// nothing there.
 pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Path) -> Vec<PathBuf> {
     let Some(input) = input else { return Vec::new() };
     let field = |name: &str| input.get(name).and_then(Value::as_str).map(str::to_owned);
     let named: Vec<String> = match (host, tool_name) {
-        (HookHost::Claude, "Edit" | "MultiEdit" | "Write") => field("file_path").into_iter().collect(),
+        (HookHost::Claude, "Read" | "Edit" | "MultiEdit" | "Write") => {
+            field("file_path").into_iter().collect()
+        }
         (HookHost::Claude, "NotebookEdit") => field("notebook_path").into_iter().collect(),
         (HookHost::Claude, "Grep" | "Glob") => field("path").into_iter().collect(),
         (HookHost::Claude, _) => Vec::new(),
@@ -47,6 +45,19 @@ pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Pat
         }
     }
     out
+}
+
+/// Whether the host itself loads the instruction files below its session
+/// directory when this tool touches a file there. Measured on Claude Code
+/// 2.1.332: `Read` and `Write` load the nested `CLAUDE.md` (and, through
+/// its built-in AGENTS.md support, the nested `AGENTS.md`) of directories
+/// below the directory it started in, and the `.claude/rules` whose
+/// `paths:` match; `Edit` and `MultiEdit` refuse a file that was not read
+/// first, so the `Read` already loaded them. Nothing is loaded for a file
+/// outside the start directory (a sibling package). Codex loads no nested
+/// file for any tool (HOSTS.md).
+pub fn host_loads_nested(host: HookHost, tool_name: &str) -> bool {
+    host == HookHost::Claude && matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
 }
 
 /// The files a Codex `apply_patch` names: `*** Add File: p`,
@@ -89,7 +100,7 @@ mod tests {
     }
 
     #[test]
-    fn claude_tools_name_their_paths_and_read_names_none() {
+    fn claude_tools_name_their_paths() {
         let cwd = Path::new("/w");
         let t = |tool: &str, input: Value| paths(targets(HookHost::Claude, tool, Some(&input), cwd));
         assert_eq!(t("Edit", json!({"file_path": "/w/a/b.ts", "old_string": "x"})), ["/w/a/b.ts"]);
@@ -97,7 +108,7 @@ mod tests {
         assert_eq!(t("NotebookEdit", json!({"notebook_path": "/w/n.ipynb"})), ["/w/n.ipynb"]);
         assert_eq!(t("Grep", json!({"pattern": "x", "path": "/w/src"})), ["/w/src"]);
         assert!(t("Grep", json!({"pattern": "x"})).is_empty());
-        assert!(t("Read", json!({"file_path": "/w/a/b.ts"})).is_empty());
+        assert_eq!(t("Read", json!({"file_path": "/w/a/b.ts"})), ["/w/a/b.ts"]);
         assert!(t("Bash", json!({"command": "cat /w/a/b.ts"})).is_empty());
     }
 

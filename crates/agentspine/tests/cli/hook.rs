@@ -175,32 +175,33 @@ fn claude_prompt_before_any_session_start_also_brings_the_scope_facts() {
 }
 
 #[test]
-fn claude_edit_sends_the_nested_chain_files_once() {
+fn claude_file_tools_send_a_sibling_packages_files_once() {
     let ex = Example::new();
-    let edit = claude_tool(&ex, "s1", &ex.tree, "Edit", users_edit(&ex));
-    let out = ex.hook("claude", &edit, &[]);
-    // The root's CLAUDE.md, its import, CLAUDE.local.md and the unconditional
-    // rule were loaded at start; the rule for packages/api/** and the
-    // nested CLAUDE.md were not.
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors.\n\nContents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"###);
+    // Started in packages/web; the model works in packages/api, which
+    // Claude Code loads nothing for (measured on 2.1.332).
+    let web = ex.tree.join("packages/web");
+    let read = json!({ "file_path": ex.tree_path("packages/api/src/handlers/users.ts") });
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &web, "Read", read), &[]);
+    // The `paths:` rule for packages/api/** lives in the root's .claude,
+    // which Claude Code loads on a match itself; the nested CLAUDE.md is
+    // the one it lacks.
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
+    let edit = claude_tool(&ex, "s1", &web, "Edit", users_edit(&ex));
     assert_eq!(ex.stdout(&ex.hook("claude", &edit, &[])), "");
     // A Write of a new file beside it: its directory's chain, already sent.
     let write = json!({ "file_path": ex.tree_path("packages/api/src/handlers/new.ts"), "content": "x" });
-    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Write", write), &[])), "");
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &web, "Write", write), &[])), "");
     // A new file in a directory that does not exist yet, in another package.
-    let write = json!({ "file_path": ex.tree_path("packages/web/src/new/a.tsx"), "content": "x" });
-    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Write", write), &[]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/web/CLAUDE.md:\n\n# packages/web for Claude\n\nStorybook stories accompany every new component."}}"###);
-    // Grep with a path; Glob without one adds nothing.
-    let grep = json!({ "pattern": "amount", "path": ex.tree_path("services/billing") });
-    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Grep", grep), &[]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/services/billing/CLAUDE.md:\n\n# services/billing\n\nAmounts are integers in minor units; never floats."}}"###);
+    let write = json!({ "file_path": ex.tree_path("services/billing/src/new/a.ts"), "content": "x" });
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &web, "Write", write), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/services/billing/CLAUDE.md:\n\n# services/billing\n\nAmounts are integers in minor units; never floats."}}"#);
+    // Glob without a path adds nothing.
     let glob = json!({ "pattern": "**/*.ts" });
-    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Glob", glob), &[])), "");
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &web, "Glob", glob), &[])), "");
     // The session ends: what it was sent is forgotten.
     ex.hook(
         "claude",
-        &json!({"session_id": "s1", "cwd": ex.tree, "hook_event_name": "SessionEnd", "reason": "exit"}),
+        &json!({"session_id": "s1", "cwd": web, "hook_event_name": "SessionEnd", "reason": "exit"}),
         &[],
     );
     assert!(ex.context(&ex.hook("claude", &edit, &[])).contains("packages/api/CLAUDE.md"));
@@ -208,28 +209,45 @@ fn claude_edit_sends_the_nested_chain_files_once() {
 }
 
 #[test]
-fn claude_read_sends_nothing_because_claude_loads_nested_files_on_read() {
+fn claude_loads_the_files_below_its_start_directory_itself_and_they_are_never_repeated() {
     let ex = Example::new();
+    // Started at the root: Read, Write and Edit below it make Claude Code
+    // load the nested CLAUDE.md and the matching `paths:` rule itself.
     let read = json!({ "file_path": ex.tree_path("packages/api/src/handlers/users.ts") });
-    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Read", read), &[]);
-    assert_eq!(ex.stdout(&out), "");
-    let bash = json!({ "command": "cat packages/api/src/handlers/users.ts" });
-    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Bash", bash), &[])), "");
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Read", read), &[])), "");
+    let edit = claude_tool(&ex, "s1", &ex.tree, "Edit", users_edit(&ex));
+    assert_eq!(ex.stdout(&ex.hook("claude", &edit, &[])), "");
+    // Recorded as the session's: a Grep there (which loads nothing) does
+    // not repeat them.
+    let grep = json!({ "pattern": "users", "path": ex.tree_path("packages/api/src") });
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Grep", grep), &[])), "");
+    // A Grep in a directory no file tool touched: Claude Code lacks it.
+    let grep = json!({ "pattern": "amount", "path": ex.tree_path("services/billing") });
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Grep", grep.clone()), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/services/billing/CLAUDE.md:\n\n# services/billing\n\nAmounts are integers in minor units; never floats."}}"#);
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &ex.tree, "Grep", grep), &[])), "");
+    // Another session has been sent nothing.
+    let grep = json!({ "pattern": "users", "path": ex.tree_path("packages/api/src") });
+    let out = ex.hook("claude", &claude_tool(&ex, "s2", &ex.tree, "Grep", grep), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
+    assert_eq!(ex.audit_rows(), "");
 }
 
 #[test]
 fn claude_project_dir_is_where_the_host_loaded_its_chain() {
     let ex = Example::new();
     let api = ex.tree.join("packages/api");
-    let edit = claude_tool(&ex, "s1", &api, "Edit", users_edit(&ex));
+    let grep = json!({ "pattern": "users", "path": ex.tree_path("packages/api/src/handlers") });
     // Started in packages/api: its CLAUDE.md was loaded at start.
-    let out = ex.hook("claude", &edit, &[]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors."}}"###);
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &api, "Grep", grep.clone()), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @"");
     // Started at the root, then moved into packages/api: it was not.
     let tree = ex.tree.display().to_string();
-    let edit = claude_tool(&ex, "s2", &api, "Edit", users_edit(&ex));
-    let out = ex.hook("claude", &edit, &[("CLAUDE_PROJECT_DIR", &tree)]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors.\n\nContents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"###);
+    let out = ex.hook("claude", &claude_tool(&ex, "s2", &api, "Grep", grep), &[("CLAUDE_PROJECT_DIR", &tree)]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
+    // Bash is never parsed.
+    let bash = json!({ "command": "cat packages/api/src/handlers/users.ts" });
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s3", &ex.tree, "Bash", bash), &[])), "");
 }
 
 #[test]
@@ -331,8 +349,10 @@ fn the_home_directory_is_never_a_project() {
         payload["cwd"] = json!(cwd);
         assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "", "{}", cwd.display());
     }
-    // The same tree elsewhere is a project like any other.
-    let edit = claude_tool(&ex, "s1", &ex.home.join("work"), "Edit", json!({ "file_path": target }));
+    // The same tree elsewhere is a project like any other (a Grep: Claude
+    // Code would load the file itself for an Edit below its start).
+    let grep = json!({ "pattern": "x", "path": ex.home.join("work/sub") });
+    let edit = claude_tool(&ex, "s1", &ex.home.join("work"), "Grep", grep);
     std::fs::remove_dir(ex.home.join(".git")).unwrap();
     std::fs::create_dir(ex.home.join("work/.git")).unwrap();
     assert!(ex.context(&ex.hook("claude", &edit, &[])).ends_with("nested in home"));
@@ -423,10 +443,11 @@ fn an_unreadable_nested_file_is_left_out_and_audited() {
     use std::os::unix::fs::PermissionsExt;
     let locked = ex.tree.join("packages/api/CLAUDE.md");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
-    let edit = claude_tool(&ex, "s1", &ex.tree, "Edit", users_edit(&ex));
+    let web = ex.tree.join("packages/web");
+    let edit = claude_tool(&ex, "s1", &web, "Edit", users_edit(&ex));
     let out = without_dac_override(&ex, &["hook", "claude"], edit.to_string().as_bytes());
     assert_eq!(out.status.code(), Some(0));
-    insta::assert_snapshot!(ex.filter(&String::from_utf8(out.stdout).unwrap()), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors."}}"###);
+    insta::assert_snapshot!(ex.filter(&String::from_utf8(out.stdout).unwrap()), @"");
     assert_eq!(ex.audit_rows(), "claude|PreToolUse|chain|permission-denied|packages/api/CLAUDE.md\n");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
 }
