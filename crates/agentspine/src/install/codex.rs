@@ -28,7 +28,20 @@ const TRUST_STEP: &str = "Codex runs a hook from hooks.json only once you trust 
 
 pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
     let (dir, make_dir) = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
-        Some(dir) => (PathBuf::from(dir), None),
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+            if let Err(e) = reader.open_root(&dir)
+                && e.code() == agentspine_fs::Code::NotFound
+            {
+                anyhow::bail!(
+                    "CODEX_HOME={} does not exist (Codex refuses a missing CODEX_HOME too): create it, or \
+                     unset CODEX_HOME to use ~/.codex",
+                    dir.display()
+                );
+            }
+            (dir, None)
+        }
         None => (home.join(".codex"), Some((home.to_path_buf(), ".codex".to_owned()))),
     };
     let hooks_change = hooks_change(&dir, make_dir.clone(), bin, adding)?;

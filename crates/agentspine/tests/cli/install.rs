@@ -372,6 +372,18 @@ fn custom_claude_config_dir_and_codex_home_are_used_instead_of_home() {
     let ex = Example::new();
     let claude = ex.dir.path().join("claude-config");
     let codex = ex.dir.path().join("codex-home");
+    // A CODEX_HOME that does not exist is a mistake worth a clear word.
+    let out = ex.command(".", &["install", "codex"]).env("CODEX_HOME", &codex).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "agentspine: CODEX_HOME={} does not exist (Codex refuses a missing CODEX_HOME too): create it, \
+             or unset CODEX_HOME to use ~/.codex\n",
+            codex.display()
+        )
+    );
+    assert!(!codex.exists());
     std::fs::create_dir_all(&codex).unwrap();
     let out = ex.command(".", &["install", "claude"]).env("CLAUDE_CONFIG_DIR", &claude).output().unwrap();
     ok(&out);
