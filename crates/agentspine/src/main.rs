@@ -7,6 +7,7 @@ mod cli;
 mod hook;
 mod install;
 mod mcp;
+mod serve;
 mod state;
 
 fn main() -> std::process::ExitCode {

@@ -37,6 +37,7 @@ enum Command {
     Hook(crate::hook::Args),
     Install(crate::install::Args),
     Uninstall(crate::install::UninstallArgs),
+    Serve(crate::serve::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -53,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Hook(args) => args.wants_json(),
         Command::Install(args) => args.wants_json(),
         Command::Uninstall(args) => args.wants_json(),
+        Command::Serve(args) => args.wants_json(),
     };
     let result = match cli.command {
         Command::Resolve(args) => resolve::run(args),
@@ -66,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Hook(args) => crate::hook::run(args),
         Command::Install(args) => crate::install::install(args),
         Command::Uninstall(args) => crate::install::uninstall(args),
+        Command::Serve(args) => crate::serve::run(args),
     };
     match result {
         Ok(code) => code,

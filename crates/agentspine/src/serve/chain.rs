@@ -1,0 +1,262 @@
+//! Resolving a chain for the socket: the root chain of a session, and the
+//! complete chain for one target's directory, by the desktop rule (ADR
+//! 0037). Blocking work over agentspine-core; the caller runs it on a worker
+//! and stops waiting at the deadline.
+
+use std::path::{Component, Path, PathBuf};
+use std::time::Instant;
+
+use agentspine_core::{Environment, Host, Request, Resolution, Verdict, render_native, resolve};
+use agentspine_fs::{Budget, Code, FileKind, Reader};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::wire::Fault;
+
+/// Application error codes of the socket (JSON-RPC leaves -32000 to -32099
+/// to servers).
+pub mod codes {
+    pub const UNAUTHORIZED: i64 = -32001;
+    pub const BAD_SESSION: i64 = -32002;
+    pub const NOT_REGISTERED: i64 = -32003;
+    pub const OUTSIDE_ROOT: i64 = -32004;
+    pub const SYMLINK: i64 = -32005;
+    pub const STALE: i64 = -32006;
+    pub const FILE: i64 = -32010;
+}
+
+/// One file of a chain, as the host sees it listed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    pub label: String,
+    pub scope: String,
+    pub bytes: u64,
+    pub sha256: String,
+    /// Bytes kept when the 32 KiB cap cut the file.
+    pub cut_at: Option<u64>,
+}
+
+/// A complete chain: the labelled text that replaces the active chain, its
+/// digest, and its sources.
+#[derive(Debug, Clone, Serialize)]
+pub struct Chain {
+    /// The directory whose chain this is, relative to the root (`.` for the
+    /// root).
+    pub dir: String,
+    pub text: String,
+    /// `sha256:` and the hex digest of `text`.
+    pub digest: String,
+    pub sources: Vec<Source>,
+}
+
+impl Chain {
+    fn of(resolution: &Resolution) -> Chain {
+        let text = render_native(resolution);
+        let digest = format!("sha256:{}", hex::encode(Sha256::digest(text.as_bytes())));
+        let sources = resolution
+            .parts
+            .iter()
+            .map(|p| Source {
+                label: p.label.clone(),
+                scope: p.scope.to_string(),
+                bytes: p.bytes,
+                sha256: p.sha256.clone(),
+                cut_at: p.cut.map(|c| c.kept),
+            })
+            .collect();
+        Chain { dir: resolution.chain_dir.clone(), text, digest, sources }
+    }
+}
+
+/// Why a chain could not be made: a refusal the caller must see, or a
+/// failure that the base chain stands in for.
+#[derive(Debug)]
+pub enum Failure {
+    Refused(Fault),
+    Fallback(String),
+}
+
+/// A reader bounded by `deadline` (and, in test builds with the
+/// `fault-injection` feature, slowed by `AGENTSPINE_FAULT_READ_DELAY_MS`
+/// when `slow` is set: the sidecar's resolutions only).
+fn reader(deadline: Instant, slow: bool) -> Reader {
+    let reader = Reader::new(Budget { deadline: Some(deadline), max_bytes: None });
+    #[cfg(feature = "fault-injection")]
+    if slow
+        && let Some(ms) =
+            std::env::var("AGENTSPINE_FAULT_READ_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok())
+    {
+        reader.inject_read_delay(Some(std::time::Duration::from_millis(ms)));
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    let _ = slow;
+    reader
+}
+
+/// The chain of `dir` (absolute, beneath `root`) under the desktop rule.
+fn chain_for(
+    env: &Environment,
+    root: &Path,
+    dir: Option<PathBuf>,
+    deadline: Instant,
+    slow: bool,
+) -> Result<Chain, Failure> {
+    let request = Request {
+        host: Host::Desktop,
+        cwd: root.to_path_buf(),
+        root: Some(root.to_path_buf()),
+        target: dir,
+        transcript_path: None,
+    };
+    let resolution = resolve(&request, env, &reader(deadline, slow)).map_err(|e| match e.code() {
+        "target-outside-root" => {
+            Failure::Refused(Fault::new(codes::OUTSIDE_ROOT, "outside-root", e.to_string()))
+        }
+        "target-through-symlink" | "symlink" => {
+            Failure::Refused(Fault::new(codes::SYMLINK, "symlink", e.to_string()))
+        }
+        code => Failure::Fallback(format!("resolver-error: {code}: {e}")),
+    })?;
+    // A candidate the reader gave up on makes the chain incomplete: the
+    // base chain stands in rather than a chain with a hole in it.
+    for probe in &resolution.probes {
+        if let Verdict::Refused { code } = &probe.verdict {
+            let reason =
+                if code == "deadline" { "deadline".to_owned() } else { format!("resolver-error: {code}") };
+            return Err(Failure::Fallback(format!("{reason} at {}", probe.path)));
+        }
+    }
+    Ok(Chain::of(&resolution))
+}
+
+/// The root chain of a session.
+pub fn root_chain(env: &Environment, root: &Path, deadline: Instant) -> Result<Chain, Failure> {
+    chain_for(env, root, None, deadline, false)
+}
+
+/// A path from the sidecar, checked lexically against the session's root:
+/// absolute (under the canonical root or the spelling the host used), or
+/// relative to the root. Returns the names below the root.
+pub fn names_below(path: &str, root: &Path, alias: &Path) -> Result<Vec<String>, Fault> {
+    if path.is_empty() || path.contains('\0') {
+        return Err(Fault::params("path must be a non-empty path without NUL bytes"));
+    }
+    let given = Path::new(path);
+    let outside = || {
+        Fault::new(
+            codes::OUTSIDE_ROOT,
+            "outside-root",
+            format!(
+                "{path}: outside the session's project root {}; nothing is resolved there",
+                root.display()
+            ),
+        )
+    };
+    let absolute = if given.is_absolute() { lexical(given) } else { lexical(&root.join(given)) };
+    let rest =
+        absolute.strip_prefix(root).or_else(|_| absolute.strip_prefix(alias)).map_err(|_| outside())?;
+    rest.components()
+        .map(|c| match c {
+            Component::Normal(n) => {
+                n.to_str().map(str::to_owned).ok_or_else(|| Fault::params("path must be UTF-8"))
+            }
+            _ => Err(outside()),
+        })
+        .collect()
+}
+
+/// Reduces an absolute path lexically (`.` dropped, `..` pops, never above
+/// `/`).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => out.push(name),
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+/// The directory whose chain a target wants, relative to the root: the
+/// target itself when it is a directory, its parent when it is anything
+/// else, and for a path that does not exist yet (a file about to be
+/// written) its nearest existing ancestor. A link anywhere on the way is
+/// refused. One stat per level looked at.
+pub fn target_dir(
+    root: &Path,
+    names: &[String],
+    deadline: Instant,
+    slow: bool,
+) -> Result<Vec<String>, Failure> {
+    let reader = reader(deadline, slow);
+    let handle = reader
+        .open_root(root)
+        .map_err(|e| Failure::Fallback(format!("resolver-error: {}: {e}", e.code().as_str())))?;
+    let mut names = names.to_vec();
+    let mut first = true;
+    while !names.is_empty() {
+        match handle.stat(names.join("/")) {
+            Ok(meta) if meta.kind == FileKind::Directory => return Ok(names),
+            Ok(meta) if meta.kind == FileKind::Symlink => return Err(symlink(&names)),
+            Ok(_) if first => {
+                names.pop();
+                return Ok(names);
+            }
+            Ok(meta) => {
+                return Err(Failure::Refused(Fault::new(
+                    codes::OUTSIDE_ROOT,
+                    "not-a-directory",
+                    format!("{}: a {} where a directory was expected", names.join("/"), meta.kind),
+                )));
+            }
+            Err(e) if e.code() == Code::Symlink => return Err(symlink(&names)),
+            Err(e) if e.code() == Code::NotFound => {
+                names.pop();
+            }
+            Err(e) => return Err(Failure::Fallback(format!("resolver-error: {}: {e}", e.code().as_str()))),
+        }
+        first = false;
+    }
+    Ok(names)
+}
+
+fn symlink(names: &[String]) -> Failure {
+    Failure::Refused(Fault::new(
+        codes::SYMLINK,
+        "symlink",
+        format!("{}: a symbolic link is on the path, and agentspine never follows links", names.join("/")),
+    ))
+}
+
+/// The complete chain for `dir` (names below the root).
+pub fn dir_chain(
+    env: &Environment,
+    root: &Path,
+    dir: &[String],
+    deadline: Instant,
+) -> Result<Chain, Failure> {
+    let target = if dir.is_empty() { None } else { Some(root.join(dir.join("/"))) };
+    chain_for(env, root, target, deadline, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_checked_against_the_root_lexically() {
+        let root = Path::new("/r/p");
+        let alias = Path::new("/link/p");
+        assert_eq!(names_below("a/b.ts", root, alias).unwrap(), ["a", "b.ts"]);
+        assert_eq!(names_below("/r/p/a/../b", root, alias).unwrap(), ["b"]);
+        assert_eq!(names_below("/link/p/a", root, alias).unwrap(), ["a"]);
+        assert!(names_below(".", root, alias).unwrap().is_empty());
+        for outside in ["../q", "/r/p/../q/x", "/r/pq", "/etc/passwd", "a/../../x"] {
+            assert_eq!(names_below(outside, root, alias).unwrap_err().reason, "outside-root", "{outside}");
+        }
+    }
+}
