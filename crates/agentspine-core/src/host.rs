@@ -68,8 +68,8 @@ pub struct Request {
     /// A file or directory whose complete chain is wanted instead of the
     /// chain for `cwd` (absolute, or relative to `cwd`).
     pub target: Option<PathBuf>,
-    /// A hook's `transcript_path` (evidence for Claude Code's memory
-    /// directory).
+    /// A hook's `transcript_path`, as the host gave it. Not evidence for
+    /// Claude Code's memory directory (see [`crate::memory::claude_dir`]).
     pub transcript_path: Option<PathBuf>,
 }
 

@@ -17,8 +17,6 @@ pub(crate) struct Located {
     pub(crate) chain_names: Vec<String>,
     /// The target, relative to the root, when one was given and is a file.
     pub(crate) target_rel: Option<String>,
-    /// A hook's `transcript_path`, if the request carried one.
-    pub(crate) transcript_path: Option<PathBuf>,
 }
 
 /// Opens `cwd` (the user's, trusted: links in its own path are allowed)
@@ -109,7 +107,7 @@ pub(crate) fn locate(
         None => (cwd_names.clone(), None),
         Some(target) => check_target(&root, &root_path, &cwd, target)?,
     };
-    Ok(Located { root, root_path, evidence, cwd, chain_names, target_rel, transcript_path: None })
+    Ok(Located { root, root_path, evidence, cwd, chain_names, target_rel })
 }
 
 /// A target must lie beneath the root, lexically and without a link on the

@@ -35,12 +35,7 @@ pub(crate) fn resolve(
     let mut warnings: Vec<Warning> = Vec::new();
     let mut gather = Gather::default();
     let bind = |find: &dyn Fn(&Path) -> (PathBuf, String)| {
-        locate(reader, &request.cwd, request.root.as_deref(), request.target.as_deref(), find).map(
-            |mut located| {
-                located.transcript_path.clone_from(&request.transcript_path);
-                located
-            },
-        )
+        locate(reader, &request.cwd, request.root.as_deref(), request.target.as_deref(), find)
     };
     let (located, profile_home): (Located, Option<PathBuf>) = match request.host {
         Host::Codex => {

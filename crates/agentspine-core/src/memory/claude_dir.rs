@@ -6,10 +6,14 @@
 //!    repository must not point agentspine at a directory of its choosing.
 //! 2. `CLAUDE_CODE_PROJECT_DIR_NAME` (1–64 of `[A-Za-z0-9_-]`), only when
 //!    `CLAUDE_CONFIG_DIR` is set: `<config>/projects/<name>/memory`.
-//! 3. A hook's `transcript_path` under `<config>/projects/`: the directory
-//!    holding it, then `memory`.
-//! 4. Claude Code's encoding of the canonical git root (or the cwd outside
+//! 3. Claude Code's encoding of the canonical git root (or the cwd outside
 //!    git): `<config>/projects/<enc>/memory`, used only if it exists.
+//!
+//! A hook's `transcript_path` is not evidence: Claude Code files a
+//! session's transcript under the encoding of the directory it started in,
+//! and memory under the git root's (measured on 2.1.332, started in a
+//! package of a monorepo), so the two differ whenever the session starts
+//! below the root.
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +25,7 @@ pub struct MemoryDir {
     /// The directory.
     pub dir: PathBuf,
     /// `autoMemoryDirectory`, `CLAUDE_CODE_PROJECT_DIR_NAME`,
-    /// `transcript_path` or `project-path-encoding`.
+    /// or `project-path-encoding`.
     pub evidence: &'static str,
 }
 
@@ -37,8 +41,6 @@ pub struct Evidence<'a> {
     pub auto_memory_directory: Option<&'a str>,
     /// `CLAUDE_CODE_PROJECT_DIR_NAME`.
     pub project_dir_name: Option<&'a str>,
-    /// A hook's `transcript_path`.
-    pub transcript_path: Option<&'a Path>,
     /// The canonical git root (main repository of a worktree), else the cwd.
     pub project_path: &'a Path,
 }
@@ -61,12 +63,6 @@ pub fn memory_dir(e: &Evidence<'_>, exists: impl Fn(&Path) -> bool) -> Option<Me
             dir: e.config.join("projects").join(name).join("memory"),
             evidence: "CLAUDE_CODE_PROJECT_DIR_NAME",
         });
-    }
-    if let Some(transcript) = e.transcript_path
-        && let Some(project) = transcript.parent()
-        && project.parent() == Some(&e.config.join("projects"))
-    {
-        return Some(MemoryDir { dir: project.join("memory"), evidence: "transcript_path" });
     }
     let dir = e.config.join("projects").join(encode(&e.project_path.display().to_string())).join("memory");
     exists(&dir).then_some(MemoryDir { dir, evidence: "project-path-encoding" })
@@ -119,7 +115,6 @@ mod tests {
             config_dir_set: false,
             auto_memory_directory: None,
             project_dir_name: None,
-            transcript_path: None,
             project_path: project,
         }
     }
@@ -144,12 +139,6 @@ mod tests {
         let mut e = evidence(config, project);
         assert_eq!(memory_dir(&e, never), None, "the encoding only counts if the directory exists");
         assert_eq!(memory_dir(&e, always).unwrap().dir, Path::new("/home/u/.claude/projects/-repo/memory"));
-        let transcript = PathBuf::from("/home/u/.claude/projects/-repo-x/abc.jsonl");
-        e.transcript_path = Some(&transcript);
-        assert_eq!(memory_dir(&e, never).unwrap().evidence, "transcript_path");
-        let elsewhere = PathBuf::from("/tmp/evil/abc.jsonl");
-        e.transcript_path = Some(&elsewhere);
-        assert_eq!(memory_dir(&e, never), None, "a transcript outside the config's projects is not evidence");
         e.project_dir_name = Some("custom_1");
         assert_eq!(memory_dir(&e, never), None, "the name counts only with CLAUDE_CONFIG_DIR set");
         e.config_dir_set = true;

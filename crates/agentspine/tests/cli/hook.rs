@@ -144,6 +144,34 @@ fn claude_session_start_sends_the_scoped_facts_not_the_index() {
 }
 
 #[test]
+fn claude_memory_is_found_by_the_git_root_when_the_session_starts_in_a_package() {
+    // Claude Code files the transcript under the start directory's name
+    // and memory under the git root's (measured on 2.1.332): the
+    // transcript is no evidence for the memory directory.
+    let ex = Example::new();
+    assert!(ex.tree.join(".git").is_dir(), "the example is a git root");
+    let root = ex.tree.canonicalize().unwrap().display().to_string();
+    let encode =
+        |p: &str| p.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect::<String>();
+    let memory = ex.home.join(".claude/projects").join(encode(&root)).join("memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    std::fs::write(memory.join("MEMORY.md"), "- [Style](style.md) <!-- agentspine:always -->\n").unwrap();
+    std::fs::write(memory.join("style.md"), "Answer briefly.\n").unwrap();
+    let web = ex.tree.join("packages/web");
+    let transcript =
+        ex.home.join(".claude/projects").join(encode(&format!("{root}/packages/web"))).join("s1.jsonl");
+    let start = json!({
+        "session_id": "s1", "transcript_path": transcript, "cwd": web,
+        "hook_event_name": "SessionStart", "source": "startup",
+    });
+    let out = ex.hook("claude", &start, &[]);
+    assert_eq!(
+        ex.context(&out),
+        format!("Contents of {}:\n\nAnswer briefly.", memory.join("style.md").display())
+    );
+}
+
+#[test]
 fn claude_user_prompt_sends_the_pasta_fact_once() {
     let ex = Example::new().with_memory();
     ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[SCOPE]);
@@ -243,7 +271,8 @@ fn claude_project_dir_is_where_the_host_loaded_its_chain() {
     insta::assert_snapshot!(ex.stdout(&out), @"");
     // Started at the root, then moved into packages/api: it was not.
     let tree = ex.tree.display().to_string();
-    let out = ex.hook("claude", &claude_tool(&ex, "s2", &api, "Grep", grep), &[("CLAUDE_PROJECT_DIR", &tree)]);
+    let out =
+        ex.hook("claude", &claude_tool(&ex, "s2", &api, "Grep", grep), &[("CLAUDE_PROJECT_DIR", &tree)]);
     insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
     // Bash is never parsed.
     let bash = json!({ "command": "cat packages/api/src/handlers/users.ts" });

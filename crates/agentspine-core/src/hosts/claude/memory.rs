@@ -2,7 +2,7 @@
 //! `MEMORY.md` of the project's memory directory, last, cut to its first
 //! 200 lines or 25,000 characters with the host's own warning.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::env::Environment;
 use crate::gather::{Gather, part};
@@ -37,12 +37,7 @@ pub(crate) fn project_path(located: &Located) -> PathBuf {
 }
 
 /// Finds the memory directory from evidence.
-pub(crate) fn find(
-    env: &Environment,
-    located: &Located,
-    settings: &ClaudeSettings,
-    transcript: Option<&Path>,
-) -> Option<MemoryDir> {
+pub(crate) fn find(env: &Environment, located: &Located, settings: &ClaudeSettings) -> Option<MemoryDir> {
     let config = env.claude_home()?;
     let project = project_path(located);
     let evidence = Evidence {
@@ -51,7 +46,6 @@ pub(crate) fn find(
         config_dir_set: env.claude_config_dir.is_some(),
         auto_memory_directory: settings.auto_memory_directory.as_deref(),
         project_dir_name: env.claude_project_dir_name.as_deref(),
-        transcript_path: transcript,
         project_path: &project,
     };
     let reader = located.root.reader();
@@ -65,7 +59,7 @@ pub(crate) fn index_part(
     settings: &ClaudeSettings,
     gather: &mut Gather,
 ) {
-    let Some(found) = find(env, located, settings, located.transcript_path.as_deref()) else { return };
+    let Some(found) = find(env, located, settings) else { return };
     let path = found.dir.join(INDEX);
     let label = tilde(&path, env.home.as_deref());
     let Ok(dir) = located.root.reader().open_root(&found.dir) else {

@@ -529,13 +529,12 @@ pub fn memory_dir_for(
     env: &Environment,
     reader: &Reader,
 ) -> Result<(Option<crate::memory::claude_dir::MemoryDir>, Vec<Warning>), crate::error::ResolveError> {
-    let mut located = crate::locate::locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| {
+    let located = crate::locate::locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| {
         crate::hosts::git_root(reader, cwd)
     })?;
-    located.transcript_path.clone_from(&request.transcript_path);
     let mut warnings = Vec::new();
     let settings = load_settings(reader, env, &located.root_path, &mut warnings);
-    Ok((memory::find(env, &located, &settings, request.transcript_path.as_deref()), warnings))
+    Ok((memory::find(env, &located, &settings), warnings))
 }
 
 #[cfg(test)]
