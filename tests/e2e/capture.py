@@ -197,6 +197,7 @@ def _inside(spec_path: str) -> int:
         argv = [spec["bin"], "-p", spec["prompt"], "--provider", PI_PROVIDER, "--model", PI_MODEL,
                 "--no-session", *spec["extra_args"]]
 
+    argv = [*spec.get("wrap", []), *argv]
     meta = {"host": host, "argv": argv, "cwd": cwd, "port": port,
             "env": {k: v for k, v in env.items() if k != "AGENTSPINE_MOCK_KEY"}}
     t0 = time.monotonic()
@@ -362,10 +363,10 @@ def to_bytes(text: str | None) -> bytes:
 
 def run_host(host: str, tree: str, cwd: str, home: str, *, env: dict | None = None,
              keep: str | None = None, timeout: int = TIMEOUT, script: str | None = None,
-             prompt: str = PROMPT, extra_args=()) -> list:
+             prompt: str = PROMPT, extra_args=(), wrap=()) -> list:
     """Run HOST once inside a fresh namespace with the mock; return the recorded
     requests.  Raises CaptureError when the CLI failed, timed out or sent no
-    model request."""
+    model request.  WRAP is a command prefix for the CLI (e.g. strace)."""
     if host not in HOSTS:
         raise CaptureError(f"unknown host {host!r} (want one of {', '.join(HOSTS)})")
     tree, cwd, home = (os.path.abspath(p) for p in (tree, cwd, home))
@@ -381,7 +382,7 @@ def run_host(host: str, tree: str, cwd: str, home: str, *, env: dict | None = No
         spec = {"host": host, "bin": binary, "cwd": cwd, "home": home, "work": work,
                 "ienv": instruction_env(host, home, env), "timeout": timeout,
                 "script": os.path.abspath(script) if script else None, "prompt": prompt,
-                "extra_args": list(extra_args)}
+                "extra_args": list(extra_args), "wrap": list(wrap)}
         spec_path = os.path.join(work, "spec.json")
         with open(spec_path, "w", encoding="utf-8") as f:
             json.dump(spec, f, indent=2)

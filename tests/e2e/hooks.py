@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+"""agentspine's hooks inside the real Claude Code and Codex CLI.
+
+    hooks.py --agentspine BIN [--host claude|codex ...] [--keep DIR]
+
+For each host: a throwaway HOME and project, `agentspine install HOST` run
+twice (as a user would after an upgrade), then the real CLI headless inside
+its own network and PID namespace (capture.py) against the mock model, which
+asks for file tools by script.  Each CLI runs under `strace -f` so every
+start of `agentspine hook` is counted, by the event its payload names.
+
+What is asserted, on the requests the model received:
+
+claude  started in packages/web of a monorepo; the prompt names a fact.
+        - the memory fact marked `always` and the fact the prompt's words
+          select arrive before the first answer; a fact with no marker never;
+        - Read of a file in the sibling packages/api: its CLAUDE.md arrives
+          with that tool call's result (Claude Code loads nothing for a
+          sibling), and after the Edit that follows it is there exactly once;
+        - Write of a new file in packages/db: its CLAUDE.md arrives after it;
+        - Read below the start directory: Claude Code loads that CLAUDE.md
+          itself, and agentspine does not repeat it;
+        - the files loaded at start appear once, never repeated by a hook;
+        - a second session with a broken memory index (bad UTF-8, a link to
+          a missing file, a link out of the directory, a linked fact that
+          points outside) still completes, still gets the sibling's
+          CLAUDE.md, and nothing from outside the memory directory.
+codex   started at the root; two apply_patch calls.
+        - the nested AGENTS.md of both patched packages arrive after the first
+          patch, as their own message, and once only; the root AGENTS.md Codex
+          loaded itself is never repeated.
+both    - after installing twice the settings hold one agentspine hook per
+          event, and each event ran the hook exactly once (PreToolUse once per
+          tool call).
+
+Prints one line per check and closes with `N passed, M failed`; exit 1 on any
+failure.  Needs root (namespaces) and strace.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+
+import capture as cap  # noqa: E402
+
+CLAUDE_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd")
+CODEX_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostCompact", "SessionEnd")
+
+
+class Checks:
+    def __init__(self, host: str):
+        self.host = host
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok: bool, what: str, detail: str = ""):
+        if ok:
+            self.passed += 1
+            print(f"{self.host:6} PASS  {what}")
+        else:
+            self.failed += 1
+            print(f"{self.host:6} FAIL  {what}" + (f": {detail}" if detail else ""))
+
+
+# ------------------------------------------------------------------ trees
+def write(path: str, text: str | bytes):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(text.encode() if isinstance(text, str) else text)
+
+
+def git_init(tree: str):
+    subprocess.run(["git", "init", "-q", tree], check=True)
+
+
+def claude_memory_dir(home: str, root: str) -> str:
+    """Claude Code's auto-memory directory for a git root (HOSTS.md)."""
+    return os.path.join(home, ".claude", "projects", re.sub(r"[^A-Za-z0-9]", "-", root), "memory")
+
+
+def install(bin_: str, host: str, env: dict) -> tuple[int, str]:
+    out = ""
+    for _ in range(2):
+        p = subprocess.run([bin_, "install", host, "--json"], env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            return p.returncode, p.stdout + p.stderr
+        out = p.stdout
+    return 0, out
+
+
+def our_hooks(settings: dict, host: str) -> dict:
+    """How many agentspine hooks each event holds."""
+    counts = {}
+    for event, groups in (settings.get("hooks") or {}).items():
+        for group in groups:
+            for hook in group.get("hooks", []):
+                if hook.get("command", "").endswith(f"agentspine hook {host}"):
+                    counts[event] = counts.get(event, 0) + 1
+    return counts
+
+
+# ------------------------------------------------------------------ strace
+def hook_runs(log: str, binary: str) -> dict:
+    """Runs of `BINARY hook ...` in an `strace -f -e trace=execve,clone,clone3,read`
+    log, counted by the `hook_event_name` of the payload each read on stdin."""
+    parent_of = {}
+    hook_pids = set()
+    events_by_tid: dict[str, str] = {}
+    lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
+    for line in lines:
+        tid, _, rest = line.partition(" ")
+        rest = rest.lstrip()
+        m = re.match(r"(?:clone3?\(.*\)|<\.\.\. clone3? resumed>.*)\s+=\s+(\d+)$", rest)
+        if m:
+            parent_of[m.group(1)] = tid
+        if rest.startswith(f'execve("{binary}", ') and '"hook"' in rest and "= 0" in rest.rsplit(")", 1)[-1]:
+            hook_pids.add(tid)
+        if (rest.startswith("read(0, ") or rest.startswith("<... read resumed>")) and "hook_event_name" in rest:
+            m = re.search(r'\\"hook_event_name\\":\s*\\"(\w+)\\"', rest)
+            if m and tid not in events_by_tid:
+                events_by_tid[tid] = m.group(1)
+    # `execve ... <unfinished ...>` lines: count by their resumption too.
+    for line in lines:
+        tid, _, rest = line.partition(" ")
+        rest = rest.lstrip()
+        if rest.startswith(f'execve("{binary}", ') and '"hook"' in rest and rest.endswith("<unfinished ...>"):
+            hook_pids.add(tid)
+
+    def process_of(tid: str) -> str | None:
+        seen = set()
+        while tid not in hook_pids:
+            if tid in seen or tid not in parent_of:
+                return None
+            seen.add(tid)
+            tid = parent_of[tid]
+        return tid
+
+    per_process: dict[str, str] = {}
+    for tid, event in events_by_tid.items():
+        pid = process_of(tid)
+        if pid is not None:
+            per_process.setdefault(pid, event)
+    counts: dict[str, int] = {}
+    for pid in hook_pids:
+        event = per_process.get(pid, "<no payload read>")
+        counts[event] = counts.get(event, 0) + 1
+    return counts
+
+
+STRACE = ["strace", "-f", "-qq", "-e", "trace=execve,clone,clone3,read", "-s", "4096"]
+
+
+# --------------------------------------------------------------- requests
+def main_requests(host: str, recs: list) -> list:
+    """The model requests that carry the conversation, in order."""
+    if host == "claude":
+        return [r for r in recs if r["method"] == "POST" and r["path"].split("?")[0] == "/v1/messages"
+                and isinstance(r.get("body"), dict) and r["body"].get("tools")]
+    return [r for r in recs if r["method"] == "POST" and r["path"].split("?")[0] == "/v1/responses"
+            and isinstance(r.get("body"), dict) and r["body"].get("tools")]
+
+
+def text_of(req: dict) -> str:
+    """Everything the model reads in one request (JSON-decoded strings)."""
+    body = req["body"]
+    out = []
+
+    def walk(v):
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if k not in ("tools",):
+                    walk(x)
+    walk(body.get("system"))
+    walk(body.get("messages"))
+    walk(body.get("instructions"))
+    walk(body.get("input"))
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ claude
+def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
+    c = Checks("claude")
+    tree = os.path.join(work, "claude", "tree")
+    home = os.path.join(work, "claude", "home")
+    os.makedirs(home)
+    git_init(tree)
+    write(f"{tree}/CLAUDE.md", "Monorepo rules: CL_ROOT_7f3.\n")
+    write(f"{tree}/packages/web/CLAUDE.md", "Web package rules: CL_WEB_2k9.\n")
+    write(f"{tree}/packages/web/src/ui/CLAUDE.md", "UI folder rules: CL_UI_5m1.\n")
+    write(f"{tree}/packages/web/src/ui/button.tsx", "export const Button = 1;\n")
+    write(f"{tree}/packages/api/CLAUDE.md", "API package rules: CL_API_8q4.\n")
+    write(f"{tree}/packages/api/src/handler.ts", "export const a = 1;\n")
+    write(f"{tree}/packages/db/CLAUDE.md", "DB package rules: CL_DB_3w6.\n")
+    write(f"{tree}/packages/db/src/schema.sql", "create table t (id int);\n")
+    mem = claude_memory_dir(home, os.path.realpath(tree))
+    write(f"{mem}/MEMORY.md", "# Memory\n\n"
+          "- [Style](style.md) <!-- agentspine:always -->\n"
+          "- [Carbonara](pasta.md) <!-- agentspine:keywords=carbonara -->\n"
+          "- [Scratch](scratch.md)\n")
+    write(f"{mem}/style.md", "Answer tersely. MEM_ALWAYS_4r8.\n")
+    write(f"{mem}/pasta.md", "Carbonara: no cream. MEM_PROMPT_9t2.\n")
+    write(f"{mem}/scratch.md", "Unmarked scratch note. MEM_NEVER_1x5.\n")
+
+    env = cap.base_env()
+    env["HOME"] = home
+    rc, out = install(bin_, "claude", env)
+    c.check(rc == 0, "agentspine install claude (twice)", out)
+    settings = json.load(open(os.path.join(home, ".claude", "settings.json")))
+    counts = our_hooks(settings, "claude")
+    c.check(counts == {e: 1 for e in CLAUDE_EVENTS}, "settings.json holds one agentspine hook per event",
+            json.dumps(counts))
+
+    p = lambda rel: os.path.join(tree, rel)  # noqa: E731
+    turns = [
+        {"tool": {"name": "Read", "input": {"file_path": p("packages/api/src/handler.ts")}}},
+        {"tool": {"name": "Edit", "input": {"file_path": p("packages/api/src/handler.ts"),
+                                            "old_string": "a = 1", "new_string": "a = 2"}}},
+        {"tool": {"name": "Write", "input": {"file_path": p("packages/db/src/new.sql"),
+                                             "content": "select 1;\n"}}},
+        {"tool": {"name": "Read", "input": {"file_path": p("packages/web/src/ui/button.tsx")}}},
+        {"text": "done"},
+    ]
+    script = os.path.join(work, "claude", "script.json")
+    json.dump(turns, open(script, "w"))
+    log = os.path.join(work, "claude", "strace.log")
+    cwd = p("packages/web")
+    args = ["--permission-mode", "acceptEdits", "--add-dir", tree]
+    try:
+        recs = cap.run_host("claude", tree, cwd, home, script=script, prompt="Fix the carbonara handler.",
+                            extra_args=args, wrap=[*STRACE, "-o", log],
+                            keep=os.path.join(keep, "claude") if keep else None)
+    except cap.CaptureError as e:
+        c.check(False, "claude -p runs to the end with agentspine's hooks", str(e))
+        return c
+    reqs = main_requests("claude", recs)
+    texts = [text_of(r) for r in reqs]
+    c.check(len(reqs) == 5, "the model was asked 5 times (4 tool calls, then the answer)", str(len(reqs)))
+    if len(reqs) != 5:
+        return c
+    first, after_read, after_edit, after_write, last = texts
+    c.check("MEM_ALWAYS_4r8" in first, "the `always` memory fact reaches the first request")
+    c.check("MEM_PROMPT_9t2" in first, "the fact the prompt's words select reaches the first request")
+    c.check(all("MEM_NEVER_1x5" not in t for t in texts), "an unmarked fact is never sent")
+    c.check("CL_API_8q4" not in first and "CL_API_8q4" in after_read,
+            "Read in the sibling packages/api: its CLAUDE.md arrives with that tool call")
+    c.check(after_edit.count("CL_API_8q4") == 1, "after the Edit, packages/api/CLAUDE.md is there exactly once",
+            str(after_edit.count("CL_API_8q4")))
+    c.check("CL_DB_3w6" not in after_edit and "CL_DB_3w6" in after_write,
+            "Write of a new file in packages/db: its CLAUDE.md arrives with that tool call")
+    c.check(last.count("CL_UI_5m1") == 1,
+            "Read below the start directory: Claude Code's own load, not repeated by agentspine",
+            str(last.count("CL_UI_5m1")))
+    for marker, what in (("CL_ROOT_7f3", "root"), ("CL_WEB_2k9", "start directory's"),
+                         ("CL_API_8q4", "sibling's"), ("CL_DB_3w6", "new file's"),
+                         ("MEM_ALWAYS_4r8", "always fact's"), ("MEM_PROMPT_9t2", "prompt fact's")):
+        c.check(last.count(marker) == 1, f"the {what} text is in the last request exactly once",
+                str(last.count(marker)))
+    runs = hook_runs(log, bin_)
+    want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": 4, "SessionEnd": 1}
+    c.check(runs == want, "installed twice, the hook ran once per event (PreToolUse once per tool call)",
+            json.dumps(runs))
+    with open(p("packages/api/src/handler.ts")) as f:
+        c.check(f.read() == "export const a = 2;\n", "the Edit went through (the hook never blocks)")
+
+    # The same project with a broken memory index, in a new session.
+    outside = os.path.join(work, "claude", "outside")
+    write(f"{outside}/secret.md", "Outside the memory directory: SECRET_6h0.\n")
+    write(f"{mem}/MEMORY.md", b"# Memory\n\n\xff\xfe not UTF-8 \xc3\x28\n"
+          b"- [Gone](gone.md) <!-- agentspine:always -->\n"
+          b"- [Escape](../../../../outside/secret.md) <!-- agentspine:always -->\n"
+          b"- [Linked](linked.md) <!-- agentspine:always -->\n")
+    os.symlink(f"{outside}/secret.md", f"{mem}/linked.md")
+    turns = [{"tool": {"name": "Read", "input": {"file_path": p("packages/api/src/handler.ts")}}}, {"text": "done"}]
+    json.dump(turns, open(script, "w"))
+    try:
+        recs = cap.run_host("claude", tree, cwd, home, script=script, prompt="Fix the carbonara handler.",
+                            extra_args=args, keep=os.path.join(keep, "claude-broken") if keep else None)
+    except cap.CaptureError as e:
+        c.check(False, "a broken memory index does not break the session", str(e))
+        return c
+    texts = [text_of(r) for r in main_requests("claude", recs)]
+    c.check(len(texts) == 2, "a broken memory index does not break the session", str(len(texts)))
+    c.check(bool(texts) and "CL_API_8q4" in texts[-1], "with a broken index the sibling's CLAUDE.md still arrives")
+    c.check(all("SECRET_6h0" not in t for t in texts), "nothing from outside the memory directory is sent")
+    return c
+
+
+# ------------------------------------------------------------------- codex
+def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
+    c = Checks("codex")
+    tree = os.path.join(work, "codex", "tree")
+    home = os.path.join(work, "codex", "home")
+    os.makedirs(os.path.join(home, ".codex"))
+    git_init(tree)
+    write(f"{tree}/AGENTS.md", "Monorepo rules: CX_ROOT_5b2.\n")
+    write(f"{tree}/packages/api/AGENTS.md", "API package rules: CX_API_7c1.\n")
+    write(f"{tree}/packages/api/src/handler.ts", "export const a = 1;\n")
+    write(f"{tree}/packages/web/AGENTS.md", "Web package rules: CX_WEB_0d8.\n")
+    env = cap.base_env()
+    env.update({"HOME": home, "CODEX_HOME": os.path.join(home, ".codex")})
+    rc, out = install(bin_, "codex", env)
+    c.check(rc == 0, "agentspine install codex (twice)", out)
+    hooks = json.load(open(os.path.join(home, ".codex", "hooks.json")))
+    counts = our_hooks(hooks, "codex")
+    c.check(counts == {e: 1 for e in CODEX_EVENTS}, "hooks.json holds one agentspine hook per event",
+            json.dumps(counts))
+
+    patch1 = ("*** Begin Patch\n*** Update File: packages/api/src/handler.ts\n@@\n-export const a = 1;\n"
+              "+export const a = 2;\n*** Add File: packages/web/src/new.ts\n+export const n = 1;\n*** End Patch\n")
+    patch2 = ("*** Begin Patch\n*** Update File: packages/api/src/handler.ts\n@@\n-export const a = 2;\n"
+              "+export const a = 3;\n*** End Patch\n")
+    turns = [{"tool": {"name": "apply_patch", "custom_input": patch1}},
+             {"tool": {"name": "apply_patch", "custom_input": patch2}},
+             {"text": "done"}]
+    script = os.path.join(work, "codex", "script.json")
+    json.dump(turns, open(script, "w"))
+    log = os.path.join(work, "codex", "strace.log")
+    # Hook trust is the user's step (install says so); the test bypasses it.
+    args = ["--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox"]
+    try:
+        recs = cap.run_host("codex", tree, tree, home, script=script, prompt="Bump the handler.",
+                            extra_args=args, wrap=[*STRACE, "-o", log],
+                            keep=os.path.join(keep, "codex") if keep else None)
+    except cap.CaptureError as e:
+        c.check(False, "codex exec runs to the end with agentspine's hooks", str(e))
+        return c
+    reqs = main_requests("codex", recs)
+    texts = [text_of(r) for r in reqs]
+    c.check(len(reqs) == 3, "the model was asked 3 times (2 patches, then the answer)", str(len(reqs)))
+    if len(reqs) != 3:
+        return c
+    first, after_patch, last = texts
+    for marker, what in (("CX_API_7c1", "packages/api"), ("CX_WEB_0d8", "packages/web")):
+        c.check(marker not in first and marker in after_patch,
+                f"{what}/AGENTS.md arrives after the patch that touches it")
+        c.check(last.count(marker) == 1, f"{what}/AGENTS.md is in the last request exactly once",
+                str(last.count(marker)))
+    c.check(last.count("CX_ROOT_5b2") == 1, "the root AGENTS.md Codex loads itself is never repeated",
+            str(last.count("CX_ROOT_5b2")))
+    added = [item for item in reqs[1]["body"].get("input", [])
+             if isinstance(item, dict) and item.get("role") == "developer"
+             and any("CX_API_7c1" in t for t in cap._text_items(item.get("content")))]
+    c.check(len(added) == 1, "the nested files come as one developer message", str(len(added)))
+    runs = hook_runs(log, bin_)
+    want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": 2, "SessionEnd": 1}
+    c.check(runs == want, "installed twice, the hook ran once per event (PreToolUse once per patch)",
+            json.dumps(runs))
+    with open(os.path.join(tree, "packages/api/src/handler.ts")) as f:
+        c.check(f.read() == "export const a = 3;\n", "both patches went through (the hook never blocks)")
+    return c
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--agentspine", required=True)
+    ap.add_argument("--host", action="append", choices=("claude", "codex"))
+    ap.add_argument("--keep", metavar="DIR", help="keep the raw requests of each run in DIR/<host>/")
+    ap.add_argument("--work", metavar="DIR", help="build the projects under DIR (kept)")
+    a = ap.parse_args(argv)
+    bin_ = os.path.realpath(a.agentspine)
+    if shutil.which("strace") is None:
+        print("hooks.py: strace is needed", file=sys.stderr)
+        return 2
+    try:
+        cap.client_bins()
+    except cap.CaptureError as e:
+        print(f"hooks.py: {e}", file=sys.stderr)
+        return 2
+    work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="agentspine-hooks-")
+    results = []
+    try:
+        for host, run in (("claude", run_claude), ("codex", run_codex)):
+            if a.host and host not in a.host:
+                continue
+            shutil.rmtree(os.path.join(work, host), ignore_errors=True)
+            results.append(run(bin_, work, a.keep))
+    finally:
+        if not a.work:
+            shutil.rmtree(work, ignore_errors=True)
+    passed = sum(r.passed for r in results)
+    failed = sum(r.failed for r in results)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
