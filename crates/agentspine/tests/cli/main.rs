@@ -14,3 +14,4 @@ mod hook;
 mod install;
 mod memory;
 mod resolve;
+mod serve;

@@ -1,0 +1,700 @@
+//! `agentspine serve`, the desktop socket, driven by real processes over a
+//! real Unix socket: the host's methods, the sidecar's resolve, every
+//! refusal, the per-prompt cache, the 2-second fallback on a slow file
+//! system (a binary built with the `fault-injection` feature), 64
+//! concurrent sidecar connections, and the socket's own life (modes,
+//! stale socket, SIGTERM, peer uid, line cap).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// A project tree, a home with the global file, and a socket directory.
+struct Desk {
+    dir: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+}
+
+impl Desk {
+    fn new() -> Desk {
+        let dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+        let root = dir.path().join("proj");
+        let home = dir.path().join("home");
+        let desk = Desk { root, home, dir };
+        desk.file("home/.pi/agent/AGENTS.md", "global rule");
+        desk.file("proj/AGENTS.md", "root rule");
+        desk.file("proj/a/AGENTS.md", "a rule");
+        desk.file("proj/a/x.ts", "");
+        desk.file("proj/b/CLAUDE.md", "b rule");
+        desk.file("proj/b/y.ts", "");
+        desk.file("proj/b/deep/z.ts", "");
+        desk.file("outside/AGENTS.md", "outside rule");
+        std::os::unix::fs::symlink(desk.root.join("a"), desk.root.join("inside-link")).unwrap();
+        std::os::unix::fs::symlink(desk.dir.path().join("outside"), desk.root.join("outside-link")).unwrap();
+        desk
+    }
+
+    fn file(&self, rel: &str, text: &str) {
+        let path = self.dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.path().join("run/agentspine.sock")
+    }
+
+    fn command(&self, binary: &Path, args: &[&str]) -> Command {
+        let mut command = Command::new(binary);
+        command
+            .arg("serve")
+            .arg("--socket")
+            .arg(self.socket())
+            .args(args)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+
+    fn serve(&self) -> Served {
+        self.serve_with(Path::new(env!("CARGO_BIN_EXE_agentspine")), &[])
+    }
+
+    fn serve_with(&self, binary: &Path, env: &[(&str, &str)]) -> Served {
+        let mut command = self.command(binary, &["--json"]);
+        command.envs(env.iter().copied());
+        Served::start(command.spawn().unwrap())
+    }
+}
+
+/// A running server; killed when dropped.
+struct Served {
+    child: Child,
+    ready: Value,
+}
+
+impl Served {
+    /// Waits for the ready line on stdout.
+    fn start(mut child: Child) -> Served {
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        if line.is_empty() {
+            let mut err = String::new();
+            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            panic!("the server did not start: {err}");
+        }
+        Served { child, ready: serde_json::from_str(&line).unwrap() }
+    }
+
+    fn socket(&self) -> PathBuf {
+        PathBuf::from(self.ready["socket"].as_str().unwrap())
+    }
+
+    fn token(&self) -> String {
+        std::fs::read_to_string(self.ready["token_file"].as_str().unwrap()).unwrap().trim().to_owned()
+    }
+
+    fn client(&self) -> Client {
+        Client::connect(&self.socket())
+    }
+
+    /// A connection authenticated as the host.
+    fn host(&self) -> Client {
+        let mut client = self.client();
+        client.ok("host.authenticate", json!({ "control_token": self.token() }));
+        client
+    }
+
+    fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A JSON-RPC client over the socket, one request at a time.
+struct Client {
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+    next: u64,
+}
+
+impl Client {
+    fn connect(socket: &Path) -> Client {
+        let writer = UnixStream::connect(socket).unwrap();
+        writer.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        Client { reader: BufReader::new(writer.try_clone().unwrap()), writer, next: 0 }
+    }
+
+    fn send_line(&mut self, line: &[u8]) -> Value {
+        self.writer.write_all(line).unwrap();
+        self.writer.write_all(b"\n").unwrap();
+        let mut answer = String::new();
+        self.reader.read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer:?}"))
+    }
+
+    /// The whole answer.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let request = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        let answer = self.send_line(&serde_json::to_vec(&request).unwrap());
+        assert_eq!(answer["id"], id, "{answer}");
+        answer
+    }
+
+    fn ok(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.call(method, params);
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// The error's `data.reason` and message.
+    fn refused(&mut self, method: &str, params: Value) -> (String, String) {
+        let answer = self.call(method, params);
+        let error = &answer["error"];
+        assert!(error.is_object(), "{method} was not refused: {answer}");
+        (error["data"]["reason"].as_str().unwrap().to_owned(), error["message"].as_str().unwrap().to_owned())
+    }
+}
+
+/// Registers the desk's root and binds `session`; returns the bind result.
+fn bind(host: &mut Client, root: &Path, session: &str) -> Value {
+    host.ok("projects.register", json!({ "root": root }));
+    host.ok("session.bind", json!({ "session_id": session, "project_root": root }))
+}
+
+fn resolve(client: &mut Client, bound: &Value, path: &str) -> Value {
+    client.ok(
+        "project.instructions.resolve",
+        json!({ "session_id": bound["session_id"], "token": bound["token"], "path": path }),
+    )
+}
+
+/// The labels of a chain's sources.
+fn labels(chain: &Value) -> Vec<String> {
+    chain["sources"].as_array().unwrap().iter().map(|s| s["label"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn sibling_rules_never_leak_into_a_later_resolution() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    let mut sidecar = served.client();
+
+    let a = resolve(&mut sidecar, &bound, "a/x.ts");
+    assert_eq!(labels(&a["chain"]), ["~/.pi/agent/AGENTS.md", "AGENTS.md", "a/AGENTS.md"]);
+    let b = resolve(&mut sidecar, &bound, &desk.root.join("b/y.ts").display().to_string());
+    assert_eq!(labels(&b["chain"]), ["~/.pi/agent/AGENTS.md", "AGENTS.md", "b/CLAUDE.md"]);
+    let text = b["chain"]["text"].as_str().unwrap();
+    assert!(text.contains("b rule") && text.contains("root rule") && text.contains("global rule"), "{text}");
+    assert!(!text.contains("a rule"), "a sibling's rule leaked: {text}");
+    // A deeper directory without its own file has b's chain; a file that
+    // does not exist yet has its nearest existing directory's.
+    assert_eq!(labels(&resolve(&mut sidecar, &bound, "b/deep/z.ts")["chain"]), labels(&b["chain"]));
+    assert_eq!(resolve(&mut sidecar, &bound, "b/deep/new/file.ts")["chain"]["dir"], "b/deep");
+}
+
+#[test]
+fn the_answers_hold_the_labelled_chain_and_the_markers() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    assert_eq!(bound["token"].as_str().unwrap().len(), 64);
+    let mut sidecar = served.client();
+    let mut answer = resolve(&mut sidecar, &bound, "a/x.ts");
+    assert!(answer["duration_ms"].as_f64().unwrap() >= 0.0);
+    answer["duration_ms"] = json!("[ms]");
+    answer["chain"]["digest"] = json!("[digest]");
+    insta::assert_json_snapshot!(answer, @r##"
+    {
+      "cache": "miss",
+      "chain": {
+        "digest": "[digest]",
+        "dir": "a",
+        "sources": [
+          {
+            "bytes": 11,
+            "cut_at": null,
+            "label": "~/.pi/agent/AGENTS.md",
+            "scope": "user",
+            "sha256": "83c88e6960608ca8ca858ba421c617eb96a7c688d90db47a2bb87bc0dc2517fe"
+          },
+          {
+            "bytes": 9,
+            "cut_at": null,
+            "label": "AGENTS.md",
+            "scope": "project",
+            "sha256": "5aa3e913ba55c5c83cd35f9fe7e164e33b7856835f2ddeb73c2c74673217b9ed"
+          },
+          {
+            "bytes": 6,
+            "cut_at": null,
+            "label": "a/AGENTS.md",
+            "scope": "project",
+            "sha256": "f8a062528d72a832afe10bc3d855a77c703ada3d2945302e595bafb8675789cc"
+          }
+        ],
+        "text": "# Project instructions\n\nEntries run from the global file and the project root down to the working directory. Where they disagree, later (closer) entries take precedence.\n\n## ~/.pi/agent/AGENTS.md (global)\n\nglobal rule\n\n## AGENTS.md\n\nroot rule\n\n## a/AGENTS.md\n\na rule\n"
+      },
+      "duration_ms": "[ms]",
+      "fallback": null,
+      "path": "a/x.ts",
+      "prompt": 0,
+      "session_id": "s1"
+    }
+    "##);
+}
+
+#[test]
+fn every_refusal_names_its_cause() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let one = bind(&mut host, &desk.root, "one");
+    let two = host.ok("session.bind", json!({ "session_id": "two", "project_root": desk.root }));
+    let mut sidecar = served.client();
+    let ask = |sidecar: &mut Client, bound: &Value, token: &Value, path: &str| {
+        sidecar.refused(
+            "project.instructions.resolve",
+            json!({ "session_id": bound["session_id"], "token": token, "path": path }),
+        )
+    };
+
+    let (reason, message) = ask(&mut sidecar, &one, &one["token"], "../outside/AGENTS.md");
+    assert_eq!(reason, "outside-root");
+    assert!(message.contains("outside the session's project root"), "{message}");
+    assert_eq!(ask(&mut sidecar, &one, &one["token"], "/etc/passwd").0, "outside-root");
+    assert_eq!(ask(&mut sidecar, &one, &one["token"], "a/../../outside/x").0, "outside-root");
+    // Links are refused wherever they point, inside the root or out of it.
+    let (reason, message) = ask(&mut sidecar, &one, &one["token"], "outside-link/AGENTS.md");
+    assert_eq!(reason, "symlink");
+    assert!(message.contains("never follows links"), "{message}");
+    assert_eq!(ask(&mut sidecar, &one, &one["token"], "inside-link/x.ts").0, "symlink");
+    assert_eq!(ask(&mut sidecar, &one, &one["token"], "inside-link").0, "symlink");
+    // A token works for its own session only.
+    let (reason, message) = ask(&mut sidecar, &one, &two["token"], "a/x.ts");
+    assert_eq!(reason, "invalid-session-token");
+    assert!(message.contains("only for the session it was issued for"), "{message}");
+    assert_eq!(ask(&mut sidecar, &one, &json!("0".repeat(64)), "a/x.ts").0, "invalid-session-token");
+    assert_eq!(resolve(&mut sidecar, &two, "a/x.ts")["session_id"], "two");
+    // The sidecar's connection cannot use the host's methods.
+    let (reason, message) = sidecar.refused("project.agents_md.read", json!({ "project_root": desk.root }));
+    assert_eq!(reason, "unauthorized");
+    assert!(message.contains("host.authenticate"), "{message}");
+    assert_eq!(
+        sidecar.refused("host.authenticate", json!({ "control_token": "0".repeat(64) })).0,
+        "unauthorized"
+    );
+
+    // The host: an unregistered root, a write outside every registered root.
+    let other = desk.dir.path().join("outside");
+    let (reason, message) = host.refused("session.bind", json!({ "session_id": "x", "project_root": other }));
+    assert_eq!(reason, "not-registered");
+    assert!(message.contains("projects.register it first"), "{message}");
+    let write = json!({ "project_root": other, "content": "mine", "expected_sha256": null });
+    assert_eq!(host.refused("project.agents_md.write", write).0, "not-registered");
+    assert_eq!(std::fs::read_to_string(other.join("AGENTS.md")).unwrap(), "outside rule");
+    assert_eq!(host.refused("project.agents_md.read", json!({ "project_root": "/etc" })).0, "not-registered");
+
+    // A stale expected_sha256 loses nothing.
+    let read = host.ok("project.agents_md.read", json!({ "project_root": desk.root }));
+    desk.file("proj/AGENTS.md", "edited in another window");
+    let write = json!({ "project_root": desk.root, "content": "mine", "expected_sha256": read["sha256"] });
+    let (reason, message) = host.refused("project.agents_md.write", write);
+    assert_eq!(reason, "stale");
+    assert!(message.contains("changed since it was read"), "{message}");
+    assert_eq!(std::fs::read_to_string(desk.root.join("AGENTS.md")).unwrap(), "edited in another window");
+    // `null` means "it must not exist yet".
+    let write = json!({ "project_root": desk.root, "content": "mine", "expected_sha256": null });
+    assert_eq!(host.refused("project.agents_md.write", write).0, "stale");
+    let write = json!({ "project_root": desk.root, "content": "mine", "expected_sha256": null });
+    assert_eq!(host.refused("instructions.global.write", json!({ "content": "x" })).0, "stale");
+    // A link at AGENTS.md is never written through.
+    std::fs::remove_file(desk.root.join("AGENTS.md")).unwrap();
+    std::os::unix::fs::symlink(desk.dir.path().join("outside/AGENTS.md"), desk.root.join("AGENTS.md"))
+        .unwrap();
+    assert_eq!(host.refused("project.agents_md.write", write).0, "symlink");
+    assert_eq!(std::fs::read_to_string(desk.dir.path().join("outside/AGENTS.md")).unwrap(), "outside rule");
+
+    // Unknown methods and arguments are errors, never guesses.
+    assert_eq!(host.call("project.read_file", json!({ "path": "/etc/passwd" }))["error"]["code"], -32601);
+    let (reason, message) = host.refused("projects.register", json!({ "root": desk.root, "extra": 1 }));
+    assert_eq!(reason, "invalid-params");
+    assert!(message.contains("unknown field `extra`"), "{message}");
+    assert_eq!(host.refused("session.end", json!({ "session_id": "never" })).0, "unknown-session");
+}
+
+#[test]
+fn edits_through_the_host_are_atomic_and_compare_their_version() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    host.ok("projects.register", json!({ "root": desk.root }));
+    let read = host.ok("project.agents_md.read", json!({ "project_root": desk.root }));
+    assert_eq!((read["exists"].clone(), read["content"].clone()), (json!(true), json!("root rule")));
+    let write =
+        json!({ "project_root": desk.root, "content": "root rule v2\n", "expected_sha256": read["sha256"] });
+    let written = host.ok("project.agents_md.write", write);
+    assert_eq!(std::fs::read_to_string(desk.root.join("AGENTS.md")).unwrap(), "root rule v2\n");
+    let again = host.ok("project.agents_md.read", json!({ "project_root": desk.root }));
+    assert_eq!(again["sha256"], written["sha256"]);
+    // No temporary file is left behind.
+    let names: Vec<String> = std::fs::read_dir(&desk.root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("agentspine-tmp")), "{names:?}");
+
+    // The global file: its fixed path, created with its directory if need be.
+    std::fs::remove_dir_all(desk.home.join(".pi")).unwrap();
+    let global = host.ok("instructions.global.read", json!({}));
+    assert_eq!(global["exists"], false);
+    assert_eq!(global["path"], json!(desk.home.join(".pi/agent/AGENTS.md")));
+    host.ok("instructions.global.write", json!({ "content": "be brief", "expected_sha256": null }));
+    assert_eq!(std::fs::read_to_string(desk.home.join(".pi/agent/AGENTS.md")).unwrap(), "be brief");
+    let global = host.ok("instructions.global.read", json!({}));
+    assert_eq!(global["content"], "be brief");
+}
+
+#[test]
+fn the_cache_lasts_one_prompt_and_a_root_edit_rebuilds_the_next_prompt_only() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    let mut sidecar = served.client();
+    let cache = |sidecar: &mut Client, path: &str| resolve(sidecar, &bound, path)["cache"].clone();
+
+    assert_eq!(cache(&mut sidecar, "a/x.ts"), "miss");
+    assert_eq!(cache(&mut sidecar, "a/x.ts"), "hit");
+    // One resolution per directory: another file there is a hit too.
+    assert_eq!(cache(&mut sidecar, "a"), "hit");
+    assert_eq!(cache(&mut sidecar, "b/y.ts"), "miss");
+
+    let begun = host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+    assert_eq!((begun["prompt"].clone(), begun["rebuild"].clone()), (json!(1), json!(false)));
+    assert_eq!(cache(&mut sidecar, "a/x.ts"), "miss");
+    assert_eq!(cache(&mut sidecar, "a/x.ts"), "hit");
+
+    // A nested edit is seen by the next prompt's resolution, without a rebuild.
+    desk.file("proj/a/AGENTS.md", "a rule v2");
+    assert!(resolve(&mut sidecar, &bound, "a/x.ts")["chain"]["text"].as_str().unwrap().contains("a rule\n"));
+    let begun = host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+    assert_eq!(begun["rebuild"], false);
+    assert!(resolve(&mut sidecar, &bound, "a/x.ts")["chain"]["text"].as_str().unwrap().contains("a rule v2"));
+
+    // A root edit: the next prompt rebuilds, with the new chain; the one after does not.
+    let read = host.ok("project.agents_md.read", json!({ "project_root": desk.root }));
+    let write =
+        json!({ "project_root": desk.root, "content": "root rule v2", "expected_sha256": read["sha256"] });
+    host.ok("project.agents_md.write", write);
+    let begun = host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+    assert_eq!((begun["prompt"].clone(), begun["rebuild"].clone()), (json!(3), json!(true)));
+    assert_ne!(begun["chain"]["digest"], bound["chain"]["digest"]);
+    assert!(begun["chain"]["text"].as_str().unwrap().contains("root rule v2"));
+    assert_eq!(host.ok("session.prompt_begin", json!({ "session_id": "s1" }))["rebuild"], false);
+    // The global file is part of the root chain too.
+    desk.file("home/.pi/agent/AGENTS.md", "global rule v2");
+    assert_eq!(host.ok("session.prompt_begin", json!({ "session_id": "s1" }))["rebuild"], true);
+
+    // Ending the session retires its token.
+    host.ok("session.end", json!({ "session_id": "s1" }));
+    let params = json!({ "session_id": "s1", "token": bound["token"], "path": "a/x.ts" });
+    assert_eq!(sidecar.refused("project.instructions.resolve", params).0, "invalid-session-token");
+}
+
+/// The binary built with `--features fault-injection`, in its own target
+/// directory so that the ordinary binary is never replaced by it
+/// (`AGENTSPINE_FAULT_BIN` names a prebuilt one).
+fn fault_binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            if let Some(bin) = std::env::var_os("AGENTSPINE_FAULT_BIN") {
+                return PathBuf::from(bin);
+            }
+            let normal = Path::new(env!("CARGO_BIN_EXE_agentspine"));
+            let target = normal.parent().unwrap().parent().unwrap().join("fault-injection");
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let status = Command::new(cargo)
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "agentspine",
+                    "--features",
+                    "fault-injection",
+                    "--target-dir",
+                ])
+                .arg(&target)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .unwrap();
+            assert!(status.success(), "building the fault-injection binary failed");
+            target.join("debug/agentspine")
+        })
+        .clone()
+}
+
+#[test]
+fn a_slow_file_system_gets_the_base_chain_within_two_seconds() {
+    let desk = Desk::new();
+    let binary = fault_binary();
+    // Every read of the sidecar's resolutions sleeps 5 s (the host's own
+    // reads are not slowed).
+    let served = desk.serve_with(&binary, &[("AGENTSPINE_FAULT_READ_DELAY_MS", "5000")]);
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    let mut sidecar = served.client();
+    for path in ["a/x.ts", "b/y.ts"] {
+        let started = Instant::now();
+        let answer = resolve(&mut sidecar, &bound, path);
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(2300), "{path}: answered after {took:?}");
+        assert!(took >= Duration::from_millis(1900), "{path}: answered after only {took:?}");
+        assert_eq!(answer["chain"], bound["chain"], "the base chain stands in");
+        assert_eq!(answer["cache"], "miss");
+        let reason = answer["fallback"]["reason"].as_str().unwrap();
+        assert!(reason.starts_with("deadline"), "{reason}");
+        let ms = answer["duration_ms"].as_f64().unwrap();
+        assert!((1900.0..2300.0).contains(&ms), "{ms}");
+    }
+    // Refusals are still refusals, not fallbacks.
+    let params = json!({ "session_id": "s1", "token": bound["token"], "path": "../outside" });
+    assert_eq!(sidecar.refused("project.instructions.resolve", params).0, "outside-root");
+
+    // The ordinary binary ignores the variable: the switch is not compiled in.
+    drop(served);
+    let served = desk.serve_with(
+        Path::new(env!("CARGO_BIN_EXE_agentspine")),
+        &[("AGENTSPINE_FAULT_READ_DELAY_MS", "5000")],
+    );
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    let answer = resolve(&mut served.client(), &bound, "a/x.ts");
+    assert_eq!(answer["fallback"], Value::Null);
+    assert!(answer["duration_ms"].as_f64().unwrap() < 1000.0);
+}
+
+#[test]
+fn sixty_four_sidecar_connections_over_four_sessions_stay_isolated() {
+    let desk = Desk::new();
+    desk.file("two/AGENTS.md", "second project rule");
+    desk.file("two/a/AGENTS.md", "second a rule");
+    desk.file("two/a/x.ts", "");
+    desk.file("two/b/y.ts", "");
+    let second = desk.dir.path().join("two");
+    let served = desk.serve();
+    let mut host = served.host();
+    host.ok("projects.register", json!({ "root": desk.root }));
+    host.ok("projects.register", json!({ "root": second }));
+    let sessions: Vec<(Value, &'static str)> = (0..4)
+        .map(|i| {
+            let (root, marker) =
+                if i % 2 == 0 { (&desk.root, "root rule") } else { (&second, "second project rule") };
+            let bound =
+                host.ok("session.bind", json!({ "session_id": format!("s{i}"), "project_root": root }));
+            (bound, marker)
+        })
+        .collect();
+    let listed = host.ok("projects.list", json!({}));
+    assert_eq!(listed["projects"].as_array().unwrap().len(), 2);
+
+    const ROUNDS: usize = 25;
+    let threads: Vec<_> = (0..64)
+        .map(|n| {
+            let socket = served.socket();
+            let (bound, marker) = sessions[n % 4].clone();
+            let stranger = sessions[(n + 1) % 4].0["token"].clone();
+            std::thread::spawn(move || {
+                let mut client = Client::connect(&socket);
+                let (mut good, mut refused) = (0, 0);
+                for round in 0..ROUNDS {
+                    let path = ["a/x.ts", "b/y.ts", ".", "a"][round % 4];
+                    let answer = resolve(&mut client, &bound, path);
+                    let text = answer["chain"]["text"].as_str().unwrap();
+                    assert_eq!(answer["session_id"], bound["session_id"]);
+                    assert_eq!(answer["fallback"], Value::Null);
+                    assert!(text.contains(marker), "{text}");
+                    let foreign = if marker == "root rule" { "second" } else { "root rule" };
+                    assert!(!text.contains(foreign), "another project's rule leaked: {text}");
+                    if path.starts_with('b') {
+                        assert!(!text.contains("a rule"), "a sibling's rule leaked: {text}");
+                    }
+                    good += 1;
+                    if round % 5 == 0 {
+                        let params =
+                            json!({ "session_id": bound["session_id"], "token": stranger, "path": path });
+                        assert_eq!(
+                            client.refused("project.instructions.resolve", params).0,
+                            "invalid-session-token"
+                        );
+                        refused += 1;
+                    }
+                }
+                (good, refused)
+            })
+        })
+        .collect();
+    let (mut good, mut refused) = (0, 0);
+    for thread in threads {
+        let (g, r) = thread.join().unwrap();
+        good += g;
+        refused += r;
+    }
+    assert_eq!((good, refused), (64 * ROUNDS, 64 * ROUNDS / 5));
+    let listed = host.ok("projects.list", json!({}));
+    let counts: Vec<u64> =
+        listed["projects"].as_array().unwrap().iter().map(|p| p["sessions"].as_u64().unwrap()).collect();
+    assert_eq!(counts, [2, 2]);
+}
+
+#[test]
+fn the_socket_is_private_and_stops_cleanly_on_sigterm() {
+    let desk = Desk::new();
+    let mut served = desk.serve();
+    let socket = served.socket();
+    let token_file = PathBuf::from(served.ready["token_file"].as_str().unwrap());
+    let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(socket.parent().unwrap()), 0o700);
+    assert_eq!(mode(&socket), 0o600);
+    assert_eq!(mode(&token_file), 0o600);
+    assert_eq!(token_file, desk.dir.path().join("run/agentspine.sock.token"));
+    assert_eq!(served.token().len(), 64);
+
+    // A second server on the same socket refuses to take it over.
+    let second = desk.command(Path::new(env!("CARGO_BIN_EXE_agentspine")), &[]).output().unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("another agentspine serve is listening there"), "{err}");
+    served.host().ok("projects.list", json!({}));
+
+    let status = served.terminate();
+    assert!(status.success(), "{status}");
+    assert!(std::fs::symlink_metadata(&socket).is_err(), "the socket is left behind");
+    assert!(std::fs::symlink_metadata(&token_file).is_err(), "the token file is left behind");
+}
+
+#[test]
+fn a_stale_socket_is_replaced_and_anything_else_is_left_alone() {
+    let desk = Desk::new();
+    std::fs::create_dir_all(desk.socket().parent().unwrap()).unwrap();
+    // A socket nobody listens on: what a killed server leaves.
+    drop(std::os::unix::net::UnixListener::bind(desk.socket()).unwrap());
+    let served = desk.serve();
+    served.host().ok("projects.list", json!({}));
+    drop(served);
+
+    let desk = Desk::new();
+    std::fs::create_dir_all(desk.socket().parent().unwrap()).unwrap();
+    std::fs::write(desk.socket(), "not a socket").unwrap();
+    let out = desk.command(Path::new(env!("CARGO_BIN_EXE_agentspine")), &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("something other than a stale socket is there"), "{err}");
+    assert_eq!(std::fs::read_to_string(desk.socket()).unwrap(), "not a socket");
+}
+
+#[test]
+fn the_control_token_can_come_from_stdin() {
+    let desk = Desk::new();
+    let token = "f".repeat(48);
+    let mut command =
+        desk.command(Path::new(env!("CARGO_BIN_EXE_agentspine")), &["--json", "--control-token-stdin"]);
+    command.stdin(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    writeln!(child.stdin.take().unwrap(), "{token}").unwrap();
+    let served = Served::start(child);
+    assert_eq!(served.ready["token_file"], Value::Null);
+    assert!(std::fs::symlink_metadata(desk.dir.path().join("run/agentspine.sock.token")).is_err());
+    let mut client = served.client();
+    assert_eq!(client.ok("host.authenticate", json!({ "control_token": token })), json!({ "role": "host" }));
+    client.ok("projects.list", json!({}));
+
+    // A short token is refused with the reason.
+    let desk = Desk::new();
+    let mut command = desk.command(Path::new(env!("CARGO_BIN_EXE_agentspine")), &["--control-token-stdin"]);
+    command.stdin(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    writeln!(child.stdin.take().unwrap(), "short").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 32 characters"));
+}
+
+#[test]
+fn lines_over_one_mebibyte_and_bad_json_are_answered_and_the_connection_goes_on() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut client = served.host();
+    let mut long = br#"{"jsonrpc":"2.0","id":1,"method":"projects.list","params":{"pad":""#.to_vec();
+    long.resize(2 * 1024 * 1024, b'x');
+    long.extend_from_slice(br#""}}"#);
+    let answer = client.send_line(&long);
+    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (Value::Null, json!(-32600)));
+    assert_eq!(answer["error"]["data"]["reason"], "line-too-long");
+    let answer = client.send_line(b"{not json");
+    assert_eq!(answer["error"]["code"], -32700);
+    let answer = client.send_line(br#"[{"jsonrpc":"2.0","id":1,"method":"projects.list"}]"#);
+    assert_eq!(answer["error"]["code"], -32600);
+    assert_eq!(client.ok("projects.list", json!({})), json!({ "projects": [] }));
+}
+
+#[test]
+fn a_peer_running_as_another_user_is_refused() {
+    if current_uid() != 0 {
+        eprintln!("skipped: connecting as another uid needs root");
+        return;
+    }
+    let desk = Desk::new();
+    let served = desk.serve();
+    let socket = served.socket();
+    // Open the way on purpose so that only the uid check stands between.
+    std::fs::set_permissions(desk.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(socket.parent().unwrap(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let script = r#"
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"projects.list"}\n')
+print(s.makefile().readline().strip())
+"#;
+    let out =
+        Command::new("python3").args(["-c", script]).arg(&socket).uid(65534).gid(65534).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["error"]["data"]["reason"], "peer-uid", "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("65534"));
+    // The same request from our own uid is answered.
+    assert!(served.client().call("projects.list", json!({}))["error"]["data"]["reason"] == "unauthorized");
+}
+
+fn current_uid() -> u32 {
+    let out = Command::new("id").arg("-u").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
