@@ -111,20 +111,32 @@ impl Store {
     /// Opens (creating if needed) the database in `dir`, creating `dir`
     /// itself as a private directory first.
     ///
-    /// A file SQLite calls not-a-database or corrupt, including on the
-    /// `PRAGMA quick_check` made at every open, is moved aside as
+    /// A file SQLite calls not-a-database or corrupt when it is opened, or
+    /// on a `PRAGMA quick_check`, is moved aside as
     /// `state.db.corrupt-<unix seconds>` (its `-wal` and `-shm` beside it),
     /// a new database is made, and [`Opened::warnings`] says so. Only one
     /// process repairs at a time, and none opens meanwhile; the others wait
     /// for it and open its new database.
+    ///
+    /// `quick_check` reads every page, so it is not made at every open: an
+    /// open makes it when the last one is older than [`CHECK_INTERVAL`] (or
+    /// never ran), or when a statement has met damage since
+    /// ([`CHECK_MARKER`]); [`Store::quick_check`] makes it on demand
+    /// (`agentspine doctor`). A file that is not a database, is cut short,
+    /// or has a damaged schema fails at open itself and is repaired then.
     pub fn open(dir: &Path) -> Result<Opened, StoreError> {
+        Store::open_with(dir, OpenMode::Default)
+    }
+
+    /// [`Store::open`] for one kind of process (see [`OpenMode`]).
+    pub fn open_with(dir: &Path, mode: OpenMode) -> Result<Opened, StoreError> {
         let dir = agentspine_fs::ensure_private_dir(dir).map_err(|e| unavailable(dir, &e))?;
         // Opens hold the directory lock shared, a repair holds it
         // exclusive: no process is half-way through opening while files
         // are moved, so a new database's -wal is never moved by mistake.
         let first = {
             let _shared = wait_for_lock(&dir, LockMode::Shared)?;
-            attempt(&dir)
+            attempt(&dir, mode)
         };
         let reason = match first {
             Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
@@ -133,14 +145,14 @@ impl Store {
         };
         let _exclusive = wait_for_lock(&dir, LockMode::Exclusive)?;
         // Another process may have repaired it while we waited.
-        let reason = match attempt(&dir) {
+        let reason = match attempt(&dir, mode) {
             Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
             Err(Attempt::Failed(e)) => return Err(e),
             Err(Attempt::Corrupt(again)) if again == reason => reason,
             Err(Attempt::Corrupt(again)) => format!("{reason}; then {again}"),
         };
         let aside = move_db_aside(&dir)?;
-        match attempt(&dir) {
+        match attempt(&dir, mode) {
             Ok(store) => Ok(Opened {
                 store,
                 warnings: vec![format!(
@@ -159,8 +171,57 @@ impl Store {
     /// Opens the database in the platform's state directory (see
     /// [`crate::state_dir`]), reading the process environment.
     pub fn open_default() -> Result<Opened, StoreError> {
+        Store::open_default_with(OpenMode::Default)
+    }
+
+    /// [`Store::open_default`] for one kind of process (see [`OpenMode`]).
+    pub fn open_default_with(mode: OpenMode) -> Result<Opened, StoreError> {
         let dir = crate::state_dir(|name| std::env::var_os(name))?;
-        Store::open(&dir)
+        Store::open_with(&dir, mode)
+    }
+
+    /// Runs `PRAGMA quick_check` now and returns what it reports (`["ok"]`
+    /// for a healthy file; SQLite's corrupt error, when the check cannot
+    /// even finish, is reported the same way). A healthy result is recorded
+    /// as the last check; damage makes the next open check again and move
+    /// the file aside. Reads every page: `agentspine doctor` calls it,
+    /// hooks do not.
+    pub fn quick_check(&self) -> rusqlite::Result<Vec<String>> {
+        let check = match run_quick_check(&self.conn) {
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+                ) =>
+            {
+                Ok(vec![e.to_string()])
+            }
+            other => other,
+        };
+        match &check {
+            Ok(lines) if is_ok(lines) => {
+                let _ = record_check(&self.conn);
+                clear_check_marker(&self.dir);
+            }
+            Ok(_) => flag_for_check(&self.dir),
+            Err(_) => {}
+        }
+        check
+    }
+
+    /// When the last healthy `quick_check` ran (ms since the Unix epoch),
+    /// and whether a statement has met damage since ([`CHECK_MARKER`]).
+    pub fn check_state(&self) -> (Option<i64>, bool) {
+        let last = retry_busy(|| last_check(&self.conn)).ok().flatten();
+        (last, check_marker_present(&self.dir))
+    }
+
+    /// After a statement failed: if SQLite found damage, the next open
+    /// makes a `quick_check` (and repairs the file if it fails).
+    pub(crate) fn note_damage(&self, error: &rusqlite::Error) {
+        if matches!(error.sqlite_error_code(), Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)) {
+            flag_for_check(&self.dir);
+        }
     }
 
     /// The state directory.
@@ -206,12 +267,16 @@ impl Store {
         &self,
         mut op: impl FnMut(&Transaction<'_>) -> rusqlite::Result<T>,
     ) -> rusqlite::Result<T> {
-        retry_busy(|| {
+        let result = retry_busy(|| {
             let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
             let value = op(&tx)?;
             tx.commit()?;
             Ok(value)
-        })
+        });
+        if let Err(e) = &result {
+            self.note_damage(e);
+        }
+        result
     }
 
     /// Runs `op` in a read transaction (one consistent snapshot), retried
@@ -220,19 +285,107 @@ impl Store {
         &self,
         mut op: impl FnMut(&Transaction<'_>) -> rusqlite::Result<T>,
     ) -> rusqlite::Result<T> {
-        retry_busy(|| {
+        let result = retry_busy(|| {
             let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Deferred)?;
             let value = op(&tx)?;
             tx.commit()?;
             Ok(value)
-        })
+        });
+        if let Err(e) = &result {
+            self.note_damage(e);
+        }
+        result
     }
 }
 
+/// What kind of process opens the store, which decides how it closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum OpenMode {
+    /// CLI commands and servers: the last connection to close checkpoints
+    /// the WAL into the database and removes it (SQLite's default).
+    #[default]
+    Default,
+    /// Hooks: one short process per host event, each paid for by the host
+    /// in latency. The WAL is left in place for the next process to append
+    /// to, instead of being checkpointed and removed at every close (a
+    /// checkpoint and a new WAL file cost four `fsync` calls per run);
+    /// SQLite checkpoints it once it holds [`HOOK_WAL_PAGES`] pages, which
+    /// also bounds what the next process reads to recover it. Durability is
+    /// the same as in the default mode (`synchronous = NORMAL` under WAL).
+    Hook,
+}
+
+/// Pages the WAL may hold before a hook's commit checkpoints it.
+pub const HOOK_WAL_PAGES: u32 = 256;
+/// How long a healthy `quick_check` counts: an open older than this makes
+/// a new one.
+pub const CHECK_INTERVAL: Duration = Duration::from_secs(24 * 60 * 60);
+/// File beside the database that asks the next open for a `quick_check`:
+/// written when a statement meets SQLite's corrupt or not-a-database error.
+pub const CHECK_MARKER: &str = "state.db.check-needed";
+/// Name of the last healthy check's time in the `meta` table.
+const CHECKED_KEY: &str = "quick_check_ok_at_ms";
+
+fn run_quick_check(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    retry_busy(|| {
+        let mut stmt = conn.prepare("PRAGMA quick_check")?;
+        let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
+        rows.collect()
+    })
+}
+
+fn is_ok(lines: &[String]) -> bool {
+    lines.first().map(String::as_str) == Some("ok")
+}
+
+/// The last healthy check's time; `None` when none is recorded (or the
+/// `meta` table does not exist yet: a new file).
+fn last_check(conn: &Connection) -> rusqlite::Result<Option<i64>> {
+    use rusqlite::OptionalExtension;
+    let exists: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !exists {
+        return Ok(None);
+    }
+    let value: Option<Vec<u8>> = conn
+        .query_row("SELECT CAST(value AS BLOB) FROM meta WHERE key = ?1", [CHECKED_KEY], |row| row.get(0))
+        .optional()?;
+    Ok(value.and_then(|v| std::str::from_utf8(&v).ok().and_then(|t| t.parse().ok())))
+}
+
+fn record_check(conn: &Connection) -> rusqlite::Result<()> {
+    retry_busy(|| {
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, CAST(?2 AS BLOB))
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (CHECKED_KEY, now_ms().to_string()),
+        )
+        .map(drop)
+    })
+}
+
+fn check_marker_present(dir: &Path) -> bool {
+    Reader::new(Budget::UNLIMITED).open_root(dir).and_then(|root| root.stat(CHECK_MARKER)).is_ok()
+}
+
+fn flag_for_check(dir: &Path) {
+    // Best effort: without the marker, the scheduled check still comes.
+    let _ = agentspine_fs::replace_file_atomic(dir, CHECK_MARKER, b"quick_check needed\n", Some(0o600));
+}
+
+fn clear_check_marker(dir: &Path) {
+    // Best effort: a marker left behind costs one more check, no more.
+    let _ = agentspine_fs::remove_file(dir, CHECK_MARKER);
+}
+
 /// One attempt to open, configure, check and migrate the database.
-fn attempt(dir: &Path) -> Result<Store, Attempt> {
+fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     let path = dir.join(DB_FILE);
-    check_db_file(dir, &path).map_err(Attempt::Failed)?;
+    let flagged = check_db_file(dir, &path).map_err(Attempt::Failed)?;
     let conn = Connection::open_with_flags(
         &path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -251,36 +404,54 @@ fn attempt(dir: &Path) -> Result<Store, Attempt> {
         .map_err(|e| classify(&path, e))?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| classify(&path, e))?;
     conn.pragma_update(None, "foreign_keys", true).map_err(|e| classify(&path, e))?;
-    let check: Vec<String> = retry_busy(|| {
-        let mut stmt = conn.prepare("PRAGMA quick_check")?;
-        let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
-        rows.collect()
-    })
-    .map_err(|e| classify(&path, e))?;
-    if check.first().map(String::as_str) != Some("ok") {
-        return Err(Attempt::Corrupt(format!("quick_check found damage: {}", check.join("; "))));
+    if mode == OpenMode::Hook {
+        conn.pragma_update(None, "wal_autocheckpoint", HOOK_WAL_PAGES).map_err(|e| classify(&path, e))?;
+    }
+    // Reading the schema here is what finds a file that is not a
+    // database, is cut short or has a damaged schema.
+    let last = retry_busy(|| last_check(&conn)).map_err(|e| classify(&path, e))?;
+    let now = now_ms();
+    let interval = i64::try_from(CHECK_INTERVAL.as_millis()).unwrap_or(i64::MAX);
+    let due = flagged || last.is_none_or(|at| now.saturating_sub(at) >= interval || at > now);
+    if due {
+        let check = run_quick_check(&conn).map_err(|e| classify(&path, e))?;
+        if !is_ok(&check) {
+            return Err(Attempt::Corrupt(format!("quick_check found damage: {}", check.join("; "))));
+        }
     }
     migrations::migrate(&conn, &path).map_err(|e| match e {
         StoreError::Database { path, source } => classify(&path, source),
         other => Attempt::Failed(other),
     })?;
     let key = root_key(&conn).map_err(|e| classify(&path, e))?;
-    // Healthy: the last connection to close checkpoints the WAL as usual.
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false).map_err(|e| classify(&path, e))?;
+    if due {
+        record_check(&conn).map_err(|e| classify(&path, e))?;
+        if flagged {
+            clear_check_marker(dir);
+        }
+    }
+    // Healthy: the last connection to close checkpoints the WAL as usual,
+    // except a hook's (see [`OpenMode::Hook`]).
+    if mode == OpenMode::Default {
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
+            .map_err(|e| classify(&path, e))?;
+    }
     Ok(Store { conn, dir: dir.to_path_buf(), key })
 }
 
 /// Refuses a `state.db` that is not a regular file (a link, a FIFO, a
-/// directory) before SQLite opens it.
-fn check_db_file(dir: &Path, path: &Path) -> Result<(), StoreError> {
+/// directory) before SQLite opens it; whether [`CHECK_MARKER`] asks for a
+/// `quick_check`.
+fn check_db_file(dir: &Path, path: &Path) -> Result<bool, StoreError> {
     let root = Reader::new(Budget::UNLIMITED).open_root(dir).map_err(|e| unavailable(dir, &e))?;
+    let flagged = root.stat(CHECK_MARKER).is_ok();
     match root.stat(DB_FILE) {
-        Ok(meta) if meta.kind == FileKind::File => Ok(()),
+        Ok(meta) if meta.kind == FileKind::File => Ok(flagged),
         Ok(meta) => Err(StoreError::Unavailable {
             path: path.to_path_buf(),
             reason: format!("it is a {}, not a regular file", meta.kind),
         }),
-        Err(FsError::NotFound { .. }) => Ok(()),
+        Err(FsError::NotFound { .. }) => Ok(flagged),
         Err(e) => Err(unavailable(path, &e)),
     }
 }

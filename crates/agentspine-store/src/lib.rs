@@ -6,7 +6,8 @@
 //! the platform's state directory) and created private (`0700`) through
 //! agentspine-fs, the only crate that touches the disk. [`Store::open`]
 //! opens `state.db` in it with WAL, a 5 s busy timeout, `synchronous =
-//! NORMAL` and foreign keys on, checks it (`PRAGMA quick_check`), moves a
+//! NORMAL` and foreign keys on, checks it (`PRAGMA quick_check` once a day,
+//! after damage was seen, and on demand), moves a
 //! corrupt file aside and starts again, and applies missing migrations
 //! ([`MIGRATIONS`], counted by `PRAGMA user_version`).
 //!
@@ -78,7 +79,10 @@ pub use bindings::{
     MAX_CONTINUITY_RECORDS,
 };
 pub use cache::{CACHE_CAP_BYTES, CacheError, CacheStats, CachedSnapshot};
-pub use db::{BUSY_ATTEMPTS, BUSY_TIMEOUT, DB_FILE, Opened, Store, StoreError};
+pub use db::{
+    BUSY_ATTEMPTS, BUSY_TIMEOUT, CHECK_INTERVAL, CHECK_MARKER, DB_FILE, HOOK_WAL_PAGES, OpenMode, Opened,
+    Store, StoreError,
+};
 pub use dir::{Platform, state_dir, state_dir_path};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
 pub use records::{

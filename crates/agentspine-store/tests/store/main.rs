@@ -15,6 +15,7 @@ mod support;
 mod append_only;
 mod bindings;
 mod cache;
+mod check;
 mod concurrency;
 mod corrupt;
 mod guard;
