@@ -17,7 +17,13 @@ pub struct State {
 impl State {
     /// Opens the default state directory.
     pub fn open() -> State {
-        match Store::open_default() {
+        State::open_with(agentspine_store::OpenMode::Default)
+    }
+
+    /// Opens the default state directory for one kind of process (hooks
+    /// open it in [`agentspine_store::OpenMode::Hook`]).
+    pub fn open_with(mode: agentspine_store::OpenMode) -> State {
+        match Store::open_default_with(mode) {
             Ok(opened) => State { store: Some(opened.store), warnings: opened.warnings },
             Err(e) => State {
                 store: None,

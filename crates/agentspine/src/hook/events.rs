@@ -43,7 +43,7 @@ pub(super) struct Hook<'a> {
 pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     let read = payload::read(std::io::stdin().lock());
     shared.set_phase("state");
-    let state = State::open();
+    let state = State::open_with(agentspine_store::OpenMode::Hook);
     for warning in &state.warnings {
         tracing::warn!("{warning}");
     }
