@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod config;
 mod hook;
 mod install;
 mod mcp;

@@ -32,6 +32,28 @@ pub(crate) fn resolve(
     env: &Environment,
     reader: &Reader,
 ) -> Result<Resolution, ResolveError> {
+    resolve_as(request, env, reader, None)
+}
+
+/// The chain Claude Code would read if its `instructionFiles` mode were
+/// `claude-md-and-agents-md` (AGENTS.md in every directory, after the
+/// CLAUDE.md family), whatever the user's setting says: what a session
+/// needs when its Claude Code version or mode leaves AGENTS.md out.
+/// Other hosts resolve as usual.
+pub fn resolve_claude_with_agents_md(
+    request: &Request,
+    env: &Environment,
+    reader: &Reader,
+) -> Result<Resolution, ResolveError> {
+    resolve_as(request, env, reader, Some(claude::AgentsMdMode::ClaudeAndAgents))
+}
+
+fn resolve_as(
+    request: &Request,
+    env: &Environment,
+    reader: &Reader,
+    claude_mode: Option<claude::AgentsMdMode>,
+) -> Result<Resolution, ResolveError> {
     let mut warnings: Vec<Warning> = Vec::new();
     let mut gather = Gather::default();
     let bind = |find: &dyn Fn(&Path) -> (PathBuf, String)| {
@@ -46,7 +68,10 @@ pub(crate) fn resolve(
         }
         Host::Claude => {
             let located = bind(&|cwd| git_root(reader, cwd))?;
-            let settings = claude::load_settings(reader, env, &located.root_path, &mut warnings);
+            let mut settings = claude::load_settings(reader, env, &located.root_path, &mut warnings);
+            if let Some(mode) = claude_mode {
+                settings.agents_md = mode;
+            }
             claude::resolve(env, &located, &settings, &mut gather);
             (located, env.claude_home())
         }

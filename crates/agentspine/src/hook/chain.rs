@@ -115,7 +115,7 @@ impl Hook<'_> {
         self.audit("chain", e.code(), Some(path.display().to_string()), Some(e.to_string()));
     }
 
-    fn block(&self, part: &Part, root: &Path) -> Option<Block> {
+    pub(super) fn block(&self, part: &Part, root: &Path) -> Option<Block> {
         let text = part.text.trim();
         if text.is_empty() {
             return None;
@@ -136,7 +136,7 @@ impl Hook<'_> {
 
     /// The home directory, a directory above it, or a host's profile is
     /// never a project (DESIGN.md): no project chain at all.
-    fn excluded(&self, dir: &Path) -> bool {
+    pub(super) fn excluded(&self, dir: &Path) -> bool {
         let canonical = |p: PathBuf| self.canonical(&p);
         let dir = canonical(dir.to_path_buf());
         if let Some(home) = self.env.home.clone().map(canonical)

@@ -3,7 +3,7 @@
 //!
 //! | event | adds |
 //! |---|---|
-//! | `SessionStart` | Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots) |
+//! | `SessionStart` | the instruction files the host never reads, when configured ([`crate::config`]); Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots) |
 //! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent |
 //! | `PreToolUse` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
@@ -145,11 +145,15 @@ impl Hook<'_> {
         {
             tracing::warn!("{e}");
         }
-        match self.host {
+        // The instruction files the user asked for that the host never
+        // reads (agentspine's configuration; off by default).
+        let mut blocks = self.session_instructions();
+        blocks.extend(match self.host {
             HookHost::Claude => self.memory_facts(None, fresh),
             // Codex keeps no memory directory.
             HookHost::Codex => Vec::new(),
-        }
+        });
+        blocks
     }
 
     /// `UserPromptSubmit`: the facts relevant to this prompt (and to the

@@ -22,6 +22,7 @@
 mod chain;
 mod context;
 mod events;
+mod instructions;
 mod memory;
 mod payload;
 mod targets;

@@ -510,3 +510,86 @@ fn without_dac_override(ex: &Example, args: &[&str], stdin: &[u8]) -> Output {
     child.stdin.take().unwrap().write_all(stdin).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Writes agentspine's configuration beside the example; the variable
+/// that points the hook at it.
+fn config(ex: &Example, text: &str) -> String {
+    let path = ex.dir.path().join("agentspine.toml");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn claude_session_start_adds_the_agents_md_files_claude_skips_when_configured() {
+    let ex = Example::new();
+    let api = ex.tree.join("packages/api");
+    let start = |session: &str, source: &str| {
+        let mut payload = claude_start(&ex, session, source);
+        payload["cwd"] = json!(api);
+        payload
+    };
+    // Off by default: a CLAUDE.md beside it keeps AGENTS.md out, and
+    // agentspine adds nothing it was not asked for.
+    assert_eq!(ex.stdout(&ex.hook("claude", &start("s0", "startup"), &[])), "");
+    let skipped = config(&ex, "[claude]\nsession_start_agents_md = \"skipped\"\n");
+    let env = [("AGENTSPINE_CONFIG", skipped.as_str())];
+    let out = ex.hook("claude", &start("s1", "startup"), &env);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Contents of [TREE]/AGENTS.md:\n\n# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n\nContents of [TREE]/packages/api/AGENTS.md:\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin."}}"#);
+    // Resumed: the session has them. Compacted: it no longer does.
+    assert_eq!(ex.stdout(&ex.hook("claude", &start("s1", "resume"), &env)), "");
+    assert_eq!(ex.stdout(&ex.hook("claude", &start("s1", "compact"), &env)), ex.stdout(&out));
+    // A project without CLAUDE.md: Claude Code reads its AGENTS.md itself,
+    // so "skipped" adds nothing and "all" (for versions that read none)
+    // adds it.
+    let plain = ex.dir.path().join("plain");
+    std::fs::create_dir_all(plain.join(".git")).unwrap();
+    std::fs::write(plain.join("AGENTS.md"), "Plain project rules.\n").unwrap();
+    let mut payload = claude_start(&ex, "s2", "startup");
+    payload["cwd"] = json!(plain);
+    assert_eq!(ex.stdout(&ex.hook("claude", &payload, &env)), "");
+    let all = config(&ex, "[claude]\nsession_start_agents_md = \"all\"\n");
+    payload["session_id"] = json!("s3");
+    let out = ex.hook("claude", &payload, &[("AGENTSPINE_CONFIG", all.as_str())]);
+    assert_eq!(
+        ex.context(&out),
+        format!("Contents of {}:\n\nPlain project rules.", plain.join("AGENTS.md").display())
+    );
+    assert_eq!(ex.audit_rows(), "");
+}
+
+#[test]
+fn codex_session_start_adds_the_claude_md_family_in_a_project_without_agents_md_when_configured() {
+    let ex = Example::new();
+    let project = ex.dir.path().join("claude-only");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(project.join("sub")).unwrap();
+    std::fs::write(project.join("CLAUDE.md"), "Root rules for Claude.\n").unwrap();
+    std::fs::write(project.join("CLAUDE.local.md"), "My local notes.\n").unwrap();
+    std::fs::write(project.join("sub/CLAUDE.md"), "Sub rules.\n").unwrap();
+    let mut start = codex(&ex, "c1", "SessionStart", json!({ "source": "startup" }));
+    start["cwd"] = json!(project.join("sub"));
+    assert_eq!(ex.stdout(&ex.hook("codex", &start, &[])), "");
+    let on = config(&ex, "[codex]\nsession_start_claude_md = true\n");
+    let env = [("AGENTSPINE_CONFIG", on.as_str())];
+    let out = ex.hook("codex", &start, &env);
+    assert_eq!(
+        ex.context(&out),
+        "## CLAUDE.md\n\nRoot rules for Claude.\n\n## CLAUDE.local.md\n\nMy local notes.\n\n## sub/CLAUDE.md\n\nSub rules."
+    );
+    let mut resumed = start.clone();
+    resumed["source"] = json!("resume");
+    assert_eq!(ex.stdout(&ex.hook("codex", &resumed, &env)), "", "sent once per session");
+    // The monorepo has AGENTS.md files Codex reads itself: nothing added.
+    let start = codex(&ex, "c2", "SessionStart", json!({ "source": "startup" }));
+    assert_eq!(ex.stdout(&ex.hook("codex", &start, &env)), "");
+    assert_eq!(ex.audit_rows(), "");
+}
+
+#[test]
+fn a_malformed_configuration_is_an_audit_row_and_changes_nothing_else() {
+    let ex = Example::new();
+    let bad = config(&ex, "[claude]\nsession_start_agent_md = \"all\"\n");
+    let out = ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[("AGENTSPINE_CONFIG", bad.as_str())]);
+    assert_eq!(ex.stdout(&out), "");
+    assert_eq!(ex.audit_rows(), "claude|SessionStart|config|config-malformed|[TMP]/agentspine.toml\n");
+}

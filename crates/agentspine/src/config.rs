@@ -1,0 +1,188 @@
+//! agentspine's own configuration: `config.toml` in `$AGENTSPINE_CONFIG`'s
+//! place, else `$XDG_CONFIG_HOME/agentspine/`, else `~/.config/agentspine/`.
+//! Every key is optional and off by default; an unknown key or a wrong
+//! value is an error that names the file, line and column.
+//!
+//! ```toml
+//! [claude]
+//! # At session start, add the AGENTS.md files Claude Code does not read:
+//! # "off" (default), "skipped" (the ones its instructionFiles mode leaves
+//! # out, e.g. beside a CLAUDE.md), or "all" (every one: Claude Code before
+//! # 2.1.277 reads no AGENTS.md at all).
+//! session_start_agents_md = "skipped"
+//!
+//! [codex]
+//! # At session start, add the CLAUDE.md family in a project where Codex
+//! # finds no AGENTS.md (nor a fallback name) of its own.
+//! session_start_claude_md = true
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The configuration file's name.
+pub const FILE: &str = "config.toml";
+/// A configuration file larger than this is refused.
+const CAP: u64 = 64 * 1024;
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Claude Code's hooks.
+    #[serde(default)]
+    pub claude: ClaudeConfig,
+    /// Codex's hooks.
+    #[serde(default)]
+    pub codex: CodexConfig,
+}
+
+/// `[claude]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaudeConfig {
+    /// Which AGENTS.md files SessionStart adds.
+    #[serde(default)]
+    pub session_start_agents_md: AgentsMd,
+}
+
+/// `[codex]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CodexConfig {
+    /// Whether SessionStart adds the CLAUDE.md family in a project Codex
+    /// finds no AGENTS.md in.
+    #[serde(default)]
+    pub session_start_claude_md: bool,
+}
+
+/// `session_start_agents_md`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentsMd {
+    /// Nothing (the default).
+    #[default]
+    Off,
+    /// The AGENTS.md files Claude Code's mode leaves out.
+    Skipped,
+    /// Every AGENTS.md file on the chain, whether or not Claude Code
+    /// would read it (for versions that read none).
+    All,
+}
+
+/// A configuration that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file exists but could not be read.
+    #[error("{path}: cannot read: {cause}")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        cause: String,
+    },
+    /// The file is not valid TOML or holds an unknown key or value.
+    #[error("{path}: {message}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message (line, column, what was expected).
+        message: String,
+    },
+}
+
+impl ConfigError {
+    /// The audit code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConfigError::Unreadable { .. } => "config-unreadable",
+            ConfigError::Malformed { .. } => "config-malformed",
+        }
+    }
+}
+
+/// Where the configuration file is, from the process environment.
+pub fn path() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from).filter(|p| p.is_absolute());
+    path_from(var("AGENTSPINE_CONFIG"), var("XDG_CONFIG_HOME"), var("HOME"))
+}
+
+fn path_from(explicit: Option<PathBuf>, xdg: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    explicit
+        .or_else(|| xdg.map(|x| x.join("agentspine").join(FILE)))
+        .or_else(|| home.map(|h| h.join(".config").join("agentspine").join(FILE)))
+}
+
+/// Loads the configuration; a missing file is the default configuration.
+pub fn load(reader: &agentspine_fs::Reader) -> Result<Config, ConfigError> {
+    match path() {
+        Some(path) => load_from(reader, &path),
+        None => Ok(Config::default()),
+    }
+}
+
+/// Loads `path`; a missing file (or directory) is the default.
+pub fn load_from(reader: &agentspine_fs::Reader, path: &Path) -> Result<Config, ConfigError> {
+    let unreadable = |cause: String| ConfigError::Unreadable { path: path.to_path_buf(), cause };
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(unreadable("not a file path".to_owned()));
+    };
+    let root = match reader.open_root(dir) {
+        Ok(root) => root,
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => return Ok(Config::default()),
+        Err(e) => return Err(unreadable(e.to_string())),
+    };
+    let snapshot = match root.read(name, CAP) {
+        Ok(snapshot) => snapshot,
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => return Ok(Config::default()),
+        Err(e) => return Err(unreadable(e.to_string())),
+    };
+    let text = String::from_utf8(snapshot.bytes).map_err(|_| ConfigError::Malformed {
+        path: path.to_path_buf(),
+        message: "not valid UTF-8".to_owned(),
+    })?;
+    parse(&text).map_err(|message| ConfigError::Malformed { path: path.to_path_buf(), message })
+}
+
+/// Parses the text of a configuration file.
+pub fn parse(text: &str) -> Result<Config, String> {
+    toml::from_str(text).map_err(|e| e.to_string().trim_end().replace('\n', " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_optional_and_off_by_default() {
+        assert_eq!(parse("").unwrap(), Config::default());
+        assert_eq!(parse("[claude]\n").unwrap().claude.session_start_agents_md, AgentsMd::Off);
+        let both =
+            parse("[claude]\nsession_start_agents_md = \"all\"\n[codex]\nsession_start_claude_md = true\n");
+        let both = both.unwrap();
+        assert_eq!(both.claude.session_start_agents_md, AgentsMd::All);
+        assert!(both.codex.session_start_claude_md);
+    }
+
+    #[test]
+    fn unknown_keys_and_values_are_errors_that_say_where() {
+        let e = parse("[claude]\nsession_start_agent_md = \"all\"\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("unknown field `session_start_agent_md`"), "{e}");
+        let e = parse("[claude]\nsession_start_agents_md = \"some\"\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("unknown variant `some`"), "{e}");
+        let e = parse("[codex]\nsession_start_claude_md = \"yes\"\n").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn the_file_is_found_by_explicit_path_then_xdg_then_home() {
+        let p = |e: Option<&str>, x: Option<&str>, h: Option<&str>| {
+            path_from(e.map(PathBuf::from), x.map(PathBuf::from), h.map(PathBuf::from))
+        };
+        assert_eq!(p(Some("/etc/a.toml"), Some("/x"), Some("/h")), Some(PathBuf::from("/etc/a.toml")));
+        assert_eq!(p(None, Some("/x"), Some("/h")), Some(PathBuf::from("/x/agentspine/config.toml")));
+        assert_eq!(p(None, None, Some("/h")), Some(PathBuf::from("/h/.config/agentspine/config.toml")));
+        assert_eq!(p(None, None, None), None);
+    }
+}
