@@ -25,6 +25,9 @@ claude  started in packages/web of a monorepo; the prompt names a fact.
           a missing file, a link out of the directory, a linked fact that
           points outside) still completes, still gets the sibling's
           CLAUDE.md, and nothing from outside the memory directory.
+plugin  plugins/claude loaded with `--plugin-dir`, nothing installed: the
+        memory fact and a sibling's CLAUDE.md arrive, the MCP server connects,
+        and each event runs the hook once.
 codex   started at the root; two apply_patch calls.
         - the nested AGENTS.md of both patched packages arrive after the first
           patch, as their own message, and once only; the root AGENTS.md Codex
@@ -253,6 +256,8 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     if len(reqs) != 5:
         return c
     first, after_read, after_edit, after_write, last = texts
+    c.check("\n## agentspine\nagentspine tells you" in first,
+            "the MCP server install registered is connected (its instructions are listed)")
     c.check("MEM_ALWAYS_4r8" in first, "the `always` memory fact reaches the first request")
     c.check("MEM_PROMPT_9t2" in first, "the fact the prompt's words select reaches the first request")
     c.check(all("MEM_NEVER_1x5" not in t for t in texts), "an unmarked fact is never sent")
@@ -297,6 +302,51 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     c.check(len(texts) == 2, "a broken memory index does not break the session", str(len(texts)))
     c.check(bool(texts) and "CL_API_8q4" in texts[-1], "with a broken index the sibling's CLAUDE.md still arrives")
     c.check(all("SECRET_6h0" not in t for t in texts), "nothing from outside the memory directory is sent")
+    return c
+
+
+# ------------------------------------------------------------------ plugin
+def run_plugin(bin_: str, work: str, keep: str | None) -> Checks:
+    """plugins/claude loaded with `claude --plugin-dir`, nothing installed."""
+    c = Checks("plugin")
+    tree = os.path.join(work, "plugin", "tree")
+    home = os.path.join(work, "plugin", "home")
+    os.makedirs(home)
+    git_init(tree)
+    write(f"{tree}/CLAUDE.md", "Root rules: PL_ROOT_2a.\n")
+    write(f"{tree}/app/CLAUDE.md", "App rules: PL_APP_7e.\n")
+    write(f"{tree}/lib/CLAUDE.md", "Lib rules: PL_LIB_3c.\n")
+    write(f"{tree}/lib/util.ts", "export const u = 1;\n")
+    mem = claude_memory_dir(home, os.path.realpath(tree))
+    write(f"{mem}/MEMORY.md", "- [Style](style.md) <!-- agentspine:always -->\n")
+    write(f"{mem}/style.md", "Plugin memory fact: PL_MEM_9d.\n")
+    plugin = os.path.join(os.path.dirname(os.path.dirname(HERE)), "plugins", "claude")
+    turns = [{"tool": {"name": "Read", "input": {"file_path": os.path.join(tree, "lib/util.ts")}}},
+             {"text": "done"}]
+    script = os.path.join(work, "plugin", "script.json")
+    json.dump(turns, open(script, "w"))
+    log = os.path.join(work, "plugin", "strace.log")
+    # The plugin's commands say `agentspine`: it must be on PATH.
+    path = os.path.dirname(bin_) + ":" + cap.base_env()["PATH"]
+    try:
+        recs = cap.run_host("claude", tree, os.path.join(tree, "app"), home, script=script, env={"PATH": path},
+                            extra_args=["--plugin-dir", plugin, "--add-dir", tree], wrap=[*STRACE, "-o", log],
+                            keep=os.path.join(keep, "plugin") if keep else None)
+    except cap.CaptureError as e:
+        c.check(False, "claude -p --plugin-dir plugins/claude runs to the end", str(e))
+        return c
+    texts = [text_of(r) for r in main_requests("claude", recs)]
+    c.check(len(texts) == 2, "the model was asked twice (a Read, then the answer)", str(len(texts)))
+    if len(texts) != 2:
+        return c
+    c.check("PL_MEM_9d" in texts[0], "the plugin's SessionStart hook brings the memory fact")
+    c.check("PL_LIB_3c" not in texts[0] and texts[1].count("PL_LIB_3c") == 1,
+            "the plugin's PreToolUse hook brings the sibling's CLAUDE.md once")
+    c.check("\n## plugin:agentspine:agentspine\nagentspine tells you" in texts[0],
+            "the plugin's MCP server is connected (its instructions are listed)")
+    runs = hook_runs(log, bin_)
+    want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": 1, "SessionEnd": 1}
+    c.check(runs == want, "the plugin ran the hook once per event", json.dumps(runs))
     return c
 
 
@@ -368,7 +418,7 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agentspine", required=True)
-    ap.add_argument("--host", action="append", choices=("claude", "codex"))
+    ap.add_argument("--host", action="append", choices=("claude", "plugin", "codex"))
     ap.add_argument("--keep", metavar="DIR", help="keep the raw requests of each run in DIR/<host>/")
     ap.add_argument("--work", metavar="DIR", help="build the projects under DIR (kept)")
     a = ap.parse_args(argv)
@@ -384,7 +434,7 @@ def main(argv=None) -> int:
     work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="agentspine-hooks-")
     results = []
     try:
-        for host, run in (("claude", run_claude), ("codex", run_codex)):
+        for host, run in (("claude", run_claude), ("plugin", run_plugin), ("codex", run_codex)):
             if a.host and host not in a.host:
                 continue
             shutil.rmtree(os.path.join(work, host), ignore_errors=True)
