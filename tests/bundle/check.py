@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""The installed-bundle check: agentspine installed as a user installs it,
+driven the way Claude Code and Codex drive it, checked with strace.
+
+    check.py --agentspine BIN
+
+BIN is copied into a temporary prefix (`PREFIX/bin/agentspine`, what
+`cargo install --root PREFIX` lays out) and every command below runs that
+copy, with a throwaway HOME, custom `CLAUDE_CONFIG_DIR` and `CODEX_HOME`,
+and a state directory of its own. scripts/test passes its debug build
+(a release build would add minutes on a 2-core CI machine; the code is the
+same).
+
+The world: a project `work/app` (a git root) started in `packages/web`,
+with nested instruction files in `packages/api` and `packages/lib` and a
+Claude Code auto-memory directory; a sibling project `work/sibling-secret`
+beside it; the agentspine checkout the install is run from.
+
+1. The zero-source case. Without agentspine, none of the sources this
+   session needs beyond the host's own chain reaches the model: the
+   host-native view (`agentspine resolve --host H --format json`, which CI
+   checks byte for byte against the real clients) holds none of the memory
+   facts, nothing of `packages/api` and nothing of `packages/lib`.
+2. Install both hosts twice, from the checkout: each installed file holds
+   exactly one agentspine hook per event.
+3. Fixed by the installed hooks: each hook is run with the command read
+   from the installed `settings.json` / `hooks.json` (group chosen by the
+   event's matcher, as the host does), `sh -c`, the host's native payload
+   on stdin, from a cwd outside any checkout. Claude Code: startup brings
+   the `always` facts, a prompt its keyword fact, an Edit in `packages/api`
+   that package's `CLAUDE.md`; a restart (`resume`) repeats nothing, a
+   compaction brings the facts again. Codex: `apply_patch` into
+   `packages/api` brings `AGENTS.override.md` (never the `AGENTS.md` it
+   overrides), into `packages/lib` the fallback file named in config.toml;
+   after a compaction the same patch brings them again. The same payload
+   run from the checkout gives the same bytes (nothing depends on where
+   agentspine was installed from or started).
+4. strace -f over every hook run: no `getdents64` on $HOME, no system call
+   naming anything under the sibling project, no `connect` and no second
+   agentspine process (no MCP server: the context is in the hook output,
+   so the model needs zero MCP calls for it), and a hook whose cwd is
+   $HOME itself adds nothing and lists nothing.
+5. SHA-256 of every file of both projects and the memory directory, before
+   and after: unchanged.
+
+Prints one line per check and `N passed, M failed`; exit 1 on a failure.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+passed = failed = 0
+
+
+def check(ok: bool, what: str) -> bool:
+    global passed, failed
+    print(("PASS " if ok else "FAIL ") + what, flush=True)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+    return ok
+
+
+def write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def hashes(*roots: str) -> dict:
+    out = {}
+    for root in roots:
+        for d, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                p = os.path.join(d, name)
+                with open(p, "rb") as f:
+                    out[p] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def claude_encoding(path: str) -> str:
+    """Claude Code's project directory name (HOSTS.md): every character
+    outside [A-Za-z0-9] becomes `-`."""
+    return re.sub(r"[^A-Za-z0-9]", "-", path)
+
+
+class World:
+    def __init__(self, base: str, binary: str):
+        self.base = base
+        self.prefix = os.path.join(base, "prefix")
+        self.bin = os.path.join(self.prefix, "bin", "agentspine")
+        os.makedirs(os.path.dirname(self.bin))
+        shutil.copy2(binary, self.bin)
+        self.home = os.path.join(base, "home")
+        self.claude_home = os.path.join(base, "profiles", "claude-config")
+        self.codex_home = os.path.join(base, "profiles", "codex-home")
+        self.state = os.path.join(base, "state")
+        self.outside = os.path.join(base, "elsewhere")
+        self.app = os.path.join(base, "work", "app")
+        self.web = os.path.join(self.app, "packages", "web")
+        self.sibling = os.path.join(base, "work", "sibling-secret")
+        for d in (self.home, self.claude_home, self.codex_home, self.outside):
+            os.makedirs(d)
+        self.traces = os.path.join(base, "traces")
+        os.makedirs(self.traces)
+        self.runs = 0
+
+        os.makedirs(os.path.join(self.app, ".git"))
+        write(os.path.join(self.app, "AGENTS.md"), "# app\n\nRoot rules for every host.\n")
+        write(os.path.join(self.app, "CLAUDE.md"), "# app\n\nRoot rules for Claude.\n")
+        write(os.path.join(self.web, "AGENTS.md"), "# web\n\nWeb rules.\n")
+        write(os.path.join(self.web, "CLAUDE.md"), "# web\n\nWeb rules for Claude.\n")
+        write(os.path.join(self.web, "index.ts"), "export {};\n")
+        # A rules directory: the one listing a Claude Code chain needs.
+        write(os.path.join(self.app, ".claude", "rules", "style.md"), "Two spaces.\n")
+        api = os.path.join(self.app, "packages", "api")
+        write(os.path.join(api, "AGENTS.override.md"), "# api override\n\nAPI-OVERRIDE: endpoints are versioned.\n")
+        write(os.path.join(api, "AGENTS.md"), "# api\n\nAPI-PLAIN: shadowed by the override.\n")
+        write(os.path.join(api, "CLAUDE.md"), "# api\n\nAPI-CLAUDE: run the api tests after every edit.\n")
+        write(os.path.join(api, "src", "users.ts"), "export const users = [];\n")
+        lib = os.path.join(self.app, "packages", "lib")
+        write(os.path.join(lib, "TEAM.md"), "# lib\n\nLIB-FALLBACK: no default exports.\n")
+        write(os.path.join(lib, "src", "util.ts"), "export const u = 1;\n")
+        os.makedirs(os.path.join(self.sibling, ".git"))
+        write(os.path.join(self.sibling, "AGENTS.md"), "SIBLING-SECRET\n")
+        write(os.path.join(self.sibling, "CLAUDE.md"), "SIBLING-SECRET\n")
+        write(os.path.join(self.sibling, "MEMORY.md"), "SIBLING-SECRET\n")
+        # Claude Code's auto memory for the app's git root, where Claude
+        # Code keeps it: <config>/projects/<encoded root>/memory.
+        self.enc = claude_encoding(self.app)
+        self.memory = os.path.join(self.claude_home, "projects", self.enc, "memory")
+        write(os.path.join(self.memory, "MEMORY.md"),
+              "# Memory\n\n"
+              "- [Style](style.md) <!-- agentspine:always -->\n"
+              "- [Carbonara](pasta.md) <!-- agentspine:keywords=carbonara -->\n"
+              "- [Old](old.md)\n")
+        write(os.path.join(self.memory, "style.md"), "FACT-STYLE: answer briefly.\n")
+        write(os.path.join(self.memory, "pasta.md"), "FACT-PASTA: guanciale, never cream.\n")
+        write(os.path.join(self.memory, "old.md"), "FACT-OLD: never relevant.\n")
+        # Codex: a fallback name, in the user's config (kept by install).
+        write(os.path.join(self.codex_home, "config.toml"),
+              "# the user's own settings\nproject_doc_fallback_filenames = [\"TEAM.md\"]\n")
+        # Files in the home directory itself, which nothing may list.
+        write(os.path.join(self.home, "notes.md"), "HOME-NOTES\n")
+
+    def env(self) -> dict:
+        return {
+            "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"],
+            "HOME": self.home,
+            "CLAUDE_CONFIG_DIR": self.claude_home,
+            "CODEX_HOME": self.codex_home,
+            "XDG_STATE_HOME": self.state,
+            "LANG": "C.UTF-8",
+        }
+
+    def agentspine(self, args: list, cwd: str) -> subprocess.CompletedProcess:
+        return subprocess.run([self.bin, *args], cwd=cwd, env=self.env(), capture_output=True, text=True,
+                              timeout=60)
+
+    def installed(self, host: str) -> dict:
+        path = (os.path.join(self.claude_home, "settings.json") if host == "claude"
+                else os.path.join(self.codex_home, "hooks.json"))
+        with open(path) as f:
+            return json.load(f)
+
+    def command(self, host: str, event: str, match: str | None) -> str:
+        """The command the host would run for `event` (the group whose
+        matcher matches `match`, as the host selects it)."""
+        found = []
+        for group in self.installed(host)["hooks"].get(event, []):
+            matcher = group.get("matcher")
+            if matcher not in (None, "", "*") and (match is None or not re.fullmatch(matcher, match)):
+                continue
+            found += [h["command"] for h in group["hooks"] if " hook " in h.get("command", "")]
+        assert len(found) == 1, f"{host} {event} {match}: {found}"
+        return found[0]
+
+    def hook(self, host: str, payload: dict, cwd: str, match: str | None = None, extra_env=None) -> str:
+        """Runs the installed hook command under strace; its additionalContext."""
+        cmd = self.command(host, payload["hook_event_name"], match)
+        self.runs += 1
+        trace = os.path.join(self.traces, f"{self.runs:02d}-{host}-{payload['hook_event_name']}.trace")
+        env = self.env()
+        env.update(extra_env or {})
+        out = subprocess.run(["strace", "-f", "-y", "-qq", "-s", "256", "-o", trace, "sh", "-c", cmd],
+                             input=json.dumps(payload), cwd=cwd, env=env, capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0, out.stderr
+        if not out.stdout.strip():
+            return ""
+        value = json.loads(out.stdout)
+        spec = value["hookSpecificOutput"]
+        assert spec["hookEventName"] == payload["hook_event_name"], out.stdout
+        return spec["additionalContext"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--agentspine", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    a = ap.parse_args()
+    if not shutil.which("strace"):
+        print("strace is missing (apt-get install strace)")
+        return 1
+    base = tempfile.mkdtemp(prefix="agentspine-bundle-")
+    try:
+        return run(World(base, os.path.abspath(a.agentspine)))
+    finally:
+        if a.keep:
+            print(f"kept {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def run(w: World) -> int:
+    before = hashes(w.app, w.sibling, w.memory)
+
+    # 1. The zero-source case: what the hosts load by themselves.
+    needed = ["FACT-STYLE", "FACT-PASTA", "API-OVERRIDE", "API-CLAUDE", "LIB-FALLBACK"]
+    native = ""
+    for host in ("claude", "codex"):
+        r = w.agentspine(["resolve", "--host", host, "--cwd", w.web, "--format", "json"], w.outside)
+        check(r.returncode == 0, f"resolve --host {host} runs from outside any checkout ({r.stderr.strip()})")
+        doc = json.loads(r.stdout)
+        native += doc.get("native", "")
+        paths = [p["path"] for p in doc["parts"]]
+        # Claude Code loads the memory index itself, never the facts.
+        facts = [p for p in paths if "/memory/" in p and not p.endswith("/memory/MEMORY.md")]
+        check(not facts and not any("/packages/api" in p or "/packages/lib" in p for p in paths),
+              f"{host} natively loads none of the nested files or memory facts ({len(paths)} parts)")
+    missing = [n for n in needed if n not in native]
+    check(missing == needed, f"zero of the {len(needed)} needed sources reach the model natively")
+
+    # 2. Install twice, from the checkout: one hook set per host.
+    for host in ("claude", "codex"):
+        for _ in range(2):
+            r = w.agentspine(["install", host], CHECKOUT)
+            check(r.returncode == 0, f"install {host} ({r.stderr.strip() or 'ok'})")
+    check(not os.path.exists(os.path.join(w.home, ".claude")) and not os.path.exists(os.path.join(w.home, ".codex")),
+          "nothing written to ~/.claude or ~/.codex: CLAUDE_CONFIG_DIR and CODEX_HOME are honoured")
+    for host in ("claude", "codex"):
+        hooks = w.installed(host)["hooks"]
+        counts = {event: sum(1 for g in groups for h in g["hooks"] if " hook " in h.get("command", ""))
+                  for event, groups in hooks.items()}
+        check(counts and all(c == 1 for c in counts.values()),
+              f"{host}: exactly one agentspine hook per event after installing twice ({counts})")
+        cmds = {h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]}
+        check(cmds == {f"{w.bin} hook {host}"}, f"{host}: the hooks run the installed binary ({cmds})")
+    with open(os.path.join(w.codex_home, "config.toml")) as f:
+        toml = f.read()
+    check("# the user's own settings" in toml and "TEAM.md" in toml and "[mcp_servers.agentspine]" in toml,
+          "Codex config.toml keeps the user's comment and fallback names beside the MCP server")
+
+    # 3. The installed hooks, driven as the hosts drive them.
+    session = "bundle-claude-1"
+    transcript = os.path.join(w.claude_home, "projects", claude_encoding(w.web), f"{session}.jsonl")
+    claude_env = {"CLAUDE_PROJECT_DIR": w.web}
+
+    def claude(event: str, match=None, **fields) -> str:
+        payload = {"session_id": session, "transcript_path": transcript, "cwd": w.web,
+                   "hook_event_name": event, **fields}
+        return w.hook("claude", payload, w.web, match, claude_env)
+
+    start = claude("SessionStart", "startup", source="startup")
+    check("FACT-STYLE" in start and "FACT-PASTA" not in start and "FACT-OLD" not in start,
+          "Claude startup: the `always` fact, not the others")
+    prompt = claude("UserPromptSubmit", prompt="what goes in a carbonara?")
+    check("FACT-PASTA" in prompt and "FACT-STYLE" not in prompt,
+          "Claude prompt: the keyword fact, and the startup fact is not repeated")
+    edit = {"file_path": os.path.join(w.app, "packages/api/src/users.ts"), "old_string": "[]", "new_string": "[1]"}
+    tool = claude("PreToolUse", "Edit", tool_name="Edit", tool_input=edit, tool_use_id="toolu_1")
+    check("API-CLAUDE" in tool and "SIBLING" not in tool,
+          "Claude Edit in packages/api: that package's CLAUDE.md")
+    resume = claude("SessionStart", "resume", source="resume")
+    check(resume == "", f"Claude restart (resume): nothing repeated ({len(resume)} characters)")
+    again = claude("PreToolUse", "Edit", tool_name="Edit", tool_input=edit, tool_use_id="toolu_2")
+    check(again == "", "Claude: the same Edit again adds nothing")
+    compact = claude("SessionStart", "compact", source="compact")
+    check("FACT-STYLE" in compact, "Claude compaction: the facts come again")
+    # Same payload, started from the agentspine checkout: same bytes.
+    payload = {"session_id": "bundle-claude-2", "transcript_path": transcript, "cwd": w.web,
+               "hook_event_name": "SessionStart", "source": "startup"}
+    from_outside = w.hook("claude", payload, w.outside, "startup", claude_env)
+    payload["session_id"] = "bundle-claude-3"
+    from_checkout = w.hook("claude", payload, CHECKOUT, "startup", claude_env)
+    check(from_outside != "" and from_outside == from_checkout,
+          "Claude: the hook's output does not depend on the directory it is started from")
+
+    def codex(event: str, match=None, session_id="bundle-codex-1", **fields) -> str:
+        payload = {"session_id": session_id, "transcript_path": None, "cwd": w.web, "hook_event_name": event,
+                   "model": "gpt-5", "permission_mode": "default", **fields}
+        return w.hook("codex", payload, w.web, match)
+
+    def patch(*rels: str) -> dict:
+        body = "".join(f"*** Update File: {r}\n@@\n-x\n+y\n" for r in rels)
+        return {"command": f"*** Begin Patch\n{body}*** End Patch\n"}
+
+    check(codex("SessionStart", "startup", source="startup") == "",
+          "Codex startup: nothing (Codex loads its own chain)")
+    api_patch = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts"))
+    check("API-OVERRIDE" in api_patch and "API-PLAIN" not in api_patch,
+          "Codex apply_patch in packages/api: AGENTS.override.md, not the AGENTS.md it overrides")
+    lib_patch = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../lib/src/util.ts"))
+    check("LIB-FALLBACK" in lib_patch, "Codex apply_patch in packages/lib: the fallback file TEAM.md")
+    check(codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts")) == "",
+          "Codex: the same patch again adds nothing")
+    codex("PostCompact", trigger="auto")
+    after = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts", "../lib/src/util.ts"))
+    check("API-OVERRIDE" in after and "LIB-FALLBACK" in after, "Codex after compaction: both files come again")
+    home_payload = {"session_id": "bundle-codex-home", "transcript_path": None, "cwd": w.home,
+                    "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                    "tool_input": patch("notes.md")}
+    check(w.hook("codex", home_payload, w.home) == "", "a session in $HOME itself: nothing added")
+
+    # 4. What the hook processes did, from their system calls.
+    lines = []
+    for name in sorted(os.listdir(w.traces)):
+        with open(os.path.join(w.traces, name)) as f:
+            lines += f.read().splitlines()
+    home_listings = [l for l in lines if re.search(r"getdents64?\(\d+<" + re.escape(w.home) + r">", l)]
+    listed = sorted({m.group(1) for l in lines for m in [re.search(r"getdents64?\(\d+<([^>]*)>", l)] if m})
+    check(not home_listings and listed == [os.path.join(w.app, ".claude", "rules")],
+          f"no getdents64 on $HOME in {w.runs} hook runs; the only directory listed is the project's "
+          f".claude/rules ({[os.path.relpath(d, w.base) for d in listed]})")
+    sibling = [l for l in lines if "sibling-secret" in l]
+    check(not sibling, f"no system call touches the sibling project ({len(sibling)} did)")
+    connects = [l for l in lines if re.search(r"\bconnect\(", l)]
+    check(not connects, f"no connect(): no MCP server or socket is used ({len(connects)} seen)")
+    execs = [l for l in lines if re.search(r"\bexecve\(", l) and " = 0" in l]
+    agentspine_execs = [l for l in execs if w.bin in l]
+    check(len(agentspine_execs) == w.runs and not any('"mcp"' in l for l in execs),
+          f"one agentspine process per hook run and never `agentspine mcp` ({len(agentspine_execs)} for {w.runs})")
+    check(all(n not in start + prompt + tool + compact for n in ("SIBLING", "HOME-NOTES")),
+          "no sibling or home file in any context")
+
+    # 5. Source bytes.
+    after_hashes = hashes(w.app, w.sibling, w.memory)
+    changed = [p for p in before if before[p] != after_hashes.get(p)]
+    added = [p for p in after_hashes if p not in before]
+    check(not changed and not added,
+          f"SHA-256 of all {len(before)} project and memory files unchanged ({changed + added})")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
