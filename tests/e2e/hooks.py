@@ -383,9 +383,9 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
     # Hook trust is the user's step (install says so); the test bypasses it.
     args = ["--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox"]
     try:
+        raw = os.path.join(keep, "codex") if keep else os.path.join(work, "codex", "raw")
         recs = cap.run_host("codex", tree, tree, home, script=script, prompt="Bump the handler.",
-                            extra_args=args, wrap=[*STRACE, "-o", log],
-                            keep=os.path.join(keep, "codex") if keep else None)
+                            extra_args=args, wrap=[*STRACE, "-o", log], keep=raw)
     except cap.CaptureError as e:
         c.check(False, "codex exec runs to the end with agentspine's hooks", str(e))
         return c
@@ -395,6 +395,13 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
     if len(reqs) != 3:
         return c
     first, after_patch, last = texts
+    c.check("\n- mcp__agentspine: agentspine tells you" in first,
+            "the MCP server install registered is connected (its namespace is listed)")
+    stderr = open(os.path.join(raw, "stderr.txt"), encoding="utf-8", errors="replace").read()
+    warned = [line for line in stderr.splitlines()
+              if "warning" in line.lower() and ("hooks.json" in line or " hook" in line.lower())
+              and "--dangerously-bypass-hook-trust" not in line]
+    c.check(not warned, "Codex prints no warning about the installed hooks", "; ".join(warned))
     for marker, what in (("CX_API_7c1", "packages/api"), ("CX_WEB_0d8", "packages/web")):
         c.check(marker not in first and marker in after_patch,
                 f"{what}/AGENTS.md arrives after the patch that touches it")

@@ -16,6 +16,13 @@ use super::json::{Json, Object};
 /// Seconds a host waits for one run of the hook.
 pub const TIMEOUT: u64 = 10;
 
+/// Seconds for one event: [`TIMEOUT`], except where the host allows less
+/// (Codex 0.171 clamps a `SessionEnd` hook to 3 s and warns on every run
+/// when asked for more). The hook itself never takes over 2 s.
+pub fn timeout(host: &str, event: &str) -> u64 {
+    if host == "codex" && event == "SessionEnd" { 3 } else { TIMEOUT }
+}
+
 /// Whether `command` runs an agentspine binary as `hook <host>`.
 pub fn is_ours(command: &str, host: &str) -> bool {
     let Some(program) = command.trim().strip_suffix(&format!(" hook {host}")) else {
@@ -53,7 +60,7 @@ pub fn install(
         let hook = Json::object([
             ("type", Json::str("command")),
             ("command", Json::str(command)),
-            ("timeout", Json::Number(TIMEOUT.into())),
+            ("timeout", Json::Number(timeout(host, event).into())),
         ]);
         group.insert("hooks".into(), Json::Array(vec![hook]));
         list.insert(at.min(list.len()), Json::Object(group));
