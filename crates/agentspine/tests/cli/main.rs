@@ -12,6 +12,7 @@ mod catalog;
 mod guard;
 mod hook;
 mod install;
+mod mcp;
 mod memory;
 mod resolve;
 mod serve;

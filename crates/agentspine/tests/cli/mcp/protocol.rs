@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::Server;
+use super::support::Server;
 
 #[test]
 fn initialize_names_the_server_and_offers_tools() {

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::Server;
+use super::support::Server;
 
 /// Digests of things that differ between runs, redacted: the profile digest
 /// hashes the temporary home's path, and the catalog digest (so the receipt
