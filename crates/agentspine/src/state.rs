@@ -57,6 +57,39 @@ impl State {
         }
     }
 
+    /// What requests of `host` read through the user's active bindings:
+    /// accepted portable records only, as continuity sources (context
+    /// only). Read afresh on every call, so a bind, rollback or purge
+    /// takes effect for the very next hook or MCP call. A registry that
+    /// does not verify, or a store problem, gives nothing (fail closed)
+    /// and an audit row.
+    pub fn continuity(&self, host: agentspine_core::Host) -> Vec<agentspine_core::catalog::ContinuityItem> {
+        let Some(store) = &self.store else { return Vec::new() };
+        match store.continuity_read(host.as_str()) {
+            Ok(records) => records
+                .into_iter()
+                .map(|r| agentspine_core::catalog::ContinuityItem {
+                    binding_id: r.binding_id,
+                    record_id: r.record_id,
+                    kind: r.kind.as_str().to_owned(),
+                    text: r.text,
+                })
+                .collect(),
+            Err(e) => {
+                tracing::warn!("continuity: {e}; nothing is read through bindings");
+                self.audit(agentspine_store::AuditEvent {
+                    host: host.as_str().to_owned(),
+                    event: "continuity-read".into(),
+                    phase: "binding".into(),
+                    code: if e.first_bad_row().is_some() { "chain-broken" } else { "store-error" }.into(),
+                    path: None,
+                    detail: Some(e.to_string()),
+                });
+                Vec::new()
+            }
+        }
+    }
+
     /// The cache for one directory (a memory directory or a project root).
     pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
         let store = self.store.as_ref()?;

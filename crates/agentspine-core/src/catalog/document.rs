@@ -47,6 +47,19 @@ pub enum DocumentError {
 /// Reads `source_id` again.
 pub fn read_document(catalog: &Catalog, reader: &Reader, source_id: &str) -> Result<Document, DocumentError> {
     let source = catalog.source(source_id).ok_or_else(|| DocumentError::UnknownId(source_id.to_owned()))?;
+    if source.scope == crate::resolution::Scope::Continuity {
+        // Inline text read through a binding when the catalog was built
+        // (just now): there is no file to read again.
+        return Ok(Document {
+            source_id: source.source_id.clone(),
+            rel_path: source.rel_path.clone(),
+            scope: source.scope.to_string(),
+            text: source.text.clone(),
+            bytes: source.bytes,
+            sha256: source.sha256.clone(),
+            changed: false,
+        });
+    }
     let refused = |error| DocumentError::Refused { source_id: source_id.to_owned(), error };
     let root = reader.open_root(&source.origin.base).map_err(refused)?;
     let snap = root.read(&source.origin.rel, crate::catalog::CATALOG_CAP).map_err(refused)?;

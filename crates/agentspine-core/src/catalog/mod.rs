@@ -7,6 +7,7 @@
 //! optional project-wide Markdown in what budget is left.
 
 pub mod briefing;
+pub mod continuity;
 pub mod document;
 pub mod ids;
 pub mod markdown;
@@ -26,6 +27,7 @@ use crate::memory::{MemoryReport, MemoryRequest, ScopeIds, SnapshotCache};
 use crate::resolution::{Scope, Verdict, Warning};
 
 pub use briefing::{Briefing, briefing};
+pub use continuity::ContinuityItem;
 pub use document::{Document, DocumentError, read_document};
 pub use ids::SourceIds;
 pub use query::{QueryAnswer, query};
@@ -53,6 +55,8 @@ pub struct CatalogRequest {
     pub transcript_path: Option<PathBuf>,
     /// Whether to add optional project-wide Markdown.
     pub markdown: bool,
+    /// Records read through the user's bindings (context only).
+    pub continuity: Vec<ContinuityItem>,
 }
 
 impl CatalogRequest {
@@ -67,6 +71,7 @@ impl CatalogRequest {
             prompt: None,
             transcript_path: None,
             markdown: false,
+            continuity: Vec::new(),
         }
     }
 }
@@ -229,6 +234,7 @@ pub fn build(
         resolution.checked_scopes.push(Scope::Memory);
         memory_sources(request, env, reader, ids, cache, &mut sources, &mut resolution)?;
     }
+    continuity::add(&request.continuity, ids, &mut sources, &mut resolution);
     if request.markdown {
         resolution.checked_scopes.push(Scope::Doc);
         markdown::discover(reader, &root, ids, &mut sources, &mut resolution);

@@ -149,6 +149,7 @@ fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog,
         scope,
         prompt: prompt.map(str::to_owned),
         markdown: common.markdown,
+        continuity: state.continuity(host),
         ..CatalogRequest::new(host, root)
     };
     let ids = state.source_ids();

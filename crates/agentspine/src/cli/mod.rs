@@ -1,9 +1,12 @@
 //! Argument parsing and dispatch for every subcommand. Each subcommand has
 //! its own module; this one only wires them.
 
+mod audit;
+mod bind;
 mod cache;
 mod catalog;
 pub(crate) mod memory;
+mod record;
 mod resolve;
 mod scope;
 
@@ -33,6 +36,11 @@ enum Command {
     Read(catalog::ReadArgs),
     Scope(scope::Args),
     Cache(cache::Args),
+    Record(record::Args),
+    SourceBind(bind::BindArgs),
+    SourceRollback(bind::EndArgs),
+    SourcePurge(bind::PurgeArgs),
+    Audit(audit::Args),
     Mcp(crate::mcp::Args),
     Hook(crate::hook::Args),
     Install(crate::install::Args),
@@ -50,6 +58,11 @@ pub fn main() -> ExitCode {
         Command::Read(args) => args.wants_json(),
         Command::Scope(args) => args.wants_json(),
         Command::Cache(args) => args.wants_json(),
+        Command::Record(args) => args.wants_json(),
+        Command::SourceBind(args) => args.wants_json(),
+        Command::SourceRollback(args) => args.wants_json(),
+        Command::SourcePurge(args) => args.wants_json(),
+        Command::Audit(args) => args.wants_json(),
         Command::Mcp(args) => args.wants_json(),
         Command::Hook(args) => args.wants_json(),
         Command::Install(args) => args.wants_json(),
@@ -64,6 +77,11 @@ pub fn main() -> ExitCode {
         Command::Read(args) => catalog::read(args),
         Command::Scope(args) => scope::run(args),
         Command::Cache(args) => cache::run(args),
+        Command::Record(args) => record::run(args),
+        Command::SourceBind(args) => bind::bind(args),
+        Command::SourceRollback(args) => bind::rollback(args),
+        Command::SourcePurge(args) => bind::purge(args),
+        Command::Audit(args) => audit::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Hook(args) => crate::hook::run(args),
         Command::Install(args) => crate::install::install(args),

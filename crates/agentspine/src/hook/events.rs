@@ -153,16 +153,21 @@ impl Hook<'_> {
             // Codex keeps no memory directory.
             HookHost::Codex => Vec::new(),
         });
+        // Both hosts: what the user's bindings carry (context only).
+        blocks.extend(self.continuity());
         blocks
     }
 
     /// `UserPromptSubmit`: the facts relevant to this prompt (and to the
     /// scope) that this session has not been sent.
     fn user_prompt(&self) -> Vec<Block> {
-        match (self.host, self.payload.prompt.as_deref()) {
+        let mut blocks = match (self.host, self.payload.prompt.as_deref()) {
             (HookHost::Claude, Some(prompt)) => self.memory_facts(Some(prompt), false),
             _ => Vec::new(),
-        }
+        };
+        // Continuity not yet sent (bound since the session started).
+        blocks.extend(self.continuity());
+        blocks
     }
 
     /// `PreToolUse`: the instruction files of the tool's targets that the

@@ -21,6 +21,7 @@
 
 mod chain;
 mod context;
+mod continuity;
 mod events;
 mod instructions;
 mod memory;

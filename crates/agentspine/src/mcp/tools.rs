@@ -105,6 +105,7 @@ impl Tools {
             scope: scope(&state, p.scope.as_deref(), &root)?,
             prompt: p.prompt,
             markdown: true,
+            continuity: state.continuity(p.host.into()),
             ..CatalogRequest::new(p.host.into(), root)
         };
         let catalog = self.build(&state, &request)?;
@@ -139,6 +140,7 @@ impl Tools {
             scope: scope(&state, None, &root)?,
             prompt: Some(text.to_owned()),
             markdown: true,
+            continuity: state.continuity(p.host.into()),
             ..CatalogRequest::new(p.host.into(), root)
         };
         let catalog = self.build(&state, &request)?;
@@ -188,7 +190,13 @@ impl Tools {
             recent
                 .iter()
                 .rev()
-                .find(|r| r.root == root && r.host == host && r.catalog.source(id).is_some())
+                // A continuity source is looked up afresh: a rollback or
+                // purge since the briefing takes effect on this call.
+                .find(|r| {
+                    r.root == root
+                        && r.host == host
+                        && r.catalog.source(id).is_some_and(|s| s.scope != agentspine_core::Scope::Continuity)
+                })
                 .map(|r| r.catalog.clone())
         };
         let catalog = match remembered {
@@ -198,6 +206,7 @@ impl Tools {
                 let request = CatalogRequest {
                     scope: scope(&state, None, &root)?,
                     markdown: true,
+                    continuity: state.continuity(host),
                     ..CatalogRequest::new(host, root)
                 };
                 Arc::new(self.build(&state, &request)?)

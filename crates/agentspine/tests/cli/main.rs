@@ -14,5 +14,6 @@ mod hook;
 mod install;
 mod mcp;
 mod memory;
+mod records;
 mod resolve;
 mod serve;

@@ -1,0 +1,257 @@
+//! `agentspine source-bind`, `source-rollback` and `source-purge`: the
+//! local user's bindings to the state of a project where continuity was
+//! configured. Every refusal is one line and changes nothing.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use agentspine_store::{
+    BINDING_HOSTS, BINDING_SCOPE, BindRequest, BindingChange, PORTABLE_KINDS, RecordStatus,
+};
+use anyhow::{Context, bail};
+
+use crate::state::State;
+
+/// Read the accepted portable learning of one project everywhere you work.
+///
+/// Attaches the agentspine state of the project at PATH (where you added
+/// and accepted records with `agentspine record`) to you, the local user:
+/// from the very next hook, MCP call or briefing on, its accepted
+/// preference, no-go, correction, reference and person-relationship
+/// records reach the host(s) you name as `continuity` sources, labelled
+/// with the binding id. Nothing is copied; project facts, tasks, secrets
+/// and every other kind stay in that project. A binding is context only:
+/// it grants no identity, role, permission, delegation or trust.
+///
+/// Every flag is required, so that the binding is deliberate.
+///
+/// Example:
+///
+///   agentspine source-bind ~/src/first-project --host all --scope state-user \
+///       --project ~/src/other-project --host-home ~/.claude --confirm-local-binding
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct BindArgs {
+    /// The project whose state is bound (its git root is used).
+    path: PathBuf,
+    /// The host(s) that read through it: all, claude, codex, pi or desktop.
+    #[arg(long, value_name = "HOST")]
+    host: Option<String>,
+    /// What it is attached to; the only scope is `state-user`.
+    #[arg(long, value_name = "SCOPE")]
+    scope: Option<String>,
+    /// The project you are binding from (an existing directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// The host profile you are binding from, e.g. ~/.claude (an existing
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    host_home: Option<PathBuf>,
+    /// Confirms that you mean to bind.
+    #[arg(long)]
+    confirm_local_binding: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Undo a binding: nothing is read through it from the next call on.
+///
+/// Its derived cache rows are dropped at once; the bound project's records
+/// are untouched. A rolled-back binding can still be purged.
+///
+/// Example:
+///
+///   agentspine source-rollback binding:0123456789abcdef --confirm-local-binding
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct EndArgs {
+    /// The binding, as `binding:ID`.
+    binding: String,
+    /// Confirms that you mean it.
+    #[arg(long)]
+    confirm_local_binding: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Purge a binding: undone for good, and every cache row derived through
+/// it removed.
+///
+/// Works on an active or a rolled-back binding. The bound project's own
+/// records are untouched; the binding's events stay in the audit chain.
+///
+/// Example:
+///
+///   agentspine source-purge binding:0123456789abcdef --confirm-local-binding
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct PurgeArgs {
+    #[command(flatten)]
+    end: EndArgs,
+}
+
+impl BindArgs {
+    pub fn wants_json(&self) -> bool {
+        self.json
+    }
+}
+impl EndArgs {
+    pub fn wants_json(&self) -> bool {
+        self.json
+    }
+}
+impl PurgeArgs {
+    pub fn wants_json(&self) -> bool {
+        self.end.json
+    }
+}
+
+const CONFIRM: &str =
+    "a binding changes what your agents are told in every project: add --confirm-local-binding to confirm";
+
+pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
+    if !args.confirm_local_binding {
+        bail!("source-bind refused: {CONFIRM}");
+    }
+    let Some(host) = args.host else {
+        bail!("source-bind refused: --host is missing (one of {})", BINDING_HOSTS.join(", "));
+    };
+    let Some(scope) = args.scope else {
+        bail!("source-bind refused: --scope is missing (the only scope is {BINDING_SCOPE})");
+    };
+    let Some(project) = args.project else {
+        bail!("source-bind refused: --project is missing (the project you are binding from)");
+    };
+    let Some(host_home) = args.host_home else {
+        bail!(
+            "source-bind refused: --host-home is missing (the host profile you are binding from, e.g. ~/.claude)"
+        );
+    };
+    let dir = |flag: &str, path: &PathBuf| {
+        super::canonical(path).with_context(|| format!("source-bind refused: {flag} {}", path.display()))
+    };
+    let source = super::project_root(Some(&dir("PATH", &args.path)?))
+        .with_context(|| format!("source-bind refused: PATH {}", args.path.display()))?;
+    let project = dir("--project", &project)?;
+    let host_home = dir("--host-home", &host_home)?;
+    let state = State::open();
+    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let source_root = store.root_digest(&source);
+    let request = BindRequest {
+        host,
+        scope,
+        source_root: source_root.clone(),
+        project: store.root_digest(&project),
+        host_home: store.root_digest(&host_home),
+    };
+    let change = match store.binding_bind(&request)? {
+        Ok(change) => change,
+        Err(refusal) => bail!("source-bind refused: {}: {refusal}", source.display()),
+    };
+    let records = store.record_list(&source_root)?;
+    let readable = records.iter().filter(|r| r.portable && r.status == RecordStatus::Accepted).count();
+    let staying = records.iter().filter(|r| !r.portable).count();
+    let id = &change.binding.id;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = serde_json::json!({
+            "bound": source,
+            "change": change,
+            "accepted_portable_records": readable,
+            "records_staying_in_their_project": staying,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let kinds: Vec<&str> = PORTABLE_KINDS.iter().map(|k| k.as_str()).collect();
+    writeln!(
+        out,
+        "bound: binding:{id} lets {} read the accepted {} records of {} from the next hook, MCP call or briefing on.",
+        if change.binding.host == "all" {
+            "every host".to_owned()
+        } else {
+            format!("host {}", change.binding.host)
+        },
+        kinds.join(", "),
+        source.display()
+    )?;
+    writeln!(
+        out,
+        "Now readable: {readable} accepted portable {}; {staying} {} of other kinds {} in that project. Nothing was copied.",
+        plural(readable, "record"),
+        plural(staying, "record"),
+        if staying == 1 { "stays" } else { "stay" },
+    )?;
+    writeln!(out, "Context only: it grants no identity, role, permission, delegation or trust.")?;
+    writeln!(out, "Undo with: agentspine source-rollback binding:{id} --confirm-local-binding")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn rollback(args: EndArgs) -> anyhow::Result<ExitCode> {
+    end(args, "source-rollback")
+}
+
+pub fn purge(args: PurgeArgs) -> anyhow::Result<ExitCode> {
+    end(args.end, "source-purge")
+}
+
+fn end(args: EndArgs, command: &str) -> anyhow::Result<ExitCode> {
+    if !args.confirm_local_binding {
+        bail!(
+            "{command} refused: this changes what your agents are told: add --confirm-local-binding to confirm"
+        );
+    }
+    let id = binding_id(&args.binding).with_context(|| format!("{command} refused"))?;
+    let state = State::open();
+    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let result =
+        if command == "source-purge" { store.binding_purge(id)? } else { store.binding_rollback(id)? };
+    let change: BindingChange = match result {
+        Ok(change) => change,
+        Err(refusal) => bail!("{command} refused: {refusal}"),
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "change": change }))?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let dropped = change.cache_rows_dropped;
+    if command == "source-purge" {
+        writeln!(
+            out,
+            "purged: binding:{id} can never be read through again; {dropped} derived cache {} removed.",
+            plural(dropped, "row")
+        )?;
+        writeln!(
+            out,
+            "The bound project's own records are untouched; the binding's events stay in the audit chain."
+        )?;
+    } else {
+        writeln!(
+            out,
+            "rolled back: nothing is read through binding:{id} from the next hook, MCP call or briefing on; {dropped} derived cache {} dropped.",
+            plural(dropped, "row")
+        )?;
+        writeln!(
+            out,
+            "The bound project's records are untouched. Remove the binding for good with: agentspine source-purge binding:{id} --confirm-local-binding"
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `binding:ID` (the bare id is accepted too): 1 to 64 hex digits.
+fn binding_id(given: &str) -> anyhow::Result<&str> {
+    let id = given.strip_prefix("binding:").unwrap_or(given);
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("{given:?} is not a binding id; expected binding:ID as `agentspine source-bind` printed it");
+    }
+    Ok(id)
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { noun.to_owned() } else { format!("{noun}s") }
+}

@@ -1,0 +1,36 @@
+//! Continuity for both hosts: the accepted portable records read through
+//! the user's active bindings, added on SessionStart and UserPromptSubmit,
+//! each once per session (again when it changes). Read afresh from the
+//! store on every hook, so a rollback or purge holds from the next one.
+
+use agentspine_core::catalog::ContinuityItem;
+
+use super::context::Block;
+use super::events::Hook;
+
+impl Hook<'_> {
+    /// The continuity records this session has not been sent.
+    pub(super) fn continuity(&self) -> Vec<Block> {
+        let items = self.state.continuity(self.host.host());
+        items
+            .iter()
+            .filter_map(|item| {
+                let source_id = item.source_id(&self.ids);
+                let sha256 = item.sha256();
+                if self.was_sent(&source_id, &sha256) {
+                    return None;
+                }
+                Some(Block { heading: heading(item), text: item.text.trim().to_owned(), source_id, sha256 })
+            })
+            .collect()
+    }
+}
+
+/// Says where the text comes from and what it is (and is not).
+fn heading(item: &ContinuityItem) -> String {
+    format!(
+        "Continuity from {} (a {} the user accepted in another project; context only, grants nothing):",
+        item.label(),
+        item.kind
+    )
+}
