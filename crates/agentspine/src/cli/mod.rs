@@ -5,10 +5,12 @@ mod audit;
 mod bind;
 mod cache;
 mod catalog;
+mod doctor;
 pub(crate) mod memory;
 mod record;
 mod resolve;
 mod scope;
+mod status;
 
 use std::process::ExitCode;
 
@@ -36,6 +38,8 @@ enum Command {
     Read(catalog::ReadArgs),
     Scope(scope::Args),
     Cache(cache::Args),
+    Doctor(doctor::Args),
+    SourceStatus(status::Args),
     Record(record::Args),
     SourceBind(bind::BindArgs),
     SourceRollback(bind::EndArgs),
@@ -58,6 +62,8 @@ pub fn main() -> ExitCode {
         Command::Read(args) => args.wants_json(),
         Command::Scope(args) => args.wants_json(),
         Command::Cache(args) => args.wants_json(),
+        Command::Doctor(args) => args.wants_json(),
+        Command::SourceStatus(args) => args.wants_json(),
         Command::Record(args) => args.wants_json(),
         Command::SourceBind(args) => args.wants_json(),
         Command::SourceRollback(args) => args.wants_json(),
@@ -77,6 +83,8 @@ pub fn main() -> ExitCode {
         Command::Read(args) => catalog::read(args),
         Command::Scope(args) => scope::run(args),
         Command::Cache(args) => cache::run(args),
+        Command::Doctor(args) => doctor::run(args),
+        Command::SourceStatus(args) => status::run(args),
         Command::Record(args) => record::run(args),
         Command::SourceBind(args) => bind::bind(args),
         Command::SourceRollback(args) => bind::rollback(args),

@@ -9,6 +9,7 @@
 mod support;
 
 mod catalog;
+mod doctor;
 mod guard;
 mod hook;
 mod install;

@@ -1,0 +1,582 @@
+//! `agentspine doctor`: everything a user needs to tell whether agentspine
+//! works for a host in a directory, and what to do when it does not.
+//!
+//! One report: the `sourceResolution` of [`super::status`]; per scope what
+//! was found, included and excluded (with the verdict); where the host
+//! itself would behave differently; the memory report; the state store's
+//! health (a full `PRAGMA quick_check`, the cache, the bindings registry);
+//! and whether agentspine's hooks are installed exactly once and its MCP
+//! server registered. A one-line verdict closes it; the exit code is 1
+//! when something needs the user's action.
+//!
+//! `--offline-memory-orphans` is a separate, explicit mode: see
+//! [`orphans`].
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use agentspine_core::{Host, Scope, Verdict};
+use agentspine_fs::{Budget, Reader};
+use serde_json::{Value, json};
+
+use super::status::{self, Gathered};
+use crate::state::State;
+
+/// Largest host configuration file doctor reads.
+const MAX_CONFIG: u64 = 16 << 20;
+
+/// Check that agentspine works for a host in a directory.
+///
+/// Shows what was found, included and excluded per scope and why, where
+/// the host itself would read more (links it follows, files above the
+/// root), the memory report, the state store's health, and whether the
+/// hooks are installed exactly once and the MCP server registered. Ends
+/// with a one-line verdict; exits 1 when something needs your action.
+///
+/// `--offline-memory-orphans` instead lists Claude Code's memory directory
+/// (bounded, links never followed, no fact file read, nothing deleted) and
+/// counts files no index link names, links whose file is missing, and links
+/// skipped. Hooks never do this.
+///
+/// Examples:
+///
+///   agentspine doctor --host claude --cwd ~/src/app
+///
+///   agentspine doctor --host claude --cwd ~/src/app --offline-memory-orphans --json
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The host to check.
+    #[arg(long, default_value = "claude", value_parser = ["claude", "codex", "pi", "desktop"])]
+    host: String,
+    /// Working directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Scope ids for memory [default: $AGENTSPINE_SCOPE, else `agentspine scope`].
+    #[arg(long, value_name = "KIND:ID,...")]
+    scope: Option<String>,
+    /// Count orphans in the memory directory instead (see above).
+    #[arg(long)]
+    offline_memory_orphans: bool,
+    /// With --offline-memory-orphans: this memory directory instead of
+    /// Claude Code's for the working directory.
+    #[arg(long, value_name = "DIR", requires = "offline_memory_orphans")]
+    memory_dir: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn wants_json(&self) -> bool {
+        self.json
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let host: Host = args.host.parse().map_err(anyhow::Error::msg)?;
+    if args.offline_memory_orphans {
+        return orphans::run(host, args.cwd.as_deref(), args.memory_dir.as_deref(), args.json);
+    }
+    let state = State::open();
+    let g = status::gather(host, args.cwd.as_deref(), args.scope.as_deref(), state)?;
+    let mut actions: Vec<String> = Vec::new();
+
+    let scopes = scopes(&g);
+    let differs = host_differs(&g);
+    let store = store_health(&g, &mut actions);
+    let install = installation(&g, &mut actions);
+    let r = &g.catalog.resolution;
+    for gap in r.gaps.iter().filter(|gap| gap.required) {
+        actions.push(format!("{}: {} (a required source is not delivered whole)", gap.what, gap.cause));
+    }
+    if let Some(reason) = &r.reason
+        && reason != "no-sources"
+        && !r.gaps.iter().any(|gap| &gap.cause == reason)
+    {
+        actions.push(format!("the catalog is {reason}"));
+    }
+    let verdict = if actions.is_empty() {
+        format!(
+            "ok: {} sources for {host} in {}; nothing needs your action",
+            g.catalog.sources.len(),
+            r.project_root.display()
+        )
+    } else {
+        format!("action needed: {}", actions.join("; "))
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = json!({
+            "verdict": if actions.is_empty() { "ok" } else { "action-needed" },
+            "summary": verdict,
+            "actions": actions,
+            "host": host,
+            "cwd": g.cwd,
+            "root_evidence": g.resolution.root_evidence,
+            "sourceResolution": r,
+            "scopes": scopes,
+            "host_differs": differs,
+            "memory": r.memory,
+            "state": store,
+            "install": install,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        let mut s = status::human(r, &g.resolution.root_evidence);
+        s.push_str("\nPer scope (found: included, excluded with why):\n");
+        for (scope, v) in scopes.as_object().into_iter().flatten() {
+            let included: Vec<&str> =
+                v["included"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let names = if included.is_empty() { "none".to_owned() } else { included.join(", ") };
+            s.push_str(&format!("  {scope:<8} included {}: {names}\n", included.len()));
+            for ex in v["excluded"].as_array().into_iter().flatten() {
+                s.push_str(&format!(
+                    "  {:<8} excluded {}: {}\n",
+                    "",
+                    ex["path"].as_str().unwrap_or(""),
+                    ex["why"].as_str().unwrap_or("")
+                ));
+            }
+        }
+        if !differs.is_empty() {
+            s.push_str("\nWhere the host itself would do otherwise:\n");
+            for d in &differs {
+                s.push_str(&format!(
+                    "  {}: {}\n",
+                    d["path"].as_str().unwrap_or(""),
+                    d["host_would"].as_str().unwrap_or("")
+                ));
+            }
+        }
+        s.push_str(&format!(
+            "\nState store    {} ({}); quick_check {}\n",
+            store["dir"].as_str().unwrap_or("none"),
+            if store["available"] == true { "open" } else { "unavailable" },
+            store["quick_check"]
+        ));
+        s.push_str(&format!("Installation   {}\n", install["summary"].as_str().unwrap_or("")));
+        s.push_str(&format!("\n{verdict}\n"));
+        out.write_all(s.as_bytes())?;
+    }
+    Ok(if actions.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Per scope: the candidates that exist, split into included and excluded
+/// (with the verdict as the reason); missing candidates are only counted.
+fn scopes(g: &Gathered) -> Value {
+    let mut by: BTreeMap<String, (Vec<String>, Vec<Value>, u64)> = BTreeMap::new();
+    for probe in &g.resolution.probes {
+        let entry = by.entry(probe.scope.to_string()).or_default();
+        match &probe.verdict {
+            Verdict::Included => entry.0.push(probe.path.clone()),
+            Verdict::Missing => entry.2 += 1,
+            other => entry.1.push(json!({ "path": probe.path, "why": other.to_string() })),
+        }
+    }
+    // Memory facts: counts only (fact paths are never reported).
+    if let Some(m) = &g.catalog.resolution.memory {
+        let entry = by.entry(Scope::Memory.to_string()).or_default();
+        let skipped = m.indexed.saturating_sub(m.loaded);
+        if m.loaded > 0 {
+            entry.0.push(format!("{} facts", m.loaded));
+        }
+        if skipped > 0 {
+            entry.1.push(json!({
+                "path": format!("{skipped} indexed facts"),
+                "why": format!(
+                    "not relevant or not loadable ({} out of scope, {} missing, {} unsafe, {} links, {} too large, {} races)",
+                    m.scope_omissions, m.missing_targets, m.path_escapes, m.symlinks, m.size_rejections, m.races
+                ),
+            }));
+        }
+    }
+    let map: serde_json::Map<String, Value> = by
+        .into_iter()
+        .map(|(scope, (included, excluded, missing))| {
+            (scope, json!({ "included": included, "excluded": excluded, "missing_candidates": missing }))
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// Candidates the host itself treats differently (links it follows, files
+/// above the root it reads), with what it would do.
+fn host_differs(g: &Gathered) -> Vec<Value> {
+    g.resolution
+        .probes
+        .iter()
+        .filter(|p| p.host_differs.is_some() || matches!(p.verdict, Verdict::OutsideRoot | Verdict::Symlink))
+        .map(|p| {
+            let would = p.host_differs.clone().unwrap_or_else(|| match p.verdict {
+                Verdict::OutsideRoot => {
+                    "reads this file above the project root; agentspine does not".to_owned()
+                }
+                _ => "follows this link; agentspine does not".to_owned(),
+            });
+            json!({ "path": p.path, "verdict": p.verdict.to_string(), "host_would": would })
+        })
+        .collect()
+}
+
+/// The store: where, whether it opened, a full `quick_check`, the cache,
+/// the audit log and the bindings registry.
+fn store_health(g: &Gathered, actions: &mut Vec<String>) -> Value {
+    let Some(store) = &g.state.store else {
+        actions.push(format!("the state store is unavailable: {}", g.state.warnings.join("; ")));
+        return json!({ "available": false, "dir": null, "warnings": g.state.warnings });
+    };
+    let check = match store.quick_check() {
+        Ok(lines) => lines,
+        Err(e) => vec![format!("could not run: {e}")],
+    };
+    if check != ["ok"] {
+        actions.push(format!(
+            "the state database is damaged ({}); the next agentspine run moves it aside and starts a new one",
+            check.join("; ")
+        ));
+    }
+    let (last_check, flagged) = store.check_state();
+    let cache = store.cache_stats().ok();
+    let audit_rows = store.audit_list(None, None).map(|rows| rows.len()).ok();
+    let bindings = status::bindings(&g.state, g.host);
+    if let Some(chain) = bindings.as_ref().and_then(|b| b["chain"].as_str())
+        && chain != "verified"
+    {
+        actions.push(format!(
+            "the bindings registry does not verify ({chain}); see `agentspine audit --verify`"
+        ));
+    }
+    json!({
+        "available": true,
+        "dir": store.dir(),
+        "warnings": g.state.warnings,
+        "quick_check": check,
+        "last_healthy_check_ms": last_check,
+        "check_requested": flagged,
+        "cache": cache,
+        "audit_rows": audit_rows,
+        "bindings": bindings,
+    })
+}
+
+/// Whether agentspine's hooks are installed exactly once per event and the
+/// MCP server registered, from the host's own configuration files.
+fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
+    let root = &g.resolution.project_root;
+    let (settings, mcp_files, required): (Vec<PathBuf>, Vec<(PathBuf, McpKind)>, &[&str]) = match g.host {
+        Host::Claude => {
+            let config = g.env.claude_home();
+            let user_json = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+                Some(dir) => Some(PathBuf::from(dir).join(".claude.json")),
+                None => g.env.home.as_ref().map(|h| h.join(".claude.json")),
+            };
+            let mut settings: Vec<PathBuf> = config.iter().map(|c| c.join("settings.json")).collect();
+            settings.push(root.join(".claude/settings.json"));
+            settings.push(root.join(".claude/settings.local.json"));
+            let mut mcp: Vec<(PathBuf, McpKind)> =
+                user_json.into_iter().map(|p| (p, McpKind::Json)).collect();
+            mcp.push((root.join(".mcp.json"), McpKind::Json));
+            (settings, mcp, &["SessionStart", "UserPromptSubmit", "PreToolUse"])
+        }
+        Host::Codex => {
+            let home = g.env.codex_home();
+            (
+                home.iter().map(|h| h.join("hooks.json")).collect(),
+                home.iter().map(|h| (h.join("config.toml"), McpKind::Toml)).collect(),
+                &["SessionStart", "UserPromptSubmit", "PreToolUse"],
+            )
+        }
+        Host::Pi | Host::Desktop | Host::Generic => {
+            return json!({
+                "applicable": false,
+                "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", g.host),
+            });
+        }
+    };
+    let word = g.host.as_str();
+    let mut files = Vec::new();
+    // Distinct commands per event: Claude Code runs identical commands from
+    // several settings files once.
+    let mut per_event: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for path in &settings {
+        let (text, problem) = read_config(path);
+        let mut counts = BTreeMap::new();
+        if let Some(text) = &text {
+            match serde_json::from_str::<Value>(text) {
+                Ok(value) => {
+                    for (event, groups) in value["hooks"].as_object().into_iter().flatten() {
+                        for group in groups.as_array().into_iter().flatten() {
+                            for hook in group["hooks"].as_array().into_iter().flatten() {
+                                let Some(command) = hook["command"].as_str() else { continue };
+                                if is_agentspine_hook(command, word) {
+                                    *counts.entry(event.clone()).or_insert(0u64) += 1;
+                                    per_event
+                                        .entry(event.clone())
+                                        .or_default()
+                                        .insert(command.trim().to_owned());
+                                }
+                            }
+                        }
+                    }
+                }
+                Err(e) => actions
+                    .push(format!("{}: not valid JSON ({e}); the host ignores its hooks", path.display())),
+            }
+        }
+        if let Some(problem) = &problem {
+            actions.push(format!("{}: {problem}", path.display()));
+        }
+        files.push(
+            json!({ "path": path, "exists": text.is_some(), "agentspine_hooks": counts, "problem": problem }),
+        );
+    }
+    let mut registered = Vec::new();
+    for (path, kind) in &mcp_files {
+        let (text, _) = read_config(path);
+        let found = text.as_deref().is_some_and(|t| match kind {
+            McpKind::Json => {
+                serde_json::from_str::<Value>(t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+            }
+            McpKind::Toml => t
+                .parse::<toml_edit::DocumentMut>()
+                .is_ok_and(|d| d.get("mcp_servers").and_then(|s| s.get("agentspine")).is_some()),
+        });
+        if found {
+            registered.push(path.clone());
+        }
+    }
+    let mut problems = Vec::new();
+    for event in required {
+        match per_event.get(*event).map_or(0, |c| c.len()) {
+            0 => problems.push(format!("no agentspine hook for {event}")),
+            1 => {}
+            n => problems.push(format!("{n} different agentspine hooks for {event} (each runs)")),
+        }
+    }
+    for (event, commands) in &per_event {
+        if !required.contains(&event.as_str()) && commands.len() > 1 {
+            problems.push(format!("{} different agentspine hooks for {event} (each runs)", commands.len()));
+        }
+    }
+    if registered.is_empty() {
+        problems.push("the MCP server is not registered".to_owned());
+    }
+    let summary = if problems.is_empty() {
+        format!("hooks installed once per event; MCP server registered in {}", registered[0].display())
+    } else {
+        problems.join("; ")
+    };
+    if !problems.is_empty() {
+        actions.push(format!("{summary}: run `agentspine install {word}`"));
+    }
+    json!({
+        "applicable": true,
+        "summary": summary,
+        "hook_files": files,
+        "commands_per_event": per_event,
+        "mcp_registered_in": registered,
+        "ok": problems.is_empty(),
+    })
+}
+
+enum McpKind {
+    Json,
+    Toml,
+}
+
+/// Whether `command` runs an agentspine binary as `hook <host>` (as the
+/// installer writes it: `PATH/agentspine hook HOST`, maybe quoted).
+fn is_agentspine_hook(command: &str, host: &str) -> bool {
+    let Some(program) = command.trim().strip_suffix(&format!(" hook {host}")) else { return false };
+    let program = program.trim().trim_matches('\'').trim_matches('"');
+    program == "agentspine" || program.ends_with("/agentspine")
+}
+
+/// A configuration file's text (`None` when missing), and a problem worth
+/// telling (a link, unreadable), read through the confined reader.
+fn read_config(path: &Path) -> (Option<String>, Option<String>) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return (None, None) };
+    let reader = Reader::new(Budget::UNLIMITED);
+    let root = match reader.open_root(dir) {
+        Ok(root) => root,
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => return (None, None),
+        Err(e) => return (None, Some(e.to_string())),
+    };
+    match root.read(name, MAX_CONFIG) {
+        Ok(snapshot) => match String::from_utf8(snapshot.bytes) {
+            Ok(text) => (Some(text), None),
+            Err(_) => (None, Some("not UTF-8".to_owned())),
+        },
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => (None, None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+pub mod orphans {
+    //! `agentspine doctor --offline-memory-orphans`: a bounded listing of a
+    //! memory directory that reports counts only.
+    //!
+    //! Reads `MEMORY.md` (to know what is indexed) and no other file; lists
+    //! directories through the confined reader, which reports links without
+    //! following them; descends at most [`MAX_DEPTH`] levels and lists at
+    //! most [`MAX_ENTRIES`] entries in all; deletes nothing. Live hooks
+    //! never list a memory directory: this runs only when asked.
+
+    use std::collections::BTreeSet;
+    use std::io::Write;
+    use std::path::Path;
+    use std::process::ExitCode;
+    use std::time::Duration;
+
+    use agentspine_core::Host;
+    use agentspine_fs::{Budget, FileKind, Reader};
+    use anyhow::Context;
+    use serde::Serialize;
+
+    /// Entries listed in all, at most.
+    pub const MAX_ENTRIES: usize = 8_192;
+    /// Directory levels below the memory directory descended, at most.
+    pub const MAX_DEPTH: usize = 8;
+    /// The index's size cap (as the live loader's).
+    const MAX_INDEX: u64 = 4 << 20;
+
+    /// Counts, never names.
+    #[derive(Debug, Default, Serialize)]
+    pub struct Orphans {
+        /// Direct links of `MEMORY.md` to a safe relative target.
+        pub indexed: u64,
+        /// Links whose target would leave the directory (never looked at).
+        pub unsafe_links: u64,
+        /// Regular files present that no link names (`MEMORY.md` aside).
+        pub present_unindexed: u64,
+        /// Links whose target is not present as a file or link.
+        pub indexed_missing: u64,
+        /// Links (symbolic) met in the listing: skipped, never followed.
+        pub symlinks_skipped: u64,
+        /// Entries that are neither files, directories nor links.
+        pub other_skipped: u64,
+        /// Directories listed.
+        pub directories: u64,
+        /// Whether a bound stopped the listing (counts are then partial).
+        pub truncated: bool,
+    }
+
+    pub fn run(
+        host: Host,
+        cwd: Option<&Path>,
+        memory_dir: Option<&Path>,
+        json: bool,
+    ) -> anyhow::Result<ExitCode> {
+        let current = std::env::current_dir().context("cannot read the current directory")?;
+        // Finding the directory reads the host's settings; the listing gets
+        // a reader of its own, so its counters are the listing's alone.
+        let finder = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+        let dir = match memory_dir {
+            Some(dir) => current.join(dir),
+            None => {
+                anyhow::ensure!(
+                    host == Host::Claude,
+                    "only Claude Code keeps a memory directory; use --host claude"
+                );
+                let cwd = current.join(cwd.unwrap_or(Path::new(".")));
+                let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
+                let request = agentspine_core::Request::new(Host::Claude, cwd);
+                let (found, _) = agentspine_core::hosts::claude::memory_dir_for(&request, &env, &finder)?;
+                found
+                    .map(|f| f.dir)
+                    .context("no Claude Code memory directory for this project; give one with --memory-dir")?
+            }
+        };
+        let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+        let counts = count(&reader, &dir)?;
+        let work = reader.counters();
+        let mut out = std::io::stdout().lock();
+        if json {
+            let value = serde_json::json!({ "memory_dir": dir, "orphans": counts, "work": work });
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        } else {
+            writeln!(
+                out,
+                "{}: {} indexed, {} present but unindexed, {} indexed but missing, {} links skipped, {} other \
+                 entries skipped, {} unsafe index links; {} directories listed{}. No file but MEMORY.md was read; \
+                 nothing was changed.",
+                dir.display(),
+                counts.indexed,
+                counts.present_unindexed,
+                counts.indexed_missing,
+                counts.symlinks_skipped,
+                counts.other_skipped,
+                counts.unsafe_links,
+                counts.directories,
+                if counts.truncated { " (stopped at a bound: counts are partial)" } else { "" }
+            )?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// The counts for `dir`.
+    pub fn count(reader: &Reader, dir: &Path) -> anyhow::Result<Orphans> {
+        let root = reader.open_root(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+        let mut counts = Orphans::default();
+        let mut indexed: BTreeSet<String> = BTreeSet::new();
+        match root.read(agentspine_core::memory::load::INDEX, MAX_INDEX) {
+            Ok(snapshot) => {
+                let text = String::from_utf8_lossy(&snapshot.bytes);
+                for link in agentspine_core::memory::index::parse(&text).links {
+                    match link.escape {
+                        Some(_) => counts.unsafe_links += 1,
+                        None => {
+                            indexed.insert(normal(&link.target));
+                        }
+                    }
+                }
+            }
+            Err(e) if e.code() == agentspine_fs::Code::NotFound => {}
+            Err(e) => anyhow::bail!("{}: {e}", dir.join(agentspine_core::memory::load::INDEX).display()),
+        }
+        counts.indexed = indexed.len() as u64;
+        let mut present: BTreeSet<String> = BTreeSet::new();
+        let mut links: BTreeSet<String> = BTreeSet::new();
+        let mut queue: Vec<(String, usize)> = vec![(String::new(), 0)];
+        let mut budget = MAX_ENTRIES;
+        while let Some((rel, depth)) = queue.pop() {
+            if budget == 0 {
+                counts.truncated = true;
+                break;
+            }
+            let listing = root.list(if rel.is_empty() { "." } else { rel.as_str() }, budget)?;
+            counts.directories += 1;
+            counts.truncated |= listing.truncated;
+            let seen = listing.entries.len() + listing.hidden.len() + listing.symlinks.len();
+            budget = budget.saturating_sub(seen);
+            let join = |name: &str| if rel.is_empty() { name.to_owned() } else { format!("{rel}/{name}") };
+            for name in &listing.symlinks {
+                counts.symlinks_skipped += 1;
+                links.insert(join(name));
+            }
+            for entry in listing.entries.iter().chain(&listing.hidden) {
+                match entry.kind {
+                    FileKind::File => {
+                        present.insert(join(&entry.name));
+                    }
+                    FileKind::Directory if depth < MAX_DEPTH => queue.push((join(&entry.name), depth + 1)),
+                    FileKind::Directory => counts.truncated = true,
+                    _ => counts.other_skipped += 1,
+                }
+            }
+        }
+        present.remove(agentspine_core::memory::load::INDEX);
+        counts.present_unindexed = present.iter().filter(|p| !indexed.contains(*p)).count() as u64;
+        counts.indexed_missing =
+            indexed.iter().filter(|t| !present.contains(*t) && !links.contains(*t)).count() as u64;
+        Ok(counts)
+    }
+
+    /// A link target as a listing names it: `./` and empty parts dropped.
+    fn normal(target: &str) -> String {
+        target.split('/').filter(|p| !p.is_empty() && *p != ".").collect::<Vec<_>>().join("/")
+    }
+}

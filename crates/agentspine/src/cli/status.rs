@@ -1,0 +1,186 @@
+//! `agentspine source-status`: the `sourceResolution` report for one host
+//! and working directory (what was checked, what was found, why a catalog
+//! is empty or closed), the same report briefings carry. `doctor` builds on
+//! [`gather`].
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use agentspine_core::catalog::{self, Catalog, CatalogRequest, SourceResolution};
+use agentspine_core::{Environment, Host, Request, Resolution, resolve};
+use agentspine_fs::{Budget, Reader};
+use anyhow::Context;
+
+use crate::state::State;
+
+/// Show what agentspine resolves for a host in a directory, and why.
+///
+/// Prints the `sourceResolution` report a briefing or hook would carry:
+/// the scopes checked, sources per scope, the profile digest, the project
+/// root, what kept a required source out, and the reason when nothing (or
+/// nothing safe) was found; plus the bindings that apply to the host.
+///
+/// Example:
+///
+///   agentspine source-status --host claude --cwd ~/src/app --json
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Whose rules apply.
+    #[arg(long, value_parser = ["codex", "claude", "pi", "desktop", "generic"])]
+    host: String,
+    /// Working directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Scope ids for memory [default: $AGENTSPINE_SCOPE, else `agentspine scope`].
+    #[arg(long, value_name = "KIND:ID,...")]
+    scope: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Args {
+    pub fn wants_json(&self) -> bool {
+        self.json
+    }
+}
+
+/// One host's view of one working directory: the chain resolution (every
+/// candidate probed, with its verdict) and the catalog built from it.
+pub(crate) struct Gathered {
+    pub host: Host,
+    pub cwd: PathBuf,
+    pub resolution: Resolution,
+    pub catalog: Catalog,
+    pub state: State,
+    pub env: Environment,
+}
+
+/// Resolves `host`'s chain for `cwd` (the root by the host's own rule) and
+/// builds its catalog, memory included for Claude.
+pub(crate) fn gather(
+    host: Host,
+    cwd: Option<&Path>,
+    scope: Option<&str>,
+    state: State,
+) -> anyhow::Result<Gathered> {
+    let current = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = match cwd {
+        Some(dir) if dir.is_absolute() => dir.to_path_buf(),
+        Some(dir) => current.join(dir),
+        None => current,
+    };
+    let cwd = super::canonical(&cwd)?;
+    let env = Environment::from_vars(|name| std::env::var_os(name));
+    let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let resolution = resolve(&Request::new(host, cwd.clone()), &env, &reader)?;
+    let scope = super::memory::current_scope(scope, &state, &cwd)?;
+    let request = CatalogRequest {
+        cwd: Some(cwd.clone()),
+        scope,
+        ..CatalogRequest::new(host, resolution.project_root.clone())
+    };
+    let ids = state.source_ids();
+    let memory_dir = match host {
+        Host::Claude => agentspine_core::hosts::claude::memory_dir_for(
+            &Request::new(Host::Claude, cwd.clone()),
+            &env,
+            &reader,
+        )
+        .ok()
+        .and_then(|(found, _)| found),
+        _ => None,
+    };
+    let cache = memory_dir.as_ref().and_then(|found| state.cache_for(&found.dir));
+    let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
+    let catalog = catalog::build(&request, &env, &reader, &ids, cache)?;
+    Ok(Gathered { host, cwd, resolution, catalog, state, env })
+}
+
+/// The bindings that apply to `host`, for status and doctor: their count
+/// and whether the registry's hash chain verifies. `None` without a store.
+pub(crate) fn bindings(state: &State, host: Host) -> Option<serde_json::Value> {
+    let store = state.store.as_ref()?;
+    let chain = match store.binding_verify() {
+        Ok(()) => "verified".to_owned(),
+        Err(e) => format!("broken: {e}"),
+    };
+    let active = match store.bindings() {
+        Ok(all) => all.iter().filter(|b| b.applies_to(host.as_str())).count(),
+        Err(_) => 0,
+    };
+    Some(serde_json::json!({ "active_for_host": active, "chain": chain }))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let host: Host = args.host.parse().map_err(anyhow::Error::msg)?;
+    let state = State::open();
+    for warning in &state.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let g = gather(host, args.cwd.as_deref(), args.scope.as_deref(), state)?;
+    let bindings = bindings(&g.state, host);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = serde_json::json!({
+            "sourceResolution": g.catalog.resolution,
+            "cwd": g.cwd,
+            "root_evidence": g.resolution.root_evidence,
+            "bindings": bindings,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+    } else {
+        out.write_all(human(&g.catalog.resolution, &g.resolution.root_evidence).as_bytes())?;
+        if let Some(b) = bindings {
+            writeln!(
+                out,
+                "bindings      {} active for {host}; registry {}",
+                b["active_for_host"], b["chain"]
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report for people, one fact per line.
+pub(crate) fn human(r: &SourceResolution, evidence: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("host          {}\n", r.host));
+    s.push_str(&format!("project root  {}  ({evidence})\n", r.project_root.display()));
+    let scopes: Vec<String> = r.checked_scopes.iter().map(ToString::to_string).collect();
+    s.push_str(&format!(
+        "checked       {}\n",
+        if scopes.is_empty() { "nothing".into() } else { scopes.join(", ") }
+    ));
+    let counts: Vec<String> = r.counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    s.push_str(&format!(
+        "sources       {}\n",
+        if counts.is_empty() { "none".into() } else { counts.join(", ") }
+    ));
+    s.push_str(&format!("profile       sha256 {}\n", &r.profile_digest[..r.profile_digest.len().min(16)]));
+    if let Some(reason) = &r.reason {
+        s.push_str(&format!("reason        {reason}\n"));
+    }
+    for gap in &r.gaps {
+        let kind = if gap.required { "required" } else { "optional" };
+        s.push_str(&format!("gap           {} ({}, {kind})\n", gap.what, gap.cause));
+    }
+    if let Some(m) = &r.memory {
+        s.push_str(&format!(
+            "memory        {} indexed, {} relevant, {} loaded, {} missing, {} directory listings\n",
+            m.indexed, m.relevant, m.loaded, m.missing_targets, m.live_directory_enumerations
+        ));
+    }
+    for w in &r.warnings {
+        s.push_str(&format!("warning       {}\n", w.message));
+    }
+    let w = &r.work;
+    s.push_str(&format!(
+        "work          {} opens, {} reads ({} bytes), {} stats, {} directory listings\n",
+        w.opens, w.reads, w.bytes_read, w.stats, w.dir_enumerations
+    ));
+    s
+}

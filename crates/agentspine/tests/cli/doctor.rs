@@ -1,0 +1,333 @@
+//! `agentspine source-status`, `agentspine doctor` and
+//! `agentspine doctor --offline-memory-orphans`: the real binary, a real
+//! state database, and exact counts.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::support::Example;
+
+impl Example {
+    /// Points Claude Code's auto memory at the copied `examples/claude-memory`.
+    fn with_memory_settings(self) -> Example {
+        let settings = json!({ "autoMemoryDirectory": self.memory.display().to_string() });
+        self.home_file(".claude/settings.json", &settings.to_string());
+        self
+    }
+}
+
+#[test]
+fn source_status_prints_the_source_resolution() {
+    let ex = Example::new();
+    let out = ex.run(".", &["source-status", "--host", "codex", "--cwd", "packages/api", "--json"]);
+    insta::assert_json_snapshot!(ex.json(&out), { ".sourceResolution.profile_digest" => "[digest]" }, @r#"
+    {
+      "bindings": {
+        "active_for_host": 0,
+        "chain": "verified"
+      },
+      "cwd": "[TREE]/packages/api",
+      "root_evidence": "nearest project root marker `.git`",
+      "sourceResolution": {
+        "checked_scopes": [
+          "user",
+          "project"
+        ],
+        "counts": {
+          "project": 2
+        },
+        "gaps": [],
+        "host": "codex",
+        "memory": null,
+        "profile_digest": "[digest]",
+        "project_root": "[TREE]",
+        "reason": null,
+        "warnings": [],
+        "work": {
+          "bytes_read": 259,
+          "dir_entries": 0,
+          "dir_enumerations": 0,
+          "opens": 13,
+          "reads": 2,
+          "refusals": {
+            "budget-exhausted": 0,
+            "deadline": 0,
+            "escape": 0,
+            "invalid-path": 0,
+            "io": 0,
+            "not-directory": 0,
+            "not-found": 6,
+            "not-regular": 0,
+            "permission-denied": 0,
+            "race": 0,
+            "symlink": 0,
+            "too-large": 0
+          },
+          "retries": 0,
+          "stats": 6
+        }
+      }
+    }
+    "#);
+    let text = ex.stdout(&ex.run(".", &["source-status", "--host", "codex", "--cwd", "packages/api"]));
+    assert!(text.contains("project root  [TREE]  (nearest project root marker `.git`)"), "{text}");
+    assert!(text.contains("sources       project 2\n"), "{text}");
+}
+
+#[test]
+fn doctor_asks_for_the_install_until_it_is_done_once() {
+    let ex = Example::new().with_memory_settings();
+    let out = ex.run(".", &["doctor", "--host", "claude", "--cwd", "packages/api", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = ex.json_any(&out);
+    assert_eq!(report["verdict"], "action-needed");
+    assert_eq!(
+        report["install"]["summary"],
+        "no agentspine hook for SessionStart; no agentspine hook for UserPromptSubmit; no agentspine hook for \
+         PreToolUse; the MCP server is not registered"
+    );
+    assert_eq!(report["state"]["quick_check"], json!(["ok"]));
+
+    // Installed twice: one hook per event, the MCP server registered.
+    for _ in 0..2 {
+        ex.stdout(&ex.run(".", &["install", "claude"]));
+    }
+    let out = ex.run(".", &["doctor", "--host", "claude", "--cwd", "packages/api", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let report = ex.json(&out);
+    assert_eq!(report["verdict"], "ok");
+    assert_eq!(report["actions"], json!([]));
+    let per_event = report["install"]["commands_per_event"].as_object().unwrap();
+    assert_eq!(
+        per_event.keys().collect::<Vec<_>>(),
+        ["PreToolUse", "SessionEnd", "SessionStart", "UserPromptSubmit"]
+    );
+    assert!(per_event.values().all(|c| c.as_array().unwrap().len() == 1), "{per_event:?}");
+    assert_eq!(report["install"]["mcp_registered_in"], json!(["[HOME]/.claude.json"]));
+    // The memory report and the per-scope view.
+    assert_eq!(report["memory"]["indexed"], 6);
+    assert_eq!(report["memory"]["live_directory_enumerations"], 0);
+    assert_eq!(
+        report["scopes"]["project"]["included"],
+        json!(["CLAUDE.md", ".claude/rules/style.md", "packages/api/CLAUDE.md"])
+    );
+    assert_eq!(
+        report["scopes"]["project"]["excluded"],
+        json!([
+            { "path": "docs/conventions.md", "why": "import external not approved" },
+            { "path": ".claude/rules/api.md", "why": "paths-not-matched" }
+        ])
+    );
+
+    // The human report ends with the one-line verdict.
+    let text = ex.stdout(&ex.run(".", &["doctor", "--host", "claude", "--cwd", "packages/api"]));
+    let last = text.lines().last().unwrap();
+    assert_eq!(last, "ok: 6 sources for claude in [TREE]; nothing needs your action");
+
+    // A second, different hook command for one event: both would run.
+    let settings = ex.home.join(".claude/settings.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value["hooks"]["PreToolUse"].as_array_mut().unwrap().push(json!({
+        "matcher": "Edit",
+        "hooks": [{ "type": "command", "command": "/opt/old/agentspine hook claude" }]
+    }));
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let out = ex.run(".", &["doctor", "--host", "claude", "--cwd", "packages/api"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.trim_end().ends_with(
+            "action needed: 2 different agentspine hooks for PreToolUse (each runs): run `agentspine install claude`"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn doctor_shows_where_the_host_would_read_more() {
+    let ex = Example::new();
+    // A CLAUDE.md above the project root, and a linked one inside it.
+    std::fs::write(ex.dir.path().join("CLAUDE.md"), "ABOVE THE ROOT\n").unwrap();
+    std::fs::write(ex.dir.path().join("secret.md"), "SECRET\n").unwrap();
+    std::fs::remove_file(ex.tree.join("packages/web/CLAUDE.md")).unwrap();
+    std::os::unix::fs::symlink("../../../secret.md", ex.tree.join("packages/web/CLAUDE.md")).unwrap();
+    let out = ex.run(".", &["doctor", "--host", "claude", "--cwd", "packages/web", "--json"]);
+    let report = ex.json_any(&out);
+    let differs: Vec<(String, String)> = report["host_differs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["path"].as_str().unwrap().to_owned(), d["verdict"].as_str().unwrap().to_owned()))
+        .collect();
+    assert!(differs.contains(&("[TMP]/CLAUDE.md".to_owned(), "outside-root".to_owned())), "{differs:?}");
+    assert!(differs.contains(&("packages/web/CLAUDE.md".to_owned(), "symlink".to_owned())), "{differs:?}");
+    let link = report["host_differs"].as_array().unwrap().iter().find(|d| d["verdict"] == "symlink").unwrap();
+    assert!(link["host_would"].as_str().unwrap().contains("follows this link"), "{link}");
+    let text = serde_json::to_string(&report).unwrap();
+    assert!(!text.contains("SECRET") && !text.contains("ABOVE THE ROOT"), "no content of either file");
+}
+
+#[test]
+fn doctor_runs_a_full_check_and_reports_a_damaged_store() {
+    let ex = Example::new().with_memory_settings();
+    // A database with many cached rows after its schema and meta pages
+    // (written as a user with the sqlite3 CLI would), then its last page
+    // damaged: an open does not read that page, a full check does.
+    ex.stdout(
+        &ex.run(".", &["memory", "--scope", "project:blun,person:owner", "--prompt", "carbonara", "--json"]),
+    );
+    let db = ex.state.join("state.db");
+    let fill = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) \
+             INSERT INTO cache (root_digest, rel_path, dev, ino, size, mtime_ns, ctime_ns, sha256, byte_len, \
+             last_used, bytes) SELECT 'r', 'f' || i, 1, i, 3000, 0, 0, '00', 3000, 0, zeroblob(3000) FROM n",
+        )
+        .status()
+        .unwrap();
+    assert!(fill.success());
+    let mut bytes = std::fs::read(&db).unwrap();
+    let page = u16::from_be_bytes([bytes[16], bytes[17]]) as usize;
+    let pages = bytes.len() / page;
+    for b in &mut bytes[(pages - 1) * page..] {
+        *b = 0xA5;
+    }
+    std::fs::write(&db, &bytes).unwrap();
+    let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = ex.json_any(&out);
+    assert_ne!(report["state"]["quick_check"], json!(["ok"]), "{}", report["state"]);
+    assert_eq!(report["state"]["check_requested"], true);
+    let actions = report["actions"].as_array().unwrap();
+    assert!(
+        actions.iter().any(|a| a.as_str().unwrap().starts_with("the state database is damaged")),
+        "{actions:?}"
+    );
+    // The next run moves it aside and starts again, and says so.
+    let report = ex.json_any(&ex.run(".", &["doctor", "--host", "codex", "--json"]));
+    let warnings = report["state"]["warnings"].to_string();
+    assert!(warnings.contains("moved aside as state.db.corrupt-"), "{warnings}");
+    assert_eq!(report["state"]["quick_check"], json!(["ok"]));
+}
+
+/// A memory directory with every kind of entry the orphan count sorts.
+fn orphan_fixture(dir: &Path) {
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::create_dir_all(dir.join("deep/x")).unwrap();
+    std::fs::write(
+        dir.join("MEMORY.md"),
+        "# Memory\n\n- [A](a.md) <!-- agentspine:always -->\n- [B](b.md)\n- [C](sub/c.md)\n- [L](link.md)\n\
+         - [Out](../escape.md)\n- [A again](./a.md)\n",
+    )
+    .unwrap();
+    for (rel, text) in [
+        ("a.md", "a\n"),
+        ("sub/c.md", "c\n"),
+        ("orphan1.md", "ORPHAN CONTENT\n"),
+        ("sub/orphan2.md", "ORPHAN CONTENT\n"),
+        ("deep/x/y.md", "ORPHAN CONTENT\n"),
+    ] {
+        std::fs::write(dir.join(rel), text).unwrap();
+    }
+    std::os::unix::fs::symlink("a.md", dir.join("link.md")).unwrap();
+    std::os::unix::fs::symlink("/etc", dir.join("ln-dir")).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(dir.join("pipe")).status().unwrap();
+    assert!(fifo.success());
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in walkdir(dir) {
+        out.push(entry.strip_prefix(dir).unwrap().display().to_string());
+    }
+    out.sort();
+    out
+}
+
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        out.push(entry.path());
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walkdir(&entry.path()));
+        }
+    }
+    out
+}
+
+#[test]
+fn offline_memory_orphans_counts_without_reading_or_following_anything() {
+    let ex = Example::new();
+    let memory = ex.dir.path().join("orphans");
+    orphan_fixture(&memory);
+    let before = names(&memory);
+    let index_len = std::fs::metadata(memory.join("MEMORY.md")).unwrap().len();
+    let dir = memory.display().to_string();
+    let out = ex.run(".", &["doctor", "--offline-memory-orphans", "--memory-dir", &dir, "--json"]);
+    let report = ex.json(&out);
+    assert_eq!(
+        report["orphans"],
+        json!({
+            "indexed": 4,
+            "unsafe_links": 1,
+            "present_unindexed": 3,
+            "indexed_missing": 1,
+            "symlinks_skipped": 2,
+            "other_skipped": 1,
+            "directories": 4,
+            "truncated": false,
+        })
+    );
+    // The listing's own reader: MEMORY.md is the only file read, four
+    // directories are listed, nothing is refused (no link or FIFO opened).
+    let work = &report["work"];
+    assert_eq!(work["reads"], 1);
+    assert_eq!(work["bytes_read"], index_len);
+    assert_eq!(work["dir_enumerations"], 4);
+    assert_eq!(work["dir_entries"], 12);
+    assert!(work["refusals"].as_object().unwrap().values().all(|v| v == 0), "{work}");
+    assert!(!report.to_string().contains("ORPHAN"), "no content in the report");
+    assert!(!report.to_string().contains("orphan1"), "no names in the report");
+    assert_eq!(names(&memory), before, "nothing created or deleted");
+
+    let text = ex.stdout(&ex.run(".", &["doctor", "--offline-memory-orphans", "--memory-dir", &dir]));
+    assert!(
+        text.contains("4 indexed, 3 present but unindexed, 1 indexed but missing, 2 links skipped"),
+        "{text}"
+    );
+}
+
+#[test]
+fn offline_memory_orphans_stops_at_its_bound() {
+    let ex = Example::new();
+    let memory = ex.dir.path().join("many");
+    std::fs::create_dir_all(&memory).unwrap();
+    std::fs::write(memory.join("MEMORY.md"), "- [A](a.md)\n").unwrap();
+    for i in 0..8_300 {
+        std::fs::write(memory.join(format!("f{i}.md")), "").unwrap();
+    }
+    let dir = memory.display().to_string();
+    let report =
+        ex.json(&ex.run(".", &["doctor", "--offline-memory-orphans", "--memory-dir", &dir, "--json"]));
+    assert_eq!(report["orphans"]["truncated"], true);
+    assert_eq!(report["work"]["dir_entries"], 8_192, "exactly the bound, not one entry more");
+    assert_eq!(report["work"]["reads"], 1);
+}
+
+#[test]
+fn offline_memory_orphans_finds_claude_codes_directory_from_the_evidence() {
+    let ex = Example::new().with_memory_settings();
+    let report = ex.json(&ex.run(".", &["doctor", "--host", "claude", "--offline-memory-orphans", "--json"]));
+    assert_eq!(report["memory_dir"], "[TMP]/memory");
+    // examples/claude-memory: 6 links, README.md and unindexed.md unlinked.
+    assert_eq!(report["orphans"]["indexed"], 6);
+    assert_eq!(report["orphans"]["present_unindexed"], 2);
+    assert_eq!(report["orphans"]["indexed_missing"], 0);
+    let out = ex.run(".", &["doctor", "--host", "codex", "--offline-memory-orphans"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only Claude Code keeps a memory directory"));
+}
