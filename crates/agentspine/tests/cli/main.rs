@@ -9,6 +9,7 @@
 mod support;
 
 mod catalog;
+mod continuity;
 mod doctor;
 mod guard;
 mod hook;
@@ -16,5 +17,6 @@ mod install;
 mod mcp;
 mod memory;
 mod records;
+mod reliability;
 mod resolve;
 mod serve;
