@@ -270,6 +270,77 @@ fn the_answers_hold_the_labelled_chain_and_the_markers() {
 }
 
 #[test]
+fn refusals_and_prompts_have_a_stable_shape() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    let mut sidecar = served.client();
+    let tmp = desk.dir.path().display().to_string();
+    insta::with_settings!({ filters => vec![(tmp.as_str(), "[TMP]")] }, {
+        let params = json!({ "session_id": "s1", "token": bound["token"], "path": "../outside/AGENTS.md" });
+        insta::assert_json_snapshot!(sidecar.call("project.instructions.resolve", params), @r#"
+        {
+          "error": {
+            "code": -32004,
+            "data": {
+              "reason": "outside-root"
+            },
+            "message": "../outside/AGENTS.md: outside the session's project root [TMP]/proj; nothing is resolved there"
+          },
+          "id": 1,
+          "jsonrpc": "2.0"
+        }
+        "#);
+        let params = json!({ "session_id": "s1", "token": bound["token"], "path": "outside-link/AGENTS.md" });
+        insta::assert_json_snapshot!(sidecar.call("project.instructions.resolve", params), @r#"
+        {
+          "error": {
+            "code": -32005,
+            "data": {
+              "reason": "symlink"
+            },
+            "message": "outside-link/AGENTS.md: a symbolic link is on the path, and agentspine never follows links"
+          },
+          "id": 2,
+          "jsonrpc": "2.0"
+        }
+        "#);
+        desk.file("proj/AGENTS.md", "root rule v2");
+        let mut begun = host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+        begun["chain"]["digest"] = json!("[digest]");
+        insta::assert_json_snapshot!(begun, @r##"
+        {
+          "chain": {
+            "digest": "[digest]",
+            "dir": ".",
+            "sources": [
+              {
+                "bytes": 11,
+                "cut_at": null,
+                "label": "~/.pi/agent/AGENTS.md",
+                "scope": "user",
+                "sha256": "83c88e6960608ca8ca858ba421c617eb96a7c688d90db47a2bb87bc0dc2517fe"
+              },
+              {
+                "bytes": 12,
+                "cut_at": null,
+                "label": "AGENTS.md",
+                "scope": "project",
+                "sha256": "8168a8f412b72075c1456aebfe3f164cccbf2f04ff0c85b6504ad019bec4fe40"
+              }
+            ],
+            "text": "# Project instructions\n\nEntries run from the global file and the project root down to the working directory. Where they disagree, later (closer) entries take precedence.\n\n## ~/.pi/agent/AGENTS.md (global)\n\nglobal rule\n\n## AGENTS.md\n\nroot rule v2\n"
+          },
+          "prompt": 1,
+          "rebuild": true,
+          "session_id": "s1"
+        }
+        "##);
+    });
+}
+
+#[test]
 fn every_refusal_names_its_cause() {
     let desk = Desk::new();
     let served = desk.serve();
