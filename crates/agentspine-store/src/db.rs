@@ -317,7 +317,7 @@ pub enum OpenMode {
 }
 
 /// Pages the WAL may hold before a hook's commit checkpoints it.
-pub const HOOK_WAL_PAGES: u32 = 256;
+pub const HOOK_WAL_PAGES: u32 = 64;
 /// How long a healthy `quick_check` counts: an open older than this makes
 /// a new one.
 pub const CHECK_INTERVAL: Duration = Duration::from_secs(24 * 60 * 60);
