@@ -174,9 +174,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 )?;
                 return Ok(ExitCode::SUCCESS);
             }
-            let context =
-                records.iter().filter(|r| r.status == agentspine_store::RecordStatus::Accepted).count();
-            writeln!(out, "{}: {} records, {context} accepted (context)", root.display(), records.len())?;
+            let accepted: Vec<&Record> =
+                records.iter().filter(|r| r.status == agentspine_store::RecordStatus::Accepted).collect();
+            writeln!(
+                out,
+                "{}: {} records, {} accepted, {} of them portable (read wherever this project is bound)",
+                root.display(),
+                records.len(),
+                accepted.len(),
+                accepted.iter().filter(|r| r.portable).count()
+            )?;
             for r in &records {
                 let mut line = format!(
                     "{:>4}  {:<10}  {:<19}  {:<12}  {}",

@@ -79,7 +79,7 @@ fn a_record_is_proposed_then_accepted_corrected_and_retracted_and_each_step_says
     insta::assert_snapshot!(ex.stdout(&out), @"record 4 retracted: it is no longer context anywhere; 0 derived cache rows dropped (the record is kept, marked retracted).");
     let out = record(&ex, &a, &["list"]);
     insta::assert_snapshot!(ex.stdout(&out), @r"
-    [TMP]/a: 4 records, 2 accepted (context)
+    [TMP]/a: 4 records, 2 accepted, 1 of them portable (read wherever this project is bound)
        1  superseded  preference           portable      Answer in British English.  (superseded by 3)
        2  accepted    secret               this project  The staging password is hunter2.
        3  accepted    correction           portable      Answer in American English.  (corrects 1)
