@@ -230,3 +230,21 @@ fn a_broken_chain_is_read_through_by_nothing_and_bound_onto_by_nothing() {
     let refusal = store.binding_bind(&bind_request(&store, "claude", "/work/a")).unwrap().unwrap_err();
     assert!(refusal.to_string().contains("does not verify (binding event 1:"), "{refusal}");
 }
+
+#[test]
+fn without_a_binding_for_the_host_reading_continuity_takes_no_write_lock() {
+    let state = StateDir::new();
+    let store = state.open();
+    let a = store.root_digest(std::path::Path::new("/work/a"));
+    let r = store.record_add(&a, RecordKind::Preference, "p", None).unwrap();
+    store.record_accept(&a, r.id).unwrap();
+    store.binding_bind(&bind_request(&store, "codex", "/work/a")).unwrap().unwrap();
+    // Another process holds the write lock.
+    let raw = state.raw();
+    raw.execute_batch("BEGIN IMMEDIATE; INSERT INTO meta (key, value) VALUES ('held', x'00');").unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(store.continuity_read("claude").unwrap(), []);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    raw.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(store.continuity_read("codex").unwrap().len(), 1);
+}
