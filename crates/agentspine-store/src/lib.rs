@@ -1,6 +1,6 @@
 //! The agentspine state directory: one SQLite database holding the snapshot
-//! cache, the bindings registry, the audit log, configured scopes and what
-//! each session was sent.
+//! cache, the bindings registry, the audit log, configured scopes, learning
+//! records and what each session was sent.
 //!
 //! The directory is found by [`state_dir`] (`$AGENTSPINE_STATE_DIR`, else
 //! the platform's state directory) and created private (`0700`) through
@@ -65,20 +65,19 @@
 mod audit;
 mod bindings;
 mod cache;
+mod continuity;
 mod db;
 mod dir;
 mod migrations;
 mod records;
+mod registry;
 mod scope;
 mod session;
 
 pub use audit::{AuditError, AuditEvent, AuditRow};
-pub use bindings::{
-    BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingError, BindingEvent,
-    BindingKind, BindingRefusal, BindingState, ContinuityRecord, FirstBadRow, GENESIS_SHA256,
-    MAX_CONTINUITY_RECORDS,
-};
+pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
 pub use cache::{CACHE_CAP_BYTES, CacheError, CacheStats, CachedSnapshot};
+pub use continuity::{ContinuityRecord, MAX_CONTINUITY_RECORDS};
 pub use db::{
     BUSY_ATTEMPTS, BUSY_TIMEOUT, CHECK_INTERVAL, CHECK_MARKER, DB_FILE, HOOK_WAL_PAGES, OpenMode, Opened,
     Store, StoreError,
@@ -88,6 +87,9 @@ pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
 pub use records::{
     MAX_RECORD_BYTES, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange, RecordError, RecordKind,
     RecordStatus,
+};
+pub use registry::{
+    BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::SessionError;
