@@ -81,6 +81,8 @@ export interface PromptBegun {
   /** The root chain's digest changed since the previous prompt: rebuild the runtime with `chain`. */
   rebuild: boolean;
   chain: Chain;
+  /** Set when the root chain could not be resolved again (2 s bound, resolver error): the previous one stays, `rebuild` is false. */
+  fallback: { reason: string } | null;
 }
 
 export interface Resolved {

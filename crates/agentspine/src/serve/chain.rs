@@ -76,17 +76,27 @@ pub enum Failure {
     Fallback(String),
 }
 
-/// A reader bounded by `deadline` (and, in test builds with the
-/// `fault-injection` feature, slowed by `AGENTSPINE_FAULT_READ_DELAY_MS`
-/// when `slow` is set: the sidecar's resolutions only).
+/// A reader bounded by `deadline`. In test builds with the
+/// `fault-injection` feature, `AGENTSPINE_FAULT_READ_DELAY_MS` slows every
+/// read of the sidecar's resolutions (`slow`), and those of the host's root
+/// chains too while the file named by `AGENTSPINE_FAULT_SLOW_ALL_WHILE`
+/// exists.
 fn reader(deadline: Instant, slow: bool) -> Reader {
     let reader = Reader::new(Budget { deadline: Some(deadline), max_bytes: None });
     #[cfg(feature = "fault-injection")]
-    if slow
-        && let Some(ms) =
-            std::env::var("AGENTSPINE_FAULT_READ_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok())
     {
-        reader.inject_read_delay(Some(std::time::Duration::from_millis(ms)));
+        let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+        let all = var("AGENTSPINE_FAULT_SLOW_ALL_WHILE").is_some_and(|flag| {
+            let (Some(dir), Some(name)) = (flag.parent(), flag.file_name()) else { return false };
+            let probe = Reader::new(Budget::UNLIMITED);
+            probe.open_root(dir).is_ok_and(|root| root.stat(name).is_ok())
+        });
+        let delay = std::env::var("AGENTSPINE_FAULT_READ_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok());
+        if let Some(ms) = delay
+            && (slow || all)
+        {
+            reader.inject_read_delay(Some(std::time::Duration::from_millis(ms)));
+        }
     }
     #[cfg(not(feature = "fault-injection"))]
     let _ = slow;

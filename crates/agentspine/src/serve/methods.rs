@@ -312,20 +312,31 @@ impl Server {
         Ok(self.env.desktop_home().unwrap_or(self.home()?.join(".pi/agent")))
     }
 
-    /// The root chain, resolved on a worker.
+    /// The root chain, resolved on a worker within [`DEADLINE`] (a worker
+    /// stuck in the kernel is left behind, as for the sidecar's resolutions).
     async fn root_chain(&self, root: &Path) -> Result<Chain, Fault> {
         let (env, root) = (self.env.clone(), root.to_path_buf());
-        blocking(move || {
-            chain::root_chain(&env, &root, Instant::now() + DEADLINE).map_err(|failure| match failure {
+        let deadline = Instant::now() + DEADLINE;
+        let unavailable = |root: &Path, reason: String| {
+            Fault::new(
+                codes::FILE,
+                "root-chain-unavailable",
+                format!("{}: the root chain could not be resolved ({reason})", root.display()),
+            )
+        };
+        let shown = root.clone();
+        let work = blocking(move || {
+            chain::root_chain(&env, &root, deadline).map_err(|failure| match failure {
                 Failure::Refused(fault) => fault,
-                Failure::Fallback(reason) => Fault::new(
-                    codes::FILE,
-                    "root-chain-unavailable",
-                    format!("{}: the root chain could not be resolved ({reason})", root.display()),
-                ),
+                Failure::Fallback(reason) => unavailable(&root, reason),
             })
-        })
-        .await
+        });
+        match tokio::time::timeout_at(tokio::time::Instant::from_std(deadline), work).await {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                Err(unavailable(&shown, format!("deadline: no answer within {} ms", DEADLINE.as_millis())))
+            }
+        }
     }
 
     async fn bind(&self, p: Bind) -> Result<Value, Fault> {
@@ -356,16 +367,25 @@ impl Server {
         }))
     }
 
+    /// A new prompt: the cache is dropped and the root chain resolved
+    /// again. When it cannot be (the 2-second bound, a resolver error), the
+    /// previous root chain stays the base, `rebuild` is false and
+    /// `fallback` says why.
     async fn prompt_begin(&self, p: SessionId) -> Result<Value, Fault> {
         let session = self.registry().session(&p.session_id)?;
-        let chain = self.root_chain(&session.root).await?;
+        let (chain, fallback) = match self.root_chain(&session.root).await {
+            Ok(chain) => (Some(chain), Value::Null),
+            Err(fault) => (None, json!({ "reason": fault.message })),
+        };
         let mut prompt = session.prompt();
-        let rebuild = prompt.begin(chain);
+        let base = chain.unwrap_or_else(|| (*prompt.base).clone());
+        let rebuild = prompt.begin(base);
         Ok(json!({
             "session_id": session.id,
             "prompt": prompt.number,
             "rebuild": rebuild,
             "chain": *prompt.base,
+            "fallback": fallback,
         }))
     }
 

@@ -332,6 +332,7 @@ fn refusals_and_prompts_have_a_stable_shape() {
             ],
             "text": "# Project instructions\n\nEntries run from the global file and the project root down to the working directory. Where they disagree, later (closer) entries take precedence.\n\n## ~/.pi/agent/AGENTS.md (global)\n\nglobal rule\n\n## AGENTS.md\n\nroot rule v2\n"
           },
+          "fallback": null,
           "prompt": 1,
           "rebuild": true,
           "session_id": "s1"
@@ -498,6 +499,31 @@ fn the_cache_lasts_one_prompt_and_a_root_edit_rebuilds_the_next_prompt_only() {
     assert_eq!(sidecar.refused("project.instructions.resolve", params).0, "invalid-session-token");
 }
 
+#[test]
+fn binding_again_or_unregistering_retires_the_tokens() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let first = bind(&mut host, &desk.root, "s1");
+    let mut sidecar = served.client();
+    resolve(&mut sidecar, &first, "a/x.ts");
+    let second = host.ok("session.bind", json!({ "session_id": "s1", "project_root": desk.root }));
+    assert_ne!(first["token"], second["token"]);
+    let params = json!({ "session_id": "s1", "token": first["token"], "path": "a/x.ts" });
+    assert_eq!(sidecar.refused("project.instructions.resolve", params).0, "invalid-session-token");
+    assert_eq!(resolve(&mut sidecar, &second, "a/x.ts")["cache"], "miss");
+    host.ok("session.bind", json!({ "session_id": "s2", "project_root": desk.root }));
+
+    let listed = host.ok("projects.list", json!({}));
+    assert_eq!(listed["projects"][0]["sessions"], 2);
+    let gone = host.ok("projects.unregister", json!({ "root": desk.root }));
+    assert_eq!(gone["ended_sessions"], 2);
+    let params = json!({ "session_id": "s1", "token": second["token"], "path": "a/x.ts" });
+    assert_eq!(sidecar.refused("project.instructions.resolve", params).0, "invalid-session-token");
+    assert_eq!(host.ok("projects.list", json!({})), json!({ "projects": [] }));
+    assert_eq!(host.refused("projects.unregister", json!({ "root": desk.root })).0, "not-registered");
+}
+
 /// The binary built with `--features fault-injection`, in its own target
 /// directory so that the ordinary binary is never replaced by it
 /// (`AGENTSPINE_FAULT_BIN` names a prebuilt one).
@@ -537,7 +563,14 @@ fn a_slow_file_system_gets_the_base_chain_within_two_seconds() {
     let binary = fault_binary();
     // Every read of the sidecar's resolutions sleeps 5 s (the host's own
     // reads are not slowed).
-    let served = desk.serve_with(&binary, &[("AGENTSPINE_FAULT_READ_DELAY_MS", "5000")]);
+    let flag = desk.dir.path().join("slow-all");
+    let served = desk.serve_with(
+        &binary,
+        &[
+            ("AGENTSPINE_FAULT_READ_DELAY_MS", "5000"),
+            ("AGENTSPINE_FAULT_SLOW_ALL_WHILE", flag.to_str().unwrap()),
+        ],
+    );
     let mut host = served.host();
     let bound = bind(&mut host, &desk.root, "s1");
     let mut sidecar = served.client();
@@ -545,15 +578,28 @@ fn a_slow_file_system_gets_the_base_chain_within_two_seconds() {
         let started = Instant::now();
         let answer = resolve(&mut sidecar, &bound, path);
         let took = started.elapsed();
-        assert!(took < Duration::from_millis(2300), "{path}: answered after {took:?}");
+        assert!(took < Duration::from_millis(2500), "{path}: answered after {took:?}");
         assert!(took >= Duration::from_millis(1900), "{path}: answered after only {took:?}");
         assert_eq!(answer["chain"], bound["chain"], "the base chain stands in");
         assert_eq!(answer["cache"], "miss");
         let reason = answer["fallback"]["reason"].as_str().unwrap();
         assert!(reason.starts_with("deadline"), "{reason}");
         let ms = answer["duration_ms"].as_f64().unwrap();
-        assert!((1900.0..2300.0).contains(&ms), "{ms}");
+        assert!((1900.0..2500.0).contains(&ms), "{ms}");
     }
+    // While the host's reads are slow too, a new prompt keeps the previous
+    // root chain, says why, and still drops the cache.
+    std::fs::write(&flag, "").unwrap();
+    let started = Instant::now();
+    let begun = host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+    assert!(started.elapsed() < Duration::from_millis(2500), "{:?}", started.elapsed());
+    assert_eq!((begun["prompt"].clone(), begun["rebuild"].clone()), (json!(1), json!(false)));
+    assert_eq!(begun["chain"], bound["chain"]);
+    assert!(begun["fallback"]["reason"].as_str().unwrap().contains("deadline"), "{begun}");
+    std::fs::remove_file(&flag).unwrap();
+    let begun = host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+    assert_eq!((begun["rebuild"].clone(), begun["fallback"].clone()), (json!(false), Value::Null));
+
     // Refusals are still refusals, not fallbacks.
     let params = json!({ "session_id": "s1", "token": bound["token"], "path": "../outside" });
     assert_eq!(sidecar.refused("project.instructions.resolve", params).0, "outside-root");
@@ -752,7 +798,11 @@ fn a_peer_running_as_another_user_is_refused() {
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
-s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"projects.list"}\n')
+# The refusal may come (and the server hang up) before the request is sent.
+try:
+    s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"projects.list"}\n')
+except OSError:
+    pass
 print(s.makefile().readline().strip())
 "#;
     let out =
