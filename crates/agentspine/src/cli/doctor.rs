@@ -156,6 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             store["dir"].as_str().unwrap_or("none"),
             if store["available"] == true { "open" } else { "unavailable" },
             store["quick_check"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("; ")
         ));
         s.push_str(&format!("Installation   {}\n", install["summary"].as_str().unwrap_or("")));
         s.push_str(&format!("\n{verdict}\n"));

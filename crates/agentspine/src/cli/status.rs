@@ -138,7 +138,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(
                 out,
                 "bindings      {} active for {host}; registry {}",
-                b["active_for_host"], b["chain"]
+                b["active_for_host"],
+                b["chain"].as_str().unwrap_or("unknown")
             )?;
         }
     }
