@@ -24,6 +24,8 @@ export type RefusalReason =
   | 'line-too-long'
   | 'parse-error'
   | 'invalid-request'
+  | 'busy'
+  | 'root-chain-unavailable'
   | (string & {});
 
 /** An error answer from the server. */
@@ -31,7 +33,7 @@ export declare class RpcError extends Error {
   readonly name: 'RpcError';
   /** The method that was refused. */
   readonly method: string;
-  /** The JSON-RPC code (-32001 unauthorized, -32002 bad session, -32003 not registered, -32004 outside the root, -32005 symlink, -32006 stale, -32010 file error, -326xx protocol). */
+  /** The JSON-RPC code (-32001 unauthorized, -32002 bad session, -32003 not registered, -32004 outside the root, -32005 symlink, -32006 stale, -32010 file error, -32011 busy, -326xx protocol). */
   readonly code: number;
   /** What programs branch on. */
   readonly reason: RefusalReason;

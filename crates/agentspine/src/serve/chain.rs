@@ -23,6 +23,7 @@ pub mod codes {
     pub const SYMLINK: i64 = -32005;
     pub const STALE: i64 = -32006;
     pub const FILE: i64 = -32010;
+    pub const BUSY: i64 = -32011;
 }
 
 /// One file of a chain, as the host sees it listed.

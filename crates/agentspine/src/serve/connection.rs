@@ -19,6 +19,16 @@ use super::wire::{self, Fault, Line, MAX_LINE};
 /// Resolutions one connection may have running at once.
 const IN_FLIGHT: usize = 16;
 
+/// Tells a peer that the server is at its connection limit, and hangs up.
+pub async fn refuse_busy(mut stream: UnixStream) {
+    let fault = Fault::new(
+        codes::BUSY,
+        "busy",
+        "refused: the server has as many connections open as it serves; close one and retry",
+    );
+    let _ = stream.write_all(&wire::error(&Value::Null, &fault)).await;
+}
+
 /// Serves one connection until the peer closes it.
 pub async fn serve(stream: UnixStream, server: Arc<Server>) {
     let ours = rustix::process::geteuid().as_raw();

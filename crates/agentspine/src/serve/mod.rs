@@ -145,7 +145,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 _ => {}
             },
         }
-        ready(&socket, token_file.as_deref(), args.json)?;
+        // A host that does not read stdout (closed it, or never piped it)
+        // still gets a server.
+        if let Err(e) = ready(&socket, token_file.as_deref(), args.json) {
+            tracing::warn!("serve: cannot print the ready line: {e}");
+        }
         let outcome = accept(listener, server).await;
         drop(cleanup);
         outcome
@@ -218,6 +222,7 @@ async fn accept(listener: UnixListener, server: Arc<methods::Server>) -> anyhow:
                 };
                 let Ok(permit) = connections.clone().try_acquire_owned() else {
                     tracing::warn!("serve: {MAX_CONNECTIONS} connections are open; refused one more");
+                    tokio::spawn(connection::refuse_busy(stream));
                     continue;
                 };
                 let server = server.clone();

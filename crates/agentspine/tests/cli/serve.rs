@@ -782,6 +782,40 @@ fn lines_over_one_mebibyte_and_bad_json_are_answered_and_the_connection_goes_on(
 }
 
 #[test]
+fn past_256_connections_a_new_one_is_told_the_server_is_busy() {
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut open: Vec<Client> = (0..256).map(|_| served.client()).collect();
+    // Each is accepted and served.
+    for client in &mut open {
+        assert_eq!(client.refused("projects.list", json!({})).0, "unauthorized");
+    }
+    let mut extra = served.client();
+    let mut line = String::new();
+    extra.reader.read_line(&mut line).unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(answer["error"]["data"]["reason"], "busy", "{answer}");
+    // One closes: the next is served again.
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut client = served.client();
+        // A refused connection may be closed before the request is written.
+        let _ = client.writer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"projects.list\"}\n");
+        let mut line = String::new();
+        client.reader.read_line(&mut line).unwrap();
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        let reason = answer["error"]["data"]["reason"].as_str().unwrap().to_owned();
+        if reason == "busy" && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        assert_eq!(reason, "unauthorized", "{answer}");
+        break;
+    }
+}
+
+#[test]
 fn a_peer_running_as_another_user_is_refused() {
     if current_uid() != 0 {
         eprintln!("skipped: connecting as another uid needs root");
