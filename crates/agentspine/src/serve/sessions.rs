@@ -15,6 +15,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use super::chain::{Chain, codes};
 use super::wire::Fault;
 
+/// Paths one prompt's cache remembers, at most.
+pub const MAX_PATHS: usize = 16 * 1024;
+/// Directories (chains) one prompt's cache holds, at most.
+pub const MAX_DIRS: usize = 1024;
+
 /// One bound session.
 #[derive(Debug)]
 pub struct Session {
@@ -75,11 +80,18 @@ impl Prompt {
         self.chains.get(dir).cloned()
     }
 
-    /// Remembers a resolution for the rest of this prompt.
+    /// Remembers a resolution for the rest of this prompt, while the
+    /// prompt holds fewer than [`MAX_PATHS`] paths and [`MAX_DIRS`]
+    /// directories (past that, answers are still right, just not cached).
     pub fn remember(&mut self, path: &str, dir: &str, chain: Option<Arc<Chain>>) {
-        self.paths.insert(path.to_owned(), dir.to_owned());
         if let Some(chain) = chain {
+            if self.chains.len() >= MAX_DIRS {
+                return;
+            }
             self.chains.insert(dir.to_owned(), chain);
+        }
+        if self.paths.len() < MAX_PATHS {
+            self.paths.insert(path.to_owned(), dir.to_owned());
         }
     }
 
@@ -165,5 +177,48 @@ impl Registry {
                 ),
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(dir: &str) -> Chain {
+        Chain {
+            dir: dir.to_owned(),
+            text: String::new(),
+            digest: format!("sha256:{dir}"),
+            sources: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_prompt_caches_a_bounded_number_of_chains_and_forgets_them_at_the_next() {
+        let session = Session::new("s".into(), "/r".into(), "/r".into(), "t".repeat(64), chain("."));
+        let mut prompt = session.prompt();
+        for n in 0..MAX_DIRS + 10 {
+            let dir = format!("d{n}");
+            prompt.remember(&format!("{dir}/f.ts"), &dir, Some(Arc::new(chain(&dir))));
+        }
+        assert_eq!(prompt.chains.len(), MAX_DIRS);
+        assert_eq!(prompt.by_path("d0/f.ts").unwrap().dir, "d0");
+        assert!(prompt.by_path(&format!("d{MAX_DIRS}/f.ts")).is_none());
+        // Another file of a cached directory: remembered without a chain of its own.
+        prompt.remember("d1/g.ts", "d1", None);
+        assert_eq!(prompt.by_path("d1/g.ts").unwrap().dir, "d1");
+        assert!(!prompt.begin(chain(".")), "same digest: no rebuild");
+        assert!(prompt.by_path("d0/f.ts").is_none());
+        assert!(prompt.begin(chain("changed")));
+        assert_eq!(prompt.number, 2);
+    }
+
+    #[test]
+    fn a_token_is_accepted_by_its_session_only() {
+        let session = Session::new("s".into(), "/r".into(), "/r".into(), "a".repeat(64), chain("."));
+        assert!(session.accepts(&"a".repeat(64)));
+        assert!(!session.accepts(&"b".repeat(64)));
+        assert!(!session.accepts(&"a".repeat(63)));
+        assert!(!session.accepts(""));
     }
 }
