@@ -81,6 +81,31 @@ pub struct Store {
     pub(crate) conn: Connection,
     dir: PathBuf,
     key: [u8; 32],
+    mode: OpenMode,
+}
+
+impl Drop for Store {
+    /// A hook's connection leaves the WAL in place (see [`OpenMode::Hook`]);
+    /// once it holds more than [`HOOK_WAL_PAGES`] frames, the closing hook
+    /// checkpoints it and truncates it to nothing, if no other process is
+    /// using the database at that moment (otherwise a later hook does).
+    fn drop(&mut self) {
+        if self.mode != OpenMode::Hook {
+            return;
+        }
+        let page: i64 = self.conn.pragma_query_value(None, "page_size", |row| row.get(0)).unwrap_or(4096);
+        let page = u64::try_from(page).unwrap_or(4096);
+        let frames = Reader::new(Budget::UNLIMITED)
+            .open_root(&self.dir)
+            .and_then(|root| root.stat(format!("{DB_FILE}-wal")))
+            .map_or(0, |meta| meta.identity.size / (page + 24));
+        if frames <= u64::from(HOOK_WAL_PAGES) {
+            return;
+        }
+        // Never wait for another process here: the host is waiting.
+        let _ = self.conn.busy_timeout(Duration::ZERO);
+        let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
 }
 
 impl std::fmt::Debug for Store {
@@ -309,14 +334,17 @@ pub enum OpenMode {
     /// Hooks: one short process per host event, each paid for by the host
     /// in latency. The WAL is left in place for the next process to append
     /// to, instead of being checkpointed and removed at every close (a
-    /// checkpoint and a new WAL file cost four `fsync` calls per run);
-    /// SQLite checkpoints it once it holds [`HOOK_WAL_PAGES`] pages, which
-    /// also bounds what the next process reads to recover it. Durability is
-    /// the same as in the default mode (`synchronous = NORMAL` under WAL).
+    /// checkpoint and a new WAL file cost four `fsync` calls per run). The
+    /// hook that closes with more than [`HOOK_WAL_PAGES`] frames in it
+    /// checkpoints it and truncates it (`wal_checkpoint(TRUNCATE)`): every
+    /// process rebuilds the WAL index by reading the whole WAL, so it must
+    /// stay short, and without the truncation it would never restart.
+    /// Durability is the same as in the default mode (`synchronous =
+    /// NORMAL` under WAL).
     Hook,
 }
 
-/// Pages the WAL may hold before a hook's commit checkpoints it.
+/// Frames the WAL may hold before a closing hook checkpoints and truncates it.
 pub const HOOK_WAL_PAGES: u32 = 64;
 /// How long a healthy `quick_check` counts: an open older than this makes
 /// a new one.
@@ -405,7 +433,9 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| classify(&path, e))?;
     conn.pragma_update(None, "foreign_keys", true).map_err(|e| classify(&path, e))?;
     if mode == OpenMode::Hook {
-        conn.pragma_update(None, "wal_autocheckpoint", HOOK_WAL_PAGES).map_err(|e| classify(&path, e))?;
+        // No checkpoint in the middle of a hook's work: the closing hook
+        // makes one when the WAL is long enough (see `Drop for Store`).
+        conn.pragma_update(None, "wal_autocheckpoint", 0).map_err(|e| classify(&path, e))?;
     }
     // Reading the schema here is what finds a file that is not a
     // database, is cut short or has a damaged schema.
@@ -436,7 +466,7 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
             .map_err(|e| classify(&path, e))?;
     }
-    Ok(Store { conn, dir: dir.to_path_buf(), key })
+    Ok(Store { conn, dir: dir.to_path_buf(), key, mode })
 }
 
 /// Refuses a `state.db` that is not a regular file (a link, a FIFO, a

@@ -41,6 +41,31 @@ impl Store {
         .map_err(|source| error("mark", session_id, source))
     }
 
+    /// [`Store::session_mark_sent`] for several `(source_id, sha256)` at
+    /// once, in one transaction: a hook records everything it printed with
+    /// one commit (one write to the WAL instead of one per source).
+    pub fn session_mark_sent_all(
+        &self,
+        session_id: &str,
+        sources: &[(&str, &str)],
+    ) -> Result<(), SessionError> {
+        if sources.is_empty() {
+            return Ok(());
+        }
+        let now = now_ms();
+        self.write(|tx| {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO session_sent (session_id, source_id, sha256, sent_at_ms) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (session_id, source_id, sha256) DO UPDATE SET sent_at_ms = excluded.sent_at_ms",
+            )?;
+            for (source_id, sha256) in sources {
+                insert.execute((session_id, source_id, sha256, now))?;
+            }
+            Ok(())
+        })
+        .map_err(|source| error("mark", session_id, source))
+    }
+
     /// Whether `session_id` was already sent `source_id` with exactly this
     /// content.
     pub fn session_was_sent(

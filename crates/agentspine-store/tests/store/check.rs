@@ -89,3 +89,26 @@ fn a_check_older_than_a_day_is_made_again_at_open() {
     let (last, _) = store.check_state();
     assert!(last.unwrap() > day_ago + 1000, "the open checked again and recorded it");
 }
+
+#[test]
+fn a_hook_that_leaves_a_long_wal_checkpoints_and_truncates_it() {
+    let state = StateDir::new();
+    drop(state.open());
+    let wal = || std::fs::metadata(state.dir.join("state.db-wal")).map(|m| m.len()).unwrap_or(0);
+    let hook = || Store::open_with(&state.dir, OpenMode::Hook).unwrap().store;
+    let store = hook();
+    store.cache_put("r", "small", &identity(1, 10), "00", b"x", None).unwrap();
+    drop(store);
+    let short = wal();
+    assert!(short > 0 && short < 64 * 4120, "a short WAL stays for the next hook ({short} bytes)");
+    let store = hook();
+    for i in 0..80 {
+        store.cache_put("r", &format!("f{i}"), &identity(i, 3000), "00", &[i as u8; 3000], None).unwrap();
+    }
+    assert!(wal() > u64::from(agentspine_store::HOOK_WAL_PAGES) * 4120, "{} bytes", wal());
+    drop(store);
+    assert_eq!(wal(), 0, "checkpointed into the database and truncated");
+    let store = state.open();
+    assert_eq!(store.cache_get("r", "f79").unwrap().unwrap().bytes, vec![79u8; 3000]);
+    assert_eq!(store.cache_get("r", "small").unwrap().unwrap().bytes, b"x");
+}

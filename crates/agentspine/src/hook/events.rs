@@ -111,9 +111,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     // Recorded only once printed: a source is never marked sent that the
     // host did not get.
     shared.set_phase("session-state");
-    for &i in &fitted.shown {
-        hook.mark_sent(&blocks[i]);
-    }
+    hook.mark_sent(fitted.shown.iter().map(|&i| &blocks[i]));
 }
 
 /// Where the host loaded its chain from (see [`Hook::session_dir`]).
@@ -182,9 +180,7 @@ impl Hook<'_> {
         let chained = self.chain_files(&targets, super::targets::host_loads_nested(self.host, tool));
         // The host has these (or is about to load them): recorded so that
         // no later tool call repeats them.
-        for block in &chained.host_loaded {
-            self.mark_sent(block);
-        }
+        self.mark_sent(&chained.host_loaded);
         chained.send
     }
 
@@ -207,9 +203,12 @@ impl Hook<'_> {
         })
     }
 
-    fn mark_sent(&self, block: &Block) {
+    /// Records `blocks` as sent to this session, in one transaction.
+    fn mark_sent<'b>(&self, blocks: impl IntoIterator<Item = &'b Block>) {
+        let sources: Vec<(&str, &str)> =
+            blocks.into_iter().map(|b| (b.source_id.as_str(), b.sha256.as_str())).collect();
         if let Some(store) = &self.state.store
-            && let Err(e) = store.session_mark_sent(&self.payload.session_id, &block.source_id, &block.sha256)
+            && let Err(e) = store.session_mark_sent_all(&self.payload.session_id, &sources)
         {
             tracing::warn!("{e}");
         }
