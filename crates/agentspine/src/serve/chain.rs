@@ -219,13 +219,13 @@ pub fn target_dir(
             }
             Ok(meta) => {
                 return Err(Failure::Refused(Fault::new(
-                    codes::OUTSIDE_ROOT,
+                    super::wire::INVALID_PARAMS,
                     "not-a-directory",
                     format!("{}: a {} where a directory was expected", names.join("/"), meta.kind),
                 )));
             }
             Err(e) if e.code() == Code::Symlink => return Err(symlink(&names)),
-            Err(e) if e.code() == Code::NotFound => {
+            Err(e) if matches!(e.code(), Code::NotFound | Code::NotDirectory) => {
                 names.pop();
             }
             Err(e) => return Err(Failure::Fallback(format!("resolver-error: {}: {e}", e.code().as_str()))),
