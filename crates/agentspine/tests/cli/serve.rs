@@ -278,6 +278,47 @@ fn refusals_and_prompts_have_a_stable_shape() {
     let mut sidecar = served.client();
     let tmp = desk.dir.path().display().to_string();
     insta::with_settings!({ filters => vec![(tmp.as_str(), "[TMP]")] }, {
+        let mut ready = served.ready.clone();
+        ready["pid"] = json!("[pid]");
+        insta::assert_json_snapshot!(ready, @r#"
+        {
+          "event": "listening",
+          "pid": "[pid]",
+          "socket": "[TMP]/run/agentspine.sock",
+          "token_file": "[TMP]/run/agentspine.sock.token"
+        }
+        "#);
+        let mut shown = bound.clone();
+        shown["token"] = json!("[token]");
+        shown["chain"]["digest"] = json!("[digest]");
+        insta::assert_json_snapshot!(shown, @r##"
+        {
+          "chain": {
+            "digest": "[digest]",
+            "dir": ".",
+            "sources": [
+              {
+                "bytes": 11,
+                "cut_at": null,
+                "label": "~/.pi/agent/AGENTS.md",
+                "scope": "user",
+                "sha256": "83c88e6960608ca8ca858ba421c617eb96a7c688d90db47a2bb87bc0dc2517fe"
+              },
+              {
+                "bytes": 9,
+                "cut_at": null,
+                "label": "AGENTS.md",
+                "scope": "project",
+                "sha256": "5aa3e913ba55c5c83cd35f9fe7e164e33b7856835f2ddeb73c2c74673217b9ed"
+              }
+            ],
+            "text": "# Project instructions\n\nEntries run from the global file and the project root down to the working directory. Where they disagree, later (closer) entries take precedence.\n\n## ~/.pi/agent/AGENTS.md (global)\n\nglobal rule\n\n## AGENTS.md\n\nroot rule\n"
+          },
+          "project_root": "[TMP]/proj",
+          "session_id": "s1",
+          "token": "[token]"
+        }
+        "##);
         let params = json!({ "session_id": "s1", "token": bound["token"], "path": "../outside/AGENTS.md" });
         insta::assert_json_snapshot!(sidecar.call("project.instructions.resolve", params), @r#"
         {
