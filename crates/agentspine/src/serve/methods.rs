@@ -123,10 +123,12 @@ async fn blocking<T: Send + 'static>(
         .unwrap_or_else(|e| Err(Fault::new(codes::FILE, "internal", format!("the work failed: {e}"))))
 }
 
-fn new_token() -> String {
+fn new_token() -> Result<String, Fault> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the operating system's random source is available");
-    hex::encode(bytes)
+    getrandom::fill(&mut bytes).map_err(|e| {
+        Fault::new(codes::FILE, "no-random", format!("no random source for the session token: {e}"))
+    })?;
+    Ok(hex::encode(bytes))
 }
 
 /// A directory the host named: absolute, opened as the user spelled it, and
@@ -345,7 +347,7 @@ impl Server {
         }
         let root = self.registered(&p.project_root)?;
         let chain = self.root_chain(&root).await?;
-        let session = Session::new(p.session_id, root.clone(), p.project_root.clone(), new_token(), chain);
+        let session = Session::new(p.session_id, root.clone(), p.project_root.clone(), new_token()?, chain);
         let session = {
             let mut registry = self.registry();
             // The root may have been unregistered meanwhile.
