@@ -360,9 +360,11 @@ export class SidecarClient {
       this.#connection ??= await Connection.connect(this.#socketPath, { timeoutMs: this.#timeoutMs });
       return await this.#connection.request('project.instructions.resolve', params, { timeoutMs: this.#timeoutMs });
     } catch (error) {
-      if (error instanceof RpcError || !this.#baseChain) throw error;
+      if (error instanceof RpcError) throw error;
+      // The connection is gone or stuck: the next call connects again.
       this.#connection?.close();
       this.#connection = null;
+      if (!this.#baseChain) throw error;
       return {
         session_id: this.#sessionId,
         path: targetPath,

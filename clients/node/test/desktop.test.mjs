@@ -175,6 +175,33 @@ test('without the proxy the sidecar answers with the base chain and says why', a
   assert.match(answer.fallback.reason, /^proxy-unavailable: /);
 });
 
+test('a sidecar reconnects when the server comes back on the same socket', async (t) => {
+  const { root, socketPath, server, exited } = await desk(t);
+  const host = await HostClient.connect({ socketPath });
+  await host.registerProject(root);
+  const bound = await host.bindSession('s', root);
+  host.close();
+  const sidecar = await SidecarClient.connect({ socketPath, sessionId: 's', token: bound.token });
+  t.after(() => sidecar.close());
+  assert.equal((await sidecar.resolve('a/x.ts')).cache, 'miss');
+  server.kill('SIGTERM');
+  await exited;
+  // No base chain given: the failure is thrown, not papered over.
+  await assert.rejects(sidecar.resolve('a/x.ts'), (e) => !(e instanceof RpcError));
+  // A new server knows nothing of the old sessions: the token is refused, over a new connection.
+  const again = spawn(binary, ['serve', '--socket', socketPath, '--json'], {
+    env: { HOME: path.join(path.dirname(root), 'home'), PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const againExited = new Promise((resolve) => again.once('exit', resolve));
+  t.after(async () => {
+    again.kill('SIGTERM');
+    await againExited;
+  });
+  await new Promise((resolve) => createInterface({ input: again.stdout }).once('line', resolve));
+  await assert.rejects(sidecar.resolve('a/x.ts'), (e) => e instanceof RpcError && e.reason === 'invalid-session-token');
+});
+
 test('sixteen sidecars in parallel, two sessions, each gets its own session only', async (t) => {
   const { root, socketPath } = await desk(t);
   const host = await HostClient.connect({ socketPath });
