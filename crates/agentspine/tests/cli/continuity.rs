@@ -397,6 +397,9 @@ fn a_correction_replaces_what_the_next_hook_sends_and_drops_the_old_rows_at_once
         json!({"session_id": "s1", "cwd": ex.tree, "hook_event_name": "UserPromptSubmit", "prompt": "hi"});
     let context = hook(&ex, "codex", &prompt);
     assert!(context.contains("Answer in American English.") && !context.contains(PREFERENCE), "{context}");
+    // Once per session: the no-go this session already has is not repeated.
+    assert!(!context.contains(NO_GO), "{context}");
+    assert_eq!(hook(&ex, "codex", &prompt), "", "nothing new on the next prompt");
     let out = text(&briefing(&ex, "generic"));
     assert!(out.contains("Answer in American English.") && !out.contains(PREFERENCE), "{out}");
 }
