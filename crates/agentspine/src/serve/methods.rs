@@ -10,7 +10,7 @@
 //! and gets back the chain that applies there, nothing else.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use agentspine_core::Environment;
@@ -41,6 +41,9 @@ pub struct Server {
     registry: Mutex<Registry>,
     writes: Mutex<()>,
     workers: Arc<Semaphore>,
+    /// The state store, for audit rows; opened at the first fallback (most
+    /// servers never need it).
+    state: OnceLock<Mutex<crate::state::State>>,
 }
 
 /// What a connection has proved.
@@ -157,6 +160,7 @@ impl Server {
             registry: Mutex::new(Registry::default()),
             writes: Mutex::new(()),
             workers: Arc::new(Semaphore::new(WORKERS)),
+            state: OnceLock::new(),
         }
     }
 
@@ -391,6 +395,24 @@ impl Server {
         }))
     }
 
+    /// Records a fallback in the audit log (`agentspine audit --host
+    /// desktop`), off the request's path: the answer does not wait for it.
+    fn audit_fallback(self: &Arc<Self>, session: &Session, rel: &str, reason: &str) {
+        let event = agentspine_store::AuditEvent {
+            host: "desktop".to_owned(),
+            event: "resolve-fallback".to_owned(),
+            phase: "resolve".to_owned(),
+            code: reason.split(':').next().unwrap_or(reason).to_owned(),
+            path: Some(session.root.join(rel).display().to_string()),
+            detail: Some(format!("session {:?}: the root chain answered instead ({reason})", session.id)),
+        };
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let state = server.state.get_or_init(|| Mutex::new(crate::state::State::open()));
+            state.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).audit(event);
+        });
+    }
+
     /// The sidecar's method: the complete chain for a path's directory,
     /// from this prompt's cache or resolved within [`DEADLINE`], else the
     /// base chain with the reason.
@@ -460,6 +482,8 @@ impl Server {
             Err(_) => format!("deadline: no answer within {} ms", DEADLINE.as_millis()),
         };
         tracing::info!("serve: session {}: {}: base chain instead ({reason})", session.id, p.path);
-        Ok(answer(&base, "miss", json!({ "reason": reason })))
+        let value = answer(&base, "miss", json!({ "reason": reason }));
+        self.audit_fallback(&session, &key, &reason);
+        Ok(value)
     }
 }

@@ -55,8 +55,8 @@ use tokio::sync::Semaphore;
 /// Sidecar method: project.instructions.resolve {session_id, token, path}:
 /// the complete chain for the path's directory (cached for the current
 /// prompt), or after 2 seconds or any error the session's root chain with
-/// `fallback: {reason}`; every answer has `duration_ms`, `cache` and
-/// `fallback`.
+/// `fallback: {reason}` (also written to `agentspine audit --host
+/// desktop`); every answer has `duration_ms`, `cache` and `fallback`.
 ///
 /// Stops cleanly on SIGTERM or SIGINT (the socket and the token file are
 /// removed). A client for Node.js is in clients/node/.

@@ -632,6 +632,32 @@ fn a_slow_file_system_gets_the_base_chain_within_two_seconds() {
         let ms = answer["duration_ms"].as_f64().unwrap();
         assert!((1900.0..2500.0).contains(&ms), "{ms}");
     }
+    // Each fallback is in the audit log, for the host's user to see.
+    let audit = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_agentspine"))
+            .args(["audit", "--host", "desktop", "--json"])
+            .env_clear()
+            .env("HOME", &desk.home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+        log["events"].as_array().unwrap().clone()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while audit().len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let events = audit();
+    assert_eq!(events.len(), 2, "{events:?}");
+    for (event, path) in events.iter().zip(["a/x.ts", "b/y.ts"]) {
+        assert_eq!(
+            (event["event"].as_str(), event["code"].as_str()),
+            (Some("resolve-fallback"), Some("deadline"))
+        );
+        assert_eq!(event["path"], json!(desk.root.join(path)));
+    }
+
     // While the host's reads are slow too, a new prompt keeps the previous
     // root chain, says why, and still drops the cache.
     std::fs::write(&flag, "").unwrap();
