@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Whole-process hook times, measured with hyperfine.
+
+    python3 benches/hooks.py [--runs N] [--out FILE]
+
+What it does, in order:
+1. installs `hyperfine` from the Debian packages when it is missing
+   (`apt-get`, as root; otherwise it asks you to install it);
+2. builds the release binary (`cargo build --release -p agentspine`,
+   in `$CARGO_TARGET_DIR` or `target/`);
+3. copies `examples/monorepo` to a temporary directory (with a `.git`
+   directory, so it is its own project root) and generates a 50,000-file
+   monorepo there, twelve directories deep, with `AGENTS.md` and
+   `CLAUDE.md` at every level of the edited file's path and in sibling
+   packages;
+4. times `agentspine hook claude` and `agentspine hook codex` as the hosts
+   run them (a new process, the native payload on stdin, a throwaway
+   `HOME` and state directory with a warm database) for SessionStart
+   `startup`, UserPromptSubmit, PreToolUse on a file twelve levels down in
+   another package than the session's
+   (`Edit` for Claude Code, `apply_patch` for Codex) and SessionStart
+   `compact`, next to `/bin/true` and `node -e 0` in the same hyperfine
+   run;
+5. prints a markdown table (and writes it to `--out` if given).
+
+Each UserPromptSubmit and PreToolUse run first has its session reset
+(a `SessionStart startup` hook in hyperfine's untimed `--prepare`), so every
+timed run does the whole work and prints its context, as the first such
+event of a session does. Every command is run as `sh -c 'CMD < payload'`
+(hosts start hook commands through a shell; hyperfine 1.15 in Debian 12
+has no `--input`), with hyperfine's own shell off: the times are whole,
+one `sh` start included, and `/bin/true` run the same way is the floor.
+
+Not run by CI: it is a measurement, not a test (a slow CI machine is not a
+bug). The target is a median of at most 5 ms per event on both trees.
+"""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FILES = 50_000
+DEPTH = 12
+SCOPE = "project:blun,person:owner"
+PROMPT = "what goes in a carbonara?"
+
+
+def ensure_hyperfine() -> str:
+    found = shutil.which("hyperfine")
+    if found:
+        return found
+    if os.geteuid() != 0:
+        sys.exit("hyperfine is missing: install it (apt-get install hyperfine) or run this as root")
+    subprocess.run(["apt-get", "install", "-y", "-qq", "hyperfine"], check=False,
+                   stdout=subprocess.DEVNULL)
+    if not shutil.which("hyperfine"):
+        subprocess.run(["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "hyperfine"], check=True,
+                       stdout=subprocess.DEVNULL)
+    return shutil.which("hyperfine")
+
+
+def build() -> str:
+    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "agentspine"], cwd=ROOT, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    return os.path.join(target, "release", "agentspine")
+
+
+def write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def copy_example(base: str) -> str:
+    tree = os.path.join(base, "monorepo")
+    shutil.copytree(os.path.join(ROOT, "examples", "monorepo"), tree)
+    os.mkdir(os.path.join(tree, ".git"))
+    return tree
+
+
+def generate(base: str) -> tuple[str, str]:
+    """A monorepo of exactly FILES regular files (the `.git` marker is an
+    empty directory); returns the root and the deepest file's path."""
+    tree = os.path.join(base, "generated")
+    os.makedirs(os.path.join(tree, ".git"))
+    count = 0
+
+    def put(rel: str, text: str) -> None:
+        nonlocal count
+        write(os.path.join(tree, rel), text)
+        count += 1
+
+    put("AGENTS.md", "# Root\n\nRun `make check` before every commit.\n")
+    put("CLAUDE.md", "# Root\n\nRun `make check` before every commit.\n")
+    put(".claude/rules/style.md", "Two spaces, no tabs.\n")
+    put(".claude/rules/api.md", "---\npaths: services/**\n---\nEvery endpoint is versioned.\n")
+    # The edited file's path: d01/…/d12/, an instruction file at every level.
+    chain = ""
+    for level in range(1, DEPTH + 1):
+        chain = os.path.join(chain, f"d{level:02d}")
+        put(os.path.join(chain, "AGENTS.md"), f"# Level {level}\n\nRules for level {level}.\n")
+        put(os.path.join(chain, "CLAUDE.md"), f"# Level {level}\n\nRules for level {level}.\n")
+    deep = os.path.join(chain, "main.ts")
+    put(deep, "export {};\n")
+    # Everything else: sibling packages at every level, each with its own
+    # instruction files and source files, until FILES files exist.
+    fillers = []
+    prefix = ""
+    for level in range(1, DEPTH + 1):
+        for sibling in range(8):
+            fillers.append(os.path.join(prefix, f"pkg{level:02d}-{sibling}"))
+        prefix = os.path.join(prefix, f"d{level:02d}")
+    for pkg in fillers:
+        put(os.path.join(pkg, "AGENTS.md"), "Sibling rules: never loaded for d12.\n")
+        put(os.path.join(pkg, "CLAUDE.md"), "Sibling rules: never loaded for d12.\n")
+    i = 0
+    while count < FILES:
+        pkg = fillers[i % len(fillers)]
+        put(os.path.join(pkg, "src", f"m{i // len(fillers) % 20:02d}", f"f{i}.ts"), f"export const v{i} = {i};\n")
+        i += 1
+    return tree, os.path.join(tree, deep)
+
+
+def payloads(tree: str, cwd: str, target: str, home: str, host: str) -> dict:
+    session = f"bench-{host}-{os.path.basename(tree)}"
+    common = {"session_id": session, "cwd": cwd}
+    if host == "claude":
+        common["transcript_path"] = os.path.join(home, ".claude", "projects", "-bench", f"{session}.jsonl")
+        tool = {"tool_name": "Edit", "tool_use_id": "toolu_1",
+                "tool_input": {"file_path": target, "old_string": "export {};", "new_string": "export {}; // x"}}
+    else:
+        common.update({"transcript_path": None, "model": "gpt-5", "permission_mode": "default"})
+        rel = os.path.relpath(target, cwd)
+        patch = f"*** Begin Patch\n*** Update File: {rel}\n@@\n-export {{}};\n+export {{}}; // x\n*** End Patch\n"
+        tool = {"tool_name": "apply_patch", "tool_input": {"command": patch}}
+    return {
+        "SessionStart startup": {**common, "hook_event_name": "SessionStart", "source": "startup"},
+        "UserPromptSubmit": {**common, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
+        "PreToolUse": {**common, "hook_event_name": "PreToolUse", **tool},
+        "SessionStart compact": {**common, "hook_event_name": "SessionStart", "source": "compact"},
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=100, help="timed runs per command (default 100)")
+    ap.add_argument("--out", help="also write the markdown table here")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary trees")
+    a = ap.parse_args()
+
+    hyperfine = ensure_hyperfine()
+    binary = build()
+    node = shutil.which("node")
+    base = tempfile.mkdtemp(prefix="agentspine-bench-", dir="/tmp")
+    try:
+        home = os.path.join(base, "home")
+        memory = os.path.join(home, "memory")
+        shutil.copytree(os.path.join(ROOT, "examples", "claude-memory"), memory)
+        write(os.path.join(home, ".claude", "settings.json"), json.dumps({"autoMemoryDirectory": memory}))
+        os.makedirs(os.path.join(home, ".codex"))
+        example = copy_example(base)
+        generated, deep = generate(base)
+        # The session starts in one package and the tool edits a file in
+        # another: the host loads neither that file's chain nor (Claude
+        # Code, on Edit) the files of a sibling subtree, so the hook adds them.
+        trees = [("examples/monorepo", example, os.path.join(example, "packages/web"),
+                  os.path.join(example, "packages/api/src/handlers/users.ts")),
+                 (f"generated ({FILES:,} files, depth {DEPTH})", generated,
+                  os.path.join(generated, "pkg01-0"), deep)]
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": home,
+            "XDG_STATE_HOME": os.path.join(base, "state"),
+            "AGENTSPINE_SCOPE": SCOPE,
+        }
+        # Every command runs as `sh -c '…'`, the way hosts start a hook
+        # command, with hyperfine's own shell off (`-N`): the times are
+        # whole, one `sh` start included, and `/bin/true` run the same way
+        # is the floor. (hyperfine 1.15 has no `--input`, and its estimate
+        # of a shell's start-up, subtracted otherwise, is unstable on a
+        # busy machine.)
+        commands = [("`/bin/true`", "", "/bin/true", None)]
+        if node:
+            commands.append(("`node -e 0`", "", f"{shlex.quote(node)} -e 0", None))
+        for label, tree, cwd, target in trees:
+            for host in ("claude", "codex"):
+                run = f"{shlex.quote(binary)} hook {host}"
+                for event, payload in payloads(tree, cwd, target, home, host).items():
+                    name = f"{host}-{os.path.basename(tree)}-{event.replace(' ', '-')}.json"
+                    path = os.path.join(base, name)
+                    write(path, json.dumps(payload))
+                    cmd = f"{run} < {shlex.quote(path)}"
+                    prepare = None
+                    if event in ("UserPromptSubmit", "PreToolUse"):
+                        reset = os.path.join(base, name.replace(".json", "-reset.json"))
+                        write(reset, json.dumps({**payload, "hook_event_name": "SessionStart",
+                                                 "source": "startup"}))
+                        prepare = f"{run} < {shlex.quote(reset)} > /dev/null"
+                    commands.append((f"`hook {host}` {event}", label, cmd, prepare))
+        # Each command's output once, to check that it does what is timed.
+        for title, label, cmd, prepare in commands:
+            if prepare:
+                subprocess.run(prepare, shell=True, env=env, check=True)
+            out = subprocess.run(cmd, shell=True, env=env, capture_output=True, text=True, check=True)
+            ctx = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] if out.stdout.strip() else ""
+            print(f"{label or '-':>44} {title:<40} {len(ctx):>6} characters of context", file=sys.stderr)
+        export = os.path.join(base, "results.json")
+        argv = [hyperfine, "-N", "--style", "basic", "--warmup", "5", "--runs", str(a.runs),
+                "--export-json", export]
+        for title, label, cmd, prepare in commands:
+            # hyperfine takes one --prepare per command, in order, or none.
+            argv += ["--prepare", "sh -c " + shlex.quote(prepare or "true")]
+        for title, label, cmd, prepare in commands:
+            argv += ["--command-name", f"{label} {title}".strip(), "sh -c " + shlex.quote(cmd)]
+        load_before = os.getloadavg()[0]
+        subprocess.run(argv, env=env, check=True, stdout=sys.stderr)
+        load_after = os.getloadavg()[0]
+        results = json.load(open(export))["results"]
+        # Wall-clock times suffer from whatever else the machine runs; the
+        # CPU time (user + system, mean) is the work itself.
+        table = ["| tree | command | median | mean ± σ | min | max | CPU (user + sys) |",
+                 "|---|---|---:|---:|---:|---:|---:|"]
+        missed = []
+        for (title, label, cmd, prepare), r in zip(commands, results):
+            ms = lambda s: f"{s * 1000:.2f} ms"
+            table.append(f"| {label or '—'} | {title} | {ms(r['median'])} | {r['mean'] * 1000:.2f} ± "
+                         f"{r['stddev'] * 1000:.2f} ms | {ms(r['min'])} | {ms(r['max'])} | "
+                         f"{ms(r['user'] + r['system'])} |")
+            if label and r["median"] > 0.005:
+                missed.append(f"{label} {title}")
+        table.append("")
+        table.append(f"{a.runs} runs each after 5 warm-up runs; {os.cpu_count()} CPUs, load average "
+                     f"{load_before:.2f} before and {load_after:.2f} after.")
+        text = "\n".join(table) + "\n"
+        print(text)
+        if missed:
+            print("over the 5 ms median target: " + "; ".join(missed))
+        else:
+            print("every hook event's median is at most 5 ms on both trees")
+        if a.out:
+            with open(a.out, "w") as f:
+                f.write(text)
+        return 0
+    finally:
+        if a.keep:
+            print(f"kept {base}", file=sys.stderr)
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
