@@ -289,8 +289,10 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
         }
         Host::Codex => {
             let home = g.env.codex_home();
+            // Codex reads hooks from hooks.json and from `[hooks]` in
+            // config.toml.
             (
-                home.iter().map(|h| h.join("hooks.json")).collect(),
+                home.iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect(),
                 home.iter().map(|h| (h.join("config.toml"), McpKind::Toml)).collect(),
                 &["SessionStart", "UserPromptSubmit", "PreToolUse"],
             )
@@ -311,7 +313,14 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
         let (text, problem) = read_config(path);
         let mut counts = BTreeMap::new();
         if let Some(text) = &text {
-            match serde_json::from_str::<Value>(text) {
+            let parsed = if path.extension().is_some_and(|e| e == "toml") {
+                text.parse::<toml_edit::DocumentMut>()
+                    .map(|doc| json!({ "hooks": doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null) }))
+                    .map_err(|e| format!("not valid TOML ({e})"))
+            } else {
+                serde_json::from_str::<Value>(text).map_err(|e| format!("not valid JSON ({e})"))
+            };
+            match parsed {
                 Ok(value) => {
                     for (event, groups) in value["hooks"].as_object().into_iter().flatten() {
                         for group in groups.as_array().into_iter().flatten() {
@@ -328,8 +337,7 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
                         }
                     }
                 }
-                Err(e) => actions
-                    .push(format!("{}: not valid JSON ({e}); the host ignores its hooks", path.display())),
+                Err(e) => actions.push(format!("{}: {e}; the host ignores its hooks", path.display())),
             }
         }
         if let Some(problem) = &problem {
@@ -386,6 +394,36 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
         "mcp_registered_in": registered,
         "ok": problems.is_empty(),
     })
+}
+
+/// A TOML item as JSON (tables, arrays of tables, plain values), so hook
+/// tables read the same from config.toml as from hooks.json.
+fn toml_to_json(item: &toml_edit::Item) -> Value {
+    fn value(v: &toml_edit::Value) -> Value {
+        match v {
+            toml_edit::Value::String(s) => Value::String(s.value().clone()),
+            toml_edit::Value::Integer(i) => json!(*i.value()),
+            toml_edit::Value::Float(f) => json!(*f.value()),
+            toml_edit::Value::Boolean(b) => json!(*b.value()),
+            toml_edit::Value::Datetime(d) => Value::String(d.value().to_string()),
+            toml_edit::Value::Array(a) => Value::Array(a.iter().map(value).collect()),
+            toml_edit::Value::InlineTable(t) => {
+                Value::Object(t.iter().map(|(k, v)| (k.to_owned(), value(v))).collect())
+            }
+        }
+    }
+    match item {
+        toml_edit::Item::None => Value::Null,
+        toml_edit::Item::Value(v) => value(v),
+        toml_edit::Item::Table(t) => {
+            Value::Object(t.iter().map(|(k, v)| (k.to_owned(), toml_to_json(v))).collect())
+        }
+        toml_edit::Item::ArrayOfTables(a) => Value::Array(
+            a.iter()
+                .map(|t| Value::Object(t.iter().map(|(k, v)| (k.to_owned(), toml_to_json(v))).collect()))
+                .collect(),
+        ),
+    }
 }
 
 enum McpKind {

@@ -331,3 +331,29 @@ fn offline_memory_orphans_finds_claude_codes_directory_from_the_evidence() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("only Claude Code keeps a memory directory"));
 }
+
+#[test]
+fn doctor_counts_codex_hooks_in_hooks_json_and_config_toml() {
+    let ex = Example::new();
+    ex.stdout(&ex.run(".", &["install", "codex"]));
+    let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let report = ex.json(&out);
+    assert_eq!(report["install"]["mcp_registered_in"], json!(["[HOME]/.codex/config.toml"]));
+    assert_eq!(
+        report["install"]["commands_per_event"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["PostCompact", "PreToolUse", "SessionEnd", "SessionStart", "UserPromptSubmit"]
+    );
+    // A second agentspine hook in config.toml's own [hooks] table.
+    let config = ex.home.join(".codex/config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"/usr/local/bin/agentspine hook codex\"\n");
+    std::fs::write(&config, text).unwrap();
+    let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = ex.json_any(&out);
+    assert_eq!(report["install"]["summary"], "2 different agentspine hooks for PreToolUse (each runs)");
+    let files = report["install"]["hook_files"].as_array().unwrap();
+    assert_eq!(files[1]["path"], "[HOME]/.codex/config.toml");
+    assert_eq!(files[1]["agentspine_hooks"], json!({ "PreToolUse": 1 }));
+}
