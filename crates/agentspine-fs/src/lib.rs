@@ -125,7 +125,7 @@ pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};
 pub use reader::{BackendUnavailable, DEFAULT_RACE_RETRIES, Reader};
 pub use root::{Handle, Root};
-pub use socket::{remove_socket, restrict_socket};
+pub use socket::{check_private_dir, remove_socket, restrict_socket};
 pub use state::{DirLock, LockMode, ensure_private_dir, move_aside, try_lock_dir, write_private_file_atomic};
 pub use sys::Backend;
 pub use write::{backup_file, ensure_dir, remove_file, replace_file_atomic};

@@ -1,4 +1,5 @@
-//! The desktop socket's file (`agentspine serve`): narrow its mode after
+//! The desktop socket's file (`agentspine serve`): check that a directory
+//! the user named for it is private, narrow the socket's mode after
 //! `bind(2)` made it, and remove it, a stale one or our own at shutdown.
 //!
 //! The socket lives in a private directory (see [`crate::ensure_private_dir`])
@@ -39,6 +40,34 @@ fn open_dir(dir: &Path) -> Result<OwnedFd, FsError> {
     let parent_fd =
         rustix::fs::open(parent, flags, Mode::empty()).map_err(|e| map_lookup_errno(e, &shown))?;
     open_dir_nofollow(&parent_fd, OsStr::new(name), &shown)
+}
+
+/// Checks that the existing directory `dir` (not a link at its last
+/// component) is private: owned by the effective uid, with no group or
+/// other permission bits. Nothing is changed: a directory the user chose is
+/// never narrowed behind their back. A missing directory is `not-found`; a
+/// wider or foreign one is refused (`io`, permission denied) with a message
+/// that names its mode or owner.
+pub fn check_private_dir(dir: &Path) -> Result<(), FsError> {
+    let shown = || dir.display().to_string();
+    let fd = open_dir(dir)?;
+    let stat = rustix::fs::fstat(&fd).map_err(|e| map_lookup_errno(e, &shown))?;
+    let ours = rustix::process::geteuid().as_raw();
+    #[allow(clippy::unnecessary_cast)]
+    let mode = stat.st_mode as u32 & 0o7777;
+    let refusal = if stat.st_uid != ours {
+        format!("refused: the directory is owned by uid {}, not by this user (uid {ours})", stat.st_uid)
+    } else if mode & 0o077 != 0 {
+        format!(
+            "refused: the directory has mode {mode:04o}; it must be private to you (`chmod 700` it, or choose another)"
+        )
+    } else {
+        return Ok(());
+    };
+    Err(FsError::Io {
+        path: shown(),
+        source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, refusal),
+    })
 }
 
 /// What is at `name` in `dir_fd`: `Ok(true)` a socket, `Ok(false)` nothing,

@@ -72,7 +72,8 @@ use tokio::sync::Semaphore;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// The socket to listen on [default: $XDG_RUNTIME_DIR/agentspine/agentspine.sock].
-    /// Its directory is created, or narrowed, to mode 0700.
+    /// A missing directory is created with mode 0700; an existing one must
+    /// already be private to you (0700 or narrower), or the server refuses.
     #[arg(long, value_name = "PATH")]
     socket: Option<PathBuf>,
     /// Read the control token from the first line of stdin (at least 32
@@ -124,7 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
     let server = Arc::new(methods::Server::new(token.clone(), env));
     let result = runtime.block_on(async {
-        socket::prepare(&dir, &name)?;
+        socket::prepare(&dir, &name, args.socket.is_some())?;
         let listener =
             UnixListener::bind(&socket).with_context(|| format!("{}: cannot listen", socket.display()))?;
         agentspine_fs::restrict_socket(&dir, &name)

@@ -49,14 +49,31 @@ pub fn token_name(socket_name: &str) -> String {
     format!("{socket_name}.token")
 }
 
-/// Makes the directory private (created 0700, or narrowed to 0700; refused
-/// if it is a link or another user's), then clears the way for a new
+/// Makes sure the directory is private, then clears the way for a new
 /// socket: a live server there is an error; a stale socket (nobody
 /// listening) is removed; anything that is not a socket is left alone and
 /// refused.
-pub fn prepare(dir: &Path, name: &str) -> anyhow::Result<()> {
-    agentspine_fs::ensure_private_dir(dir)
-        .with_context(|| format!("{}: cannot make the socket's directory private (0700)", dir.display()))?;
+///
+/// The default directory is agentspine's own: it is created 0700, or
+/// narrowed to 0700. A directory named with `--socket` is created 0700 if
+/// missing, but an existing one is only checked: one that others may enter
+/// (or another user's) is refused, never changed behind the user's back.
+pub fn prepare(dir: &Path, name: &str, chosen: bool) -> anyhow::Result<()> {
+    let create = || {
+        agentspine_fs::ensure_private_dir(dir)
+            .with_context(|| format!("{}: cannot make the socket's directory private (0700)", dir.display()))
+    };
+    if !chosen {
+        create()?;
+    } else {
+        match agentspine_fs::check_private_dir(dir) {
+            Ok(()) => {}
+            Err(e) if e.code() == agentspine_fs::Code::NotFound => {
+                create()?;
+            }
+            Err(e) => return Err(e).context("the socket's directory must be private to you"),
+        }
+    }
     let socket = dir.join(name);
     match UnixStream::connect(&socket) {
         Ok(_) => bail!(

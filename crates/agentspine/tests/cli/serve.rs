@@ -790,7 +790,12 @@ fn the_socket_is_private_and_stops_cleanly_on_sigterm() {
 #[test]
 fn a_stale_socket_is_replaced_and_anything_else_is_left_alone() {
     let desk = Desk::new();
-    std::fs::create_dir_all(desk.socket().parent().unwrap()).unwrap();
+    let private_dir = |desk: &Desk| {
+        let dir = desk.socket().parent().unwrap().to_path_buf();
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    };
+    private_dir(&desk);
     // A socket nobody listens on: what a killed server leaves.
     drop(std::os::unix::net::UnixListener::bind(desk.socket()).unwrap());
     let served = desk.serve();
@@ -798,13 +803,30 @@ fn a_stale_socket_is_replaced_and_anything_else_is_left_alone() {
     drop(served);
 
     let desk = Desk::new();
-    std::fs::create_dir_all(desk.socket().parent().unwrap()).unwrap();
+    private_dir(&desk);
     std::fs::write(desk.socket(), "not a socket").unwrap();
     let out = desk.command(Path::new(env!("CARGO_BIN_EXE_agentspine")), &[]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("something other than a stale socket is there"), "{err}");
     assert_eq!(std::fs::read_to_string(desk.socket()).unwrap(), "not a socket");
+}
+
+#[test]
+fn a_chosen_directory_that_others_may_enter_is_refused_not_changed() {
+    let desk = Desk::new();
+    let dir = desk.socket().parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = desk.command(Path::new(env!("CARGO_BIN_EXE_agentspine")), &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the directory has mode 0755; it must be private to you (`chmod 700` it"), "{err}");
+    assert_eq!(std::fs::metadata(&dir).unwrap().permissions().mode() & 0o7777, 0o755);
+    assert!(std::fs::symlink_metadata(desk.socket()).is_err());
+    // Once it is private, the server starts.
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    desk.serve().host().ok("projects.list", json!({}));
 }
 
 #[test]
