@@ -8,7 +8,7 @@ mod config;
 mod hook;
 mod install;
 mod mcp;
-mod serve;
+mod proxy;
 mod state;
 
 fn main() -> std::process::ExitCode {

@@ -49,7 +49,7 @@ enum Command {
     Hook(crate::hook::Args),
     Install(crate::install::Args),
     Uninstall(crate::install::UninstallArgs),
-    Serve(crate::serve::Args),
+    Serve(crate::proxy::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -94,7 +94,7 @@ pub fn main() -> ExitCode {
         Command::Hook(args) => crate::hook::run(args),
         Command::Install(args) => crate::install::install(args),
         Command::Uninstall(args) => crate::install::uninstall(args),
-        Command::Serve(args) => crate::serve::run(args),
+        Command::Serve(args) => crate::proxy::run(args),
     };
     match result {
         Ok(code) => code,
