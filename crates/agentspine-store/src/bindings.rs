@@ -333,6 +333,7 @@ pub(crate) fn append_in(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         (seq, kind.as_str(), binding_id, &text, &prev, &sha, created_at),
     )?;
+    crate::fault::inside_write("binding event");
     let audit_id = crate::audit::insert_audit(
         tx,
         &crate::AuditEvent {

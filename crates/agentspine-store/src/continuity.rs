@@ -80,6 +80,7 @@ impl Store {
                             sha256,
                         });
                     }
+                    crate::fault::inside_write("continuity read");
                     // Rows of records that are no longer read through it.
                     let held: Vec<(i64, String)> = {
                         let mut stmt = tx.prepare("SELECT id, rel_path FROM cache WHERE binding_id = ?1")?;

@@ -68,6 +68,7 @@ mod cache;
 mod continuity;
 mod db;
 mod dir;
+mod fault;
 mod migrations;
 mod records;
 mod registry;

@@ -357,6 +357,7 @@ impl Store {
             )?;
             let record =
                 get(tx, root_digest, tx.last_insert_rowid())?.ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+            crate::fault::inside_write("record add");
             audit(tx, "record-add", &record, format!("record {} proposed", record.id))?;
             Ok(Ok(record))
         })
@@ -398,6 +399,7 @@ impl Store {
                 Some(old) => format!("record {id} accepted; it supersedes record {old}"),
                 None => format!("record {id} accepted"),
             };
+            crate::fault::inside_write("record accept");
             audit(tx, "record-accept", &record, detail)?;
             Ok(Ok(RecordChange { record, superseded, cache_rows_dropped: dropped }))
         })
@@ -427,6 +429,7 @@ impl Store {
             )?;
             let dropped = drop_derived(tx, root_digest, id)?;
             let record = get(tx, root_digest, id)?.ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+            crate::fault::inside_write("record retract");
             audit(tx, "record-retract", &record, format!("record {id} retracted"))?;
             Ok(Ok(RecordChange { record, superseded: None, cache_rows_dropped: dropped }))
         })

@@ -57,15 +57,77 @@ fn bind_args(ex: &Example, source: &Path, host: &str) -> Vec<String> {
     v
 }
 
-/// Runs `args`, kills it with SIGKILL after `delay` unless it finished;
-/// returns its stdout (what it acknowledged).
-fn run_killed(ex: &Example, args: &[String], delay: Duration) -> String {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut child = ex.command("", &args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-    std::thread::sleep(delay);
-    let _ = child.kill();
+/// The binary built with `--features fault-injection` (in its own target
+/// directory, shared with the desktop socket's tests; `AGENTSPINE_FAULT_BIN`
+/// names a prebuilt one). With `AGENTSPINE_FAULT_WRITE_DELAY_MS` it pauses
+/// inside every record and binding write transaction and says so on
+/// stderr, so kills land inside transactions, not only around them.
+fn fault_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            if let Some(bin) = std::env::var_os("AGENTSPINE_FAULT_BIN") {
+                return PathBuf::from(bin);
+            }
+            let normal = Path::new(env!("CARGO_BIN_EXE_agentspine"));
+            let target = normal.parent().unwrap().parent().unwrap().join("fault-injection");
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "agentspine",
+                    "--features",
+                    "fault-injection",
+                    "--target-dir",
+                ])
+                .arg(&target)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .unwrap();
+            assert!(status.success(), "building the fault-injection binary failed");
+            target.join("debug/agentspine")
+        })
+        .clone()
+}
+
+/// What one killed run left: stdout (what it acknowledged) and whether
+/// it had reached the inside of a write transaction.
+struct Killed {
+    stdout: String,
+    inside: bool,
+}
+
+/// Runs `args` with the fault-injection binary, pausing `pause` inside each
+/// write transaction; kills it with SIGKILL after `delay` unless it
+/// finished.
+fn run_killed(ex: &Example, args: &[String], delay: Duration, pause: Duration) -> Killed {
+    let mut child = std::process::Command::new(fault_binary())
+        .args(args)
+        .current_dir(&ex.tree)
+        .env_clear()
+        .env("HOME", &ex.home)
+        .env("AGENTSPINE_STATE_DIR", &ex.state)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("AGENTSPINE_FAULT_WRITE_DELAY_MS", pause.as_millis().to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() >= delay {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
     let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    Killed {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        inside: String::from_utf8_lossy(&out.stderr).contains("agentspine fault-injection: inside the"),
+    }
 }
 
 fn first_word_after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
@@ -82,17 +144,26 @@ fn sigkill_during_bind_rollback_purge_and_record_writes_200_times_loses_nothing_
     let digest = store.root_digest(&a.canonicalize().unwrap());
     let hosts = ["claude", "codex", "pi", "desktop", "all"];
 
-    // How long one write takes here, so that kills land before, during and
-    // after it.
+    // How long one run takes here with a 10 ms pause inside its write, so
+    // that kills land before, inside and after the transaction.
+    let pause = Duration::from_millis(10);
+    fault_binary();
     let started = Instant::now();
     for _ in 0..3 {
-        assert!(record(&ex, &a, &["list"]).status.success());
+        let list = ["record".to_owned(), "list".to_owned(), "--cwd".to_owned(), a.display().to_string()];
+        assert!(run_killed(&ex, &list, Duration::from_secs(5), pause).stdout.contains("seed"));
     }
-    let typical = started.elapsed() / 3;
+    let typical = started.elapsed() / 3 + pause;
 
     let mut rng = Lcg(0x5eed);
     let mut acks: Vec<Ack> = Vec::new();
     let mut unacknowledged = 0;
+    let mut inside = 0;
+    // Kills land within `span` of the start. It follows the machine's
+    // load: widened when almost every run dies first, narrowed when almost
+    // every run finishes, so both keep happening however busy CI is.
+    let mut span = (typical.as_micros() as u64 * 3 / 2).max(1);
+    let mut window: Vec<bool> = Vec::new();
     for i in 0..200u64 {
         let bindings = store.bindings().unwrap();
         let active: Vec<&str> =
@@ -133,9 +204,9 @@ fn sigkill_during_bind_rollback_purge_and_record_writes_200_times_loses_nothing_
                 v
             }
         };
-        let span = typical.as_micros() as u64 * 3 / 2;
-        let delay = Duration::from_micros(rng.below(span.max(1)));
-        let stdout = run_killed(&ex, &args, delay);
+        let delay = Duration::from_micros(rng.below(span));
+        let killed = run_killed(&ex, &args, delay, pause);
+        let stdout = killed.stdout;
         let ack = if let Some(id) = first_word_after(&stdout, "bound: binding:") {
             Some(Ack::Bound(id.to_owned()))
         } else if stdout.starts_with("rolled back:") {
@@ -149,14 +220,41 @@ fn sigkill_during_bind_rollback_purge_and_record_writes_200_times_loses_nothing_
         } else {
             None
         };
+        if args[0] != "briefing" {
+            window.push(ack.is_some());
+        }
+        if ack.is_none() && killed.inside && args[0] != "briefing" {
+            inside += 1;
+        }
         match ack {
             Some(ack) => acks.push(ack),
             None if args[0] != "briefing" => unacknowledged += 1,
             None => {}
         }
+        if window.len() == 20 {
+            match window.iter().filter(|acked| **acked).count() {
+                0..=3 => span = span * 3 / 2,
+                17.. => span = (span * 2 / 3).max(1),
+                _ => {}
+            }
+            window.clear();
+        }
     }
-    eprintln!("200 runs killed at random: {} writes acknowledged, {unacknowledged} killed first", acks.len());
+    let acked_adds: Vec<&str> =
+        acks.iter().filter_map(|a| if let Ack::Added(_, t) = a { Some(t.as_str()) } else { None }).collect();
+    let committed_unacked = store
+        .record_list(&digest)
+        .unwrap()
+        .iter()
+        .filter(|r| r.text.starts_with("learned #") && !acked_adds.contains(&r.text.as_str()))
+        .count();
+    eprintln!(
+        "200 runs killed at random: {} writes acknowledged, {unacknowledged} killed first, {inside} of them \
+         inside a write transaction ({committed_unacked} record adds committed but killed before saying so)",
+        acks.len()
+    );
     assert!(acks.len() >= 10 && unacknowledged >= 10, "kills must land both before and after the commit");
+    assert!(inside >= 10, "kills must land inside write transactions: {inside}");
 
     // The chain verifies, with no half event: every event has its audit
     // row from the same transaction, and ended bindings keep no rows.
