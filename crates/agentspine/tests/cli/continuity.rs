@@ -531,3 +531,146 @@ fn audit_lists_binding_events_and_verify_names_a_row_tampered_with_the_sqlite3_c
         (Some("continuity-read"), Some("chain-broken"))
     );
 }
+
+#[test]
+fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
+    let (ex, a) = configured();
+    let mut args = bind_args(&ex, &a, "codex");
+    args.push("--json".into());
+    let bound = ex.json(&run(&ex, &args));
+    let id = bound["change"]["binding"]["id"].as_str().unwrap().to_owned();
+    let hex = |v: &Value, len: usize| {
+        let text = v.as_str().unwrap();
+        text.len() == len && text.bytes().all(|b| b.is_ascii_hexdigit())
+    };
+    // Digests are keyed by the state directory and hashes cover times:
+    // checked for shape here, redacted in the snapshot.
+    let change = &bound["change"];
+    assert!(hex(&change["binding"]["source_root"], 32) && hex(&change["binding"]["project"], 32));
+    assert!(hex(&change["event"]["sha256"], 64) && hex(&id.clone().into(), 16));
+    let clean = |v: &Value| -> Value { serde_json::from_str(&redact(&v.to_string(), &id)).unwrap() };
+    insta::assert_json_snapshot!(clean(&bound), {
+        ".change.binding.source_root" => "[digest]", ".change.binding.project" => "[digest]",
+        ".change.binding.host_home" => "[digest]", ".change.event.payload.source_root" => "[digest]",
+        ".change.event.payload.project" => "[digest]", ".change.event.payload.host_home" => "[digest]",
+        ".change.event.sha256" => "[sha256]", ".change.binding.bound_at" => "[ms]",
+        ".change.event.created_at" => "[ms]", ".change.audit_id" => "[n]"
+    }, @r#"
+    {
+      "accepted_portable_records": 2,
+      "bound": "[TMP]/a",
+      "change": {
+        "audit_id": "[n]",
+        "binding": {
+          "bound_at": "[ms]",
+          "bound_seq": 1,
+          "ended_at": null,
+          "host": "codex",
+          "host_home": "[digest]",
+          "id": "[ID]",
+          "project": "[digest]",
+          "scope": "state-user",
+          "source_root": "[digest]",
+          "state": "active"
+        },
+        "cache_rows_dropped": 0,
+        "event": {
+          "binding_id": "[ID]",
+          "created_at": "[ms]",
+          "kind": "bind",
+          "payload": {
+            "host": "codex",
+            "host_home": "[digest]",
+            "project": "[digest]",
+            "scope": "state-user",
+            "source_root": "[digest]"
+          },
+          "prev_sha256": "0000000000000000000000000000000000000000000000000000000000000000",
+          "seq": 1,
+          "sha256": "[sha256]"
+        }
+      },
+      "records_staying_in_their_project": 2
+    }
+    "#);
+    let out = ex.run("", &["source-rollback", &format!("binding:{id}"), "--confirm-local-binding", "--json"]);
+    let rolled = ex.json(&out);
+    assert_eq!(rolled["change"]["event"]["prev_sha256"], change["event"]["sha256"]);
+    insta::assert_json_snapshot!(clean(&rolled), {
+        ".change.binding.source_root" => "[digest]", ".change.binding.project" => "[digest]",
+        ".change.binding.host_home" => "[digest]", ".change.event.prev_sha256" => "[sha256]",
+        ".change.event.sha256" => "[sha256]", ".change.binding.bound_at" => "[ms]",
+        ".change.binding.ended_at" => "[ms]", ".change.event.created_at" => "[ms]", ".change.audit_id" => "[n]"
+    }, @r#"
+    {
+      "change": {
+        "audit_id": "[n]",
+        "binding": {
+          "bound_at": "[ms]",
+          "bound_seq": 1,
+          "ended_at": "[ms]",
+          "host": "codex",
+          "host_home": "[digest]",
+          "id": "[ID]",
+          "project": "[digest]",
+          "scope": "state-user",
+          "source_root": "[digest]",
+          "state": "rolled-back"
+        },
+        "cache_rows_dropped": 0,
+        "event": {
+          "binding_id": "[ID]",
+          "created_at": "[ms]",
+          "kind": "rollback",
+          "payload": {
+            "cache_rows_dropped": 0
+          },
+          "prev_sha256": "[sha256]",
+          "seq": 2,
+          "sha256": "[sha256]"
+        }
+      }
+    }
+    "#);
+    let out = ex.run("", &["audit", "--verify", "--json"]);
+    insta::assert_json_snapshot!(ex.json(&out), @r#"
+    {
+      "active": 0,
+      "bindings": 1,
+      "events": 2,
+      "first_bad_row": null,
+      "verified": true
+    }
+    "#);
+    let out = ex.run("", &["audit", "--host", "codex", "--json"]);
+    insta::assert_json_snapshot!(clean(&ex.json(&out)), {
+        ".events[].at" => "[time]", ".events[].at_ms" => "[ms]", ".events[].id" => "[n]"
+    }, @r#"
+    {
+      "events": [
+        {
+          "at": "[time]",
+          "at_ms": "[ms]",
+          "code": "bind",
+          "detail": "binding:[ID] made for host codex (5 records in the bound state)",
+          "event": "binding-bind",
+          "host": "codex",
+          "id": "[n]",
+          "path": null,
+          "phase": "binding"
+        },
+        {
+          "at": "[time]",
+          "at_ms": "[ms]",
+          "code": "rollback",
+          "detail": "binding:[ID] rolled back; 0 derived cache rows removed",
+          "event": "binding-rollback",
+          "host": "codex",
+          "id": "[n]",
+          "path": null,
+          "phase": "binding"
+        }
+      ]
+    }
+    "#);
+}
