@@ -213,3 +213,70 @@ fn bad_record_input_is_refused_in_one_line_and_changes_nothing() {
     );
     assert_eq!(dump(&ex), accepted);
 }
+
+#[test]
+fn the_json_of_add_accept_and_retract_is_stable() {
+    let ex = Example::new();
+    let a = project_a(&ex);
+    let out = record(&ex, &a, &["add", "--kind", "reference", "See docs/style.md.", "--json"]);
+    insta::assert_json_snapshot!(ex.json(&out), { ".record.created_at" => "[ms]", ".record.updated_at" => "[ms]" }, @r#"
+    {
+      "project_root": "[TMP]/a",
+      "record": {
+        "created_at": "[ms]",
+        "id": 1,
+        "kind": "reference",
+        "portable": true,
+        "status": "proposed",
+        "superseded_by": null,
+        "supersedes": null,
+        "text": "See docs/style.md.",
+        "updated_at": "[ms]"
+      }
+    }
+    "#);
+    ex.stdout(&record(&ex, &a, &["accept", "1"]));
+    ex.stdout(&record(&ex, &a, &["add", "--kind", "correction", "--supersedes", "1", "See docs/STYLE.md."]));
+    let out = record(&ex, &a, &["accept", "2", "--json"]);
+    insta::assert_json_snapshot!(ex.json(&out), { ".change.record.created_at" => "[ms]", ".change.record.updated_at" => "[ms]" }, @r#"
+    {
+      "change": {
+        "cache_rows_dropped": 0,
+        "record": {
+          "created_at": "[ms]",
+          "id": 2,
+          "kind": "correction",
+          "portable": true,
+          "status": "accepted",
+          "superseded_by": null,
+          "supersedes": 1,
+          "text": "See docs/STYLE.md.",
+          "updated_at": "[ms]"
+        },
+        "superseded": 1
+      },
+      "project_root": "[TMP]/a"
+    }
+    "#);
+    let out = record(&ex, &a, &["retract", "2", "--json"]);
+    insta::assert_json_snapshot!(ex.json(&out), { ".change.record.created_at" => "[ms]", ".change.record.updated_at" => "[ms]" }, @r#"
+    {
+      "change": {
+        "cache_rows_dropped": 0,
+        "record": {
+          "created_at": "[ms]",
+          "id": 2,
+          "kind": "correction",
+          "portable": true,
+          "status": "retracted",
+          "superseded_by": null,
+          "supersedes": 1,
+          "text": "See docs/STYLE.md.",
+          "updated_at": "[ms]"
+        },
+        "superseded": null
+      },
+      "project_root": "[TMP]/a"
+    }
+    "#);
+}
