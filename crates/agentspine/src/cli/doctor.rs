@@ -96,7 +96,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         && reason != "no-sources"
         && !r.gaps.iter().any(|gap| &gap.cause == reason)
     {
-        actions.push(format!("the catalog is {reason}"));
+        actions.push(match reason.as_str() {
+            "root-is-home" => "the project root is your home directory, where agentspine scans no project: \
+                               start the agent in a project directory"
+                .to_owned(),
+            "root-is-profile" => "the project root is a host's profile directory, where agentspine scans no \
+                                  project: start the agent in a project directory"
+                .to_owned(),
+            other => format!("the catalog is closed: {other}"),
+        });
     }
     let verdict = if actions.is_empty() {
         format!(

@@ -357,3 +357,22 @@ fn doctor_counts_codex_hooks_in_hooks_json_and_config_toml() {
     assert_eq!(files[1]["path"], "[HOME]/.codex/config.toml");
     assert_eq!(files[1]["agentspine_hooks"], json!({ "PreToolUse": 1 }));
 }
+
+#[test]
+fn doctor_in_the_home_directory_says_no_project_is_scanned_there() {
+    let ex = Example::new();
+    let home = ex.home.display().to_string();
+    let out = ex.run(".", &["doctor", "--host", "pi", "--cwd", &home, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = ex.json_any(&out);
+    assert_eq!(report["sourceResolution"]["reason"], "root-is-home");
+    assert_eq!(report["sourceResolution"]["work"]["dir_enumerations"], 0);
+    assert_eq!(report["install"]["applicable"], false);
+    assert_eq!(
+        report["actions"],
+        json!([
+            "the project root is your home directory, where agentspine scans no project: start the agent in a \
+             project directory"
+        ])
+    );
+}
