@@ -32,7 +32,8 @@ beside it; the agentspine checkout the install is run from.
    compaction brings the facts again. Codex: `apply_patch` into
    `packages/api` brings `AGENTS.override.md` (never the `AGENTS.md` it
    overrides), into `packages/lib` the fallback file named in config.toml;
-   after a compaction the same patch brings them again. The same payload
+   a restart repeats nothing; after a compaction (PostCompact, or
+   SessionStart `compact`) the same patch brings them again. The same payload
    run from the checkout gives the same bytes (nothing depends on where
    agentspine was installed from or started).
 4. strace -f over every hook run: no `getdents64` on $HOME, no system call
@@ -317,6 +318,14 @@ def run(w: World) -> int:
     codex("PostCompact", trigger="auto")
     after = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts", "../lib/src/util.ts"))
     check("API-OVERRIDE" in after and "LIB-FALLBACK" in after, "Codex after compaction: both files come again")
+    # A restart (resume) keeps what the session was sent; a compaction
+    # announced at SessionStart forgets it, as PostCompact does.
+    check(codex("SessionStart", "resume", source="resume") == "", "Codex restart (resume): nothing added")
+    check(codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts")) == "",
+          "Codex after a restart: the file already sent is not repeated")
+    codex("SessionStart", "compact", source="compact")
+    again = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts"))
+    check("API-OVERRIDE" in again, "Codex after SessionStart compact: the file comes again")
     home_payload = {"session_id": "bundle-codex-home", "transcript_path": None, "cwd": w.home,
                     "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
                     "tool_input": patch("notes.md")}
