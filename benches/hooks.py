@@ -6,8 +6,9 @@
 What it does, in order:
 1. installs `hyperfine` from the Debian packages when it is missing
    (`apt-get`, as root; otherwise it asks you to install it);
-2. builds the release binary (`cargo build --release -p agentspine`,
-   in `$CARGO_TARGET_DIR` or `target/`);
+2. builds the binary users install with `scripts/build-release` (release
+   profile with LTO; statically linked on Linux with glibc), in
+   `$CARGO_TARGET_DIR` or `target/`;
 3. copies `examples/monorepo` to a temporary directory (with a `.git`
    directory, so it is its own project root) and generates a 50,000-file
    monorepo there, twelve directories deep, with `AGENTS.md` and
@@ -66,9 +67,10 @@ def ensure_hyperfine() -> str:
 
 
 def build() -> str:
-    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "agentspine"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    return os.path.join(target, "release", "agentspine")
+    """The binary users install: scripts/build-release (LTO, static on Linux)."""
+    out = subprocess.run([os.path.join(ROOT, "scripts", "build-release")], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    return out if os.path.isabs(out) else os.path.join(ROOT, out)
 
 
 def write(path: str, text: str) -> None:
