@@ -7,6 +7,7 @@ mod cli;
 mod config;
 mod hook;
 mod install;
+mod lines;
 mod mcp;
 mod proxy;
 mod state;

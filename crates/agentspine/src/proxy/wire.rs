@@ -1,18 +1,13 @@
 //! The wire format: JSON-RPC 2.0, one message per line, each line at most
 //! [`MAX_LINE`] bytes.
 //!
-//! A line is collected through `fill_buf`/`consume` and never grows past the
-//! cap; the rest of a longer line is thrown away as it arrives, so memory
-//! stays bounded whatever a peer sends, and the line is answered with
-//! `-32600` (id `null`: its id was never read). A line that is not JSON is
-//! answered with `-32700`; a request without a string `method` with
-//! `-32600`. Batches are not supported. A notification (no `id`) is carried
-//! out but never answered.
-
-use std::io;
+//! Lines are read by [`crate::lines`] and never grow past the cap; a longer
+//! line is answered with `-32600` (id `null`: its id was never read). A
+//! line that is not JSON is answered with `-32700`; a request without a
+//! string `method` with `-32600`. Batches are not supported. A notification
+//! (no `id`) is carried out but never answered.
 
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 /// The longest message line accepted, newline excluded: 1 MiB.
 pub const MAX_LINE: usize = 1024 * 1024;
@@ -23,47 +18,7 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 
-/// What reading one line gave.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Line {
-    /// A whole line (without its newline) is in the buffer; also the last,
-    /// unterminated line before end of input.
-    Complete,
-    /// A line longer than the cap ended with a newline; it was discarded.
-    Oversized,
-    /// End of input (a partial oversized line, if any, was discarded).
-    Eof,
-}
-
-/// Reads the next line into `line` (cleared first), never holding more than
-/// `cap` bytes of it.
-pub async fn next_line<R: AsyncBufRead + Unpin>(
-    input: &mut R,
-    line: &mut Vec<u8>,
-    cap: usize,
-) -> io::Result<Line> {
-    line.clear();
-    let mut discarding = false;
-    loop {
-        let available = input.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(if discarding || line.is_empty() { Line::Eof } else { Line::Complete });
-        }
-        let newline = available.iter().position(|&b| b == b'\n');
-        let body = newline.unwrap_or(available.len());
-        if !discarding && line.len() + body > cap {
-            discarding = true;
-            *line = Vec::new();
-        }
-        if !discarding {
-            line.extend_from_slice(&available[..body]);
-        }
-        input.consume(newline.map_or(body, |n| n + 1));
-        if newline.is_some() {
-            return Ok(if discarding { Line::Oversized } else { Line::Complete });
-        }
-    }
-}
+pub use crate::lines::{Line, next_line};
 
 /// A request as read off the wire.
 #[derive(Debug)]
@@ -154,38 +109,6 @@ fn frame(value: Value) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::BufReader;
-
-    async fn lines(input: &[u8], cap: usize) -> Vec<(Line, Vec<u8>)> {
-        let mut reader = BufReader::with_capacity(8, input);
-        let mut line = Vec::new();
-        let mut out = Vec::new();
-        loop {
-            let kind = next_line(&mut reader, &mut line, cap).await.unwrap();
-            if kind == Line::Eof {
-                return out;
-            }
-            out.push((kind, line.clone()));
-        }
-    }
-
-    fn run<F: Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(future)
-    }
-
-    #[test]
-    fn lines_over_the_cap_are_dropped_and_the_next_one_is_read() {
-        let got = run(lines(b"short\n0123456789abcdef\nexactly10!\ntail", 10));
-        assert_eq!(
-            got,
-            vec![
-                (Line::Complete, b"short".to_vec()),
-                (Line::Oversized, Vec::new()),
-                (Line::Complete, b"exactly10!".to_vec()),
-                (Line::Complete, b"tail".to_vec()),
-            ]
-        );
-    }
 
     #[test]
     fn requests_are_checked_before_dispatch() {
