@@ -14,7 +14,7 @@ fn bind_request(store: &Store, host: &str, source: &str) -> BindRequest {
         host: host.to_owned(),
         scope: "state-user".to_owned(),
         source_root: store.root_digest(std::path::Path::new(source)),
-        project: store.root_digest(std::path::Path::new("/work/other")),
+        project: store.root_digest(std::path::Path::new("/projects/other")),
         host_home: store.root_digest(std::path::Path::new("/home/u/.claude")),
     }
 }
@@ -56,7 +56,7 @@ fn the_kinds_are_split_exactly_as_the_issue_lists_them() {
 fn only_accepted_portable_records_are_read_through_an_active_binding() {
     let state = StateDir::new();
     let store = state.open();
-    let a = store.root_digest(std::path::Path::new("/work/a"));
+    let a = store.root_digest(std::path::Path::new("/projects/a"));
     let mut accepted = Vec::new();
     for kind in PORTABLE_KINDS.into_iter().chain(NON_PORTABLE_KINDS) {
         if kind == RecordKind::Correction {
@@ -68,7 +68,7 @@ fn only_accepted_portable_records_are_read_through_an_active_binding() {
         accepted.push((kind, r.id));
     }
     let proposed = store.record_add(&a, RecordKind::Preference, "never accepted", None).unwrap();
-    let change = store.binding_bind(&bind_request(&store, "claude", "/work/a")).unwrap().unwrap();
+    let change = store.binding_bind(&bind_request(&store, "claude", "/projects/a")).unwrap().unwrap();
     assert_eq!(change.binding.state, BindingState::Active);
 
     let read = store.continuity_read("claude").unwrap();
@@ -89,12 +89,12 @@ fn only_accepted_portable_records_are_read_through_an_active_binding() {
 fn an_accepted_correction_supersedes_its_record_and_drops_its_cache_rows_at_once() {
     let state = StateDir::new();
     let store = state.open();
-    let a = store.root_digest(std::path::Path::new("/work/a"));
+    let a = store.root_digest(std::path::Path::new("/projects/a"));
     let tabs = store.record_add(&a, RecordKind::Preference, "Indent with tabs.", None).unwrap();
     store.record_accept(&a, tabs.id).unwrap();
     let other = store.record_add(&a, RecordKind::NoGo, "Never force-push.", None).unwrap();
     store.record_accept(&a, other.id).unwrap();
-    let id = store.binding_bind(&bind_request(&store, "all", "/work/a")).unwrap().unwrap().binding.id;
+    let id = store.binding_bind(&bind_request(&store, "all", "/projects/a")).unwrap().unwrap().binding.id;
     assert_eq!(store.continuity_read("pi").unwrap().len(), 2);
     assert_eq!(store.binding_cache_rows(&id).unwrap(), 2);
 
@@ -122,8 +122,8 @@ fn an_accepted_correction_supersedes_its_record_and_drops_its_cache_rows_at_once
 fn bad_record_input_is_refused_and_changes_nothing() {
     let state = StateDir::new();
     let store = state.open();
-    let a = store.root_digest(std::path::Path::new("/work/a"));
-    let b = store.root_digest(std::path::Path::new("/work/b"));
+    let a = store.root_digest(std::path::Path::new("/projects/a"));
+    let b = store.root_digest(std::path::Path::new("/projects/b"));
     let kept = store.record_add(&a, RecordKind::Preference, "kept", None).unwrap();
     let before = counts(&state);
     let cases: Vec<(RecordError, &str)> = vec![
@@ -160,25 +160,25 @@ fn bad_record_input_is_refused_and_changes_nothing() {
 fn bind_refusals_change_nothing_and_rollback_and_purge_follow_the_states() {
     let state = StateDir::new();
     let store = state.open();
-    let a = store.root_digest(std::path::Path::new("/work/a"));
+    let a = store.root_digest(std::path::Path::new("/projects/a"));
     let before = counts(&state);
     let refusal = |r: Result<_, BindingRefusal>| r.unwrap_err().to_string();
     assert!(
-        refusal(store.binding_bind(&bind_request(&store, "all", "/work/a")).unwrap())
+        refusal(store.binding_bind(&bind_request(&store, "all", "/projects/a")).unwrap())
             .contains("no agentspine state")
     );
     assert!(
-        refusal(store.binding_bind(&bind_request(&store, "vim", "/work/a")).unwrap()).contains("\"vim\"")
+        refusal(store.binding_bind(&bind_request(&store, "vim", "/projects/a")).unwrap()).contains("\"vim\"")
     );
-    let mut wrong_scope = bind_request(&store, "all", "/work/a");
+    let mut wrong_scope = bind_request(&store, "all", "/projects/a");
     wrong_scope.scope = "project".into();
     assert!(refusal(store.binding_bind(&wrong_scope).unwrap()).contains("state-user"));
     assert_eq!(counts(&state), before);
 
     let r = store.record_add(&a, RecordKind::Preference, "p", None).unwrap();
     store.record_accept(&a, r.id).unwrap();
-    let id = store.binding_bind(&bind_request(&store, "all", "/work/a")).unwrap().unwrap().binding.id;
-    let again = refusal(store.binding_bind(&bind_request(&store, "all", "/work/a")).unwrap());
+    let id = store.binding_bind(&bind_request(&store, "all", "/projects/a")).unwrap().unwrap().binding.id;
+    let again = refusal(store.binding_bind(&bind_request(&store, "all", "/projects/a")).unwrap());
     assert_eq!(again, format!("that project is already bound for --host all as binding:{id}"));
     store.continuity_read("claude").unwrap();
     assert_eq!(store.binding_cache_rows(&id).unwrap(), 1);
@@ -202,7 +202,7 @@ fn bind_refusals_change_nothing_and_rollback_and_purge_follow_the_states() {
     let audit: Vec<String> = store.audit_list(None, None).unwrap().into_iter().map(|r| r.event).collect();
     assert_eq!(audit, ["record-add", "record-accept", "binding-bind", "binding-rollback", "binding-purge"]);
     // A purge of an active binding ends it and drops its rows too.
-    let id = store.binding_bind(&bind_request(&store, "claude", "/work/a")).unwrap().unwrap().binding.id;
+    let id = store.binding_bind(&bind_request(&store, "claude", "/projects/a")).unwrap().unwrap().binding.id;
     assert_eq!(store.continuity_read("claude").unwrap().len(), 1);
     let change = store.binding_purge(&id).unwrap().unwrap();
     assert_eq!(change.cache_rows_dropped, 1);
@@ -213,10 +213,10 @@ fn bind_refusals_change_nothing_and_rollback_and_purge_follow_the_states() {
 fn a_broken_chain_is_read_through_by_nothing_and_bound_onto_by_nothing() {
     let state = StateDir::new();
     let store = state.open();
-    let a = store.root_digest(std::path::Path::new("/work/a"));
+    let a = store.root_digest(std::path::Path::new("/projects/a"));
     let r = store.record_add(&a, RecordKind::Preference, "p", None).unwrap();
     store.record_accept(&a, r.id).unwrap();
-    store.binding_bind(&bind_request(&store, "all", "/work/a")).unwrap().unwrap();
+    store.binding_bind(&bind_request(&store, "all", "/projects/a")).unwrap().unwrap();
     assert_eq!(store.continuity_read("codex").unwrap().len(), 1);
     let raw = state.raw();
     raw.execute_batch("DROP TRIGGER binding_events_no_update;").unwrap();
@@ -227,7 +227,7 @@ fn a_broken_chain_is_read_through_by_nothing_and_bound_onto_by_nothing() {
     .unwrap();
     let err = store.continuity_read("codex").unwrap_err();
     assert_eq!(err.first_bad_row().map(|b| b.seq), Some(1));
-    let refusal = store.binding_bind(&bind_request(&store, "claude", "/work/a")).unwrap().unwrap_err();
+    let refusal = store.binding_bind(&bind_request(&store, "claude", "/projects/a")).unwrap().unwrap_err();
     assert!(refusal.to_string().contains("does not verify (binding event 1:"), "{refusal}");
 }
 
@@ -235,10 +235,10 @@ fn a_broken_chain_is_read_through_by_nothing_and_bound_onto_by_nothing() {
 fn without_a_binding_for_the_host_reading_continuity_takes_no_write_lock() {
     let state = StateDir::new();
     let store = state.open();
-    let a = store.root_digest(std::path::Path::new("/work/a"));
+    let a = store.root_digest(std::path::Path::new("/projects/a"));
     let r = store.record_add(&a, RecordKind::Preference, "p", None).unwrap();
     store.record_accept(&a, r.id).unwrap();
-    store.binding_bind(&bind_request(&store, "codex", "/work/a")).unwrap().unwrap();
+    store.binding_bind(&bind_request(&store, "codex", "/projects/a")).unwrap().unwrap();
     // Another process holds the write lock.
     let raw = state.raw();
     raw.execute_batch("BEGIN IMMEDIATE; INSERT INTO meta (key, value) VALUES ('held', x'00');").unwrap();
