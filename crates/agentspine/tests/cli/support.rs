@@ -87,28 +87,7 @@ impl Example {
             .replace(&self.tree.display().to_string(), "[TREE]")
             .replace(&self.home.display().to_string(), "[HOME]")
             .replace(&self.dir.path().display().to_string(), "[TMP]");
-        let mut seen: Vec<String> = Vec::new();
-        let mut out = String::new();
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find("src_") {
-            let candidate = &rest[at + 4..];
-            let hex = candidate.chars().take_while(char::is_ascii_hexdigit).count();
-            out.push_str(&rest[..at]);
-            if hex == 24 {
-                let id = &candidate[..24];
-                let n = seen.iter().position(|s| s == id).unwrap_or_else(|| {
-                    seen.push(id.to_owned());
-                    seen.len() - 1
-                });
-                out.push_str(&format!("src_[{n}]"));
-                rest = &candidate[24..];
-            } else {
-                out.push_str("src_");
-                rest = candidate;
-            }
-        }
-        out.push_str(rest);
-        out
+        number_source_ids(&text)
     }
 
     pub fn stdout(&self, out: &Output) -> String {
@@ -126,7 +105,7 @@ impl Example {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -137,4 +116,31 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// Source ids (keyed by a fresh state directory each run) replaced by
+/// `src_[N]` in order of first appearance.
+pub fn number_source_ids(text: &str) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("src_") {
+        let candidate = &rest[at + 4..];
+        let hex = candidate.chars().take_while(char::is_ascii_hexdigit).count();
+        out.push_str(&rest[..at]);
+        if hex == 24 {
+            let id = &candidate[..24];
+            let n = seen.iter().position(|s| s == id).unwrap_or_else(|| {
+                seen.push(id.to_owned());
+                seen.len() - 1
+            });
+            out.push_str(&format!("src_[{n}]"));
+            rest = &candidate[24..];
+        } else {
+            out.push_str("src_");
+            rest = candidate;
+        }
+    }
+    out.push_str(rest);
+    out
 }

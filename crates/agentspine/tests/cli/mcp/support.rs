@@ -45,9 +45,12 @@ impl Server {
         let tree = dir.path().join("tree");
         let home = dir.path().join("home");
         let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-        copy_dir(&examples.join("monorepo"), &tree);
+        crate::support::copy_dir(&examples.join("monorepo"), &tree);
         std::fs::create_dir(tree.join(".git")).unwrap();
-        copy_dir(&examples.join("claude-memory"), &home.join(".claude/projects/mcp-test/memory"));
+        crate::support::copy_dir(
+            &examples.join("claude-memory"),
+            &home.join(".claude/projects/mcp-test/memory"),
+        );
         let mut child = Command::new(env!("CARGO_BIN_EXE_agentspine"))
             .arg("mcp")
             .current_dir(&home)
@@ -157,34 +160,14 @@ impl Server {
         panic!("the server did not exit within 5 s of end of input");
     }
 
-    /// Temp paths replaced, and source ids (keyed by a fresh state
-    /// directory each run) replaced by `src_[N]` in order of appearance.
+    /// Temp paths replaced, and source ids numbered (see
+    /// [`crate::support::number_source_ids`]).
     pub fn filter(&self, text: &str) -> String {
         let text = text
             .replace(&self.tree.display().to_string(), "[TREE]")
             .replace(&self.home.display().to_string(), "[HOME]")
             .replace(&self.dir.path().display().to_string(), "[TMP]");
-        let mut seen: Vec<String> = Vec::new();
-        let mut out = String::new();
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find("src_") {
-            let candidate = &rest[at + 4..];
-            out.push_str(&rest[..at]);
-            if candidate.len() >= 24 && candidate[..24].chars().all(|c| c.is_ascii_hexdigit()) {
-                let id = &candidate[..24];
-                let n = seen.iter().position(|s| s == id).unwrap_or_else(|| {
-                    seen.push(id.to_owned());
-                    seen.len() - 1
-                });
-                out.push_str(&format!("src_[{n}]"));
-                rest = &candidate[24..];
-            } else {
-                out.push_str("src_");
-                rest = candidate;
-            }
-        }
-        out.push_str(rest);
-        out
+        crate::support::number_source_ids(&text)
     }
 }
 
@@ -192,18 +175,5 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
     }
 }
