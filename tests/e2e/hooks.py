@@ -12,6 +12,8 @@ start of `agentspine hook` is counted, by the event its payload names.
 What is asserted, on the requests the model received:
 
 claude  started in packages/web of a monorepo; the prompt names a fact.
+        - configured (`session_start_agents_md = "skipped"`), the root
+          AGENTS.md Claude Code skips beside a CLAUDE.md arrives, once;
         - the memory fact marked `always` and the fact the prompt's words
           select arrive before the first answer; a fact with no marker never;
         - Read of a file in the sibling packages/api: its CLAUDE.md arrives
@@ -203,6 +205,11 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     os.makedirs(home)
     git_init(tree)
     write(f"{tree}/CLAUDE.md", "Monorepo rules: CL_ROOT_7f3.\n")
+    # Beside a CLAUDE.md, Claude Code's default mode skips AGENTS.md; the
+    # user's agentspine config asks for the skipped ones at session start.
+    write(f"{tree}/AGENTS.md", "Shared agent rules: CL_AGENTS_6p1.\n")
+    config = os.path.join(work, "claude", "agentspine.toml")
+    write(config, "[claude]\nsession_start_agents_md = \"skipped\"\n")
     write(f"{tree}/packages/web/CLAUDE.md", "Web package rules: CL_WEB_2k9.\n")
     write(f"{tree}/packages/web/src/ui/CLAUDE.md", "UI folder rules: CL_UI_5m1.\n")
     write(f"{tree}/packages/web/src/ui/button.tsx", "export const Button = 1;\n")
@@ -245,7 +252,7 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     args = ["--permission-mode", "acceptEdits", "--add-dir", tree]
     try:
         recs = cap.run_host("claude", tree, cwd, home, script=script, prompt="Fix the carbonara handler.",
-                            extra_args=args, wrap=[*STRACE, "-o", log],
+                            env={"AGENTSPINE_CONFIG": config}, extra_args=args, wrap=[*STRACE, "-o", log],
                             keep=os.path.join(keep, "claude") if keep else None)
     except cap.CaptureError as e:
         c.check(False, "claude -p runs to the end with agentspine's hooks", str(e))
@@ -258,6 +265,9 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     first, after_read, after_edit, after_write, last = texts
     c.check("\n## agentspine\nagentspine tells you" in first,
             "the MCP server install registered is connected (its instructions are listed)")
+    c.check(first.count("CL_AGENTS_6p1") == 1,
+            "configured: the AGENTS.md Claude Code skips beside a CLAUDE.md reaches the first request once",
+            str(first.count("CL_AGENTS_6p1")))
     c.check("MEM_ALWAYS_4r8" in first, "the `always` memory fact reaches the first request")
     c.check("MEM_PROMPT_9t2" in first, "the fact the prompt's words select reaches the first request")
     c.check(all("MEM_NEVER_1x5" not in t for t in texts), "an unmarked fact is never sent")
@@ -270,7 +280,8 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     c.check(last.count("CL_UI_5m1") == 1,
             "Read below the start directory: Claude Code's own load, not repeated by agentspine",
             str(last.count("CL_UI_5m1")))
-    for marker, what in (("CL_ROOT_7f3", "root"), ("CL_WEB_2k9", "start directory's"),
+    for marker, what in (("CL_ROOT_7f3", "root"), ("CL_AGENTS_6p1", "skipped AGENTS.md"),
+                         ("CL_WEB_2k9", "start directory's"),
                          ("CL_API_8q4", "sibling's"), ("CL_DB_3w6", "new file's"),
                          ("MEM_ALWAYS_4r8", "always fact's"), ("MEM_PROMPT_9t2", "prompt fact's")):
         c.check(last.count(marker) == 1, f"the {what} text is in the last request exactly once",
