@@ -137,19 +137,25 @@ impl Hook<'_> {
     /// The home directory, a directory above it, or a host's profile is
     /// never a project (DESIGN.md): no project chain at all.
     pub(super) fn excluded(&self, dir: &Path) -> bool {
-        let canonical = |p: PathBuf| self.canonical(&p);
-        let dir = canonical(dir.to_path_buf());
-        if let Some(home) = self.env.home.clone().map(canonical)
-            && home.starts_with(&dir)
-        {
-            return true;
-        }
-        [self.env.codex_home(), self.env.claude_home(), self.env.pi_home()]
-            .into_iter()
-            .flatten()
-            .map(canonical)
-            .any(|profile| profile == dir)
+        let dir = self.canonical(dir);
+        let never = self.never_projects.get_or_init(|| NeverProjects {
+            home: self.env.home.as_deref().map(|home| self.canonical(home)),
+            profiles: [self.env.codex_home(), self.env.claude_home(), self.env.pi_home()]
+                .into_iter()
+                .flatten()
+                .map(|profile| self.canonical(&profile))
+                .collect(),
+        });
+        never.home.as_ref().is_some_and(|home| home.starts_with(&dir)) || never.profiles.contains(&dir)
     }
+}
+
+/// The home directory and the hosts' profiles, without links: never a
+/// project. Found once per run (each costs an open and a `readlink`).
+#[derive(Debug)]
+pub(super) struct NeverProjects {
+    home: Option<PathBuf>,
+    profiles: Vec<PathBuf>,
 }
 
 /// The chain files of a tool call's targets that the session lacks.

@@ -37,6 +37,8 @@ pub(super) struct Hook<'a> {
     /// `$CLAUDE_PROJECT_DIR` (where it was started) when the payload's cwd
     /// lies in it, else the payload's cwd.
     pub session_dir: PathBuf,
+    /// The directories that are never a project (see [`Hook::excluded`]).
+    pub never_projects: std::cell::OnceCell<super::chain::NeverProjects>,
 }
 
 /// Runs one hook; prints through `shared` (never after the deadline).
@@ -74,6 +76,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         reader: Reader::new(Budget { deadline: Some(deadline), max_bytes: None }),
         env,
         state: &state,
+        never_projects: std::cell::OnceCell::new(),
     };
     let blocks = match payload.hook_event_name.as_str() {
         "SessionStart" => {
