@@ -57,41 +57,6 @@ fn bind_args(ex: &Example, source: &Path, host: &str) -> Vec<String> {
     v
 }
 
-/// The binary built with `--features fault-injection` (in its own target
-/// directory, shared with the desktop socket's tests; `AGENTSPINE_FAULT_BIN`
-/// names a prebuilt one). With `AGENTSPINE_FAULT_WRITE_DELAY_MS` it pauses
-/// inside every record and binding write transaction and says so on
-/// stderr, so kills land inside transactions, not only around them.
-fn fault_binary() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            if let Some(bin) = std::env::var_os("AGENTSPINE_FAULT_BIN") {
-                return PathBuf::from(bin);
-            }
-            let normal = Path::new(env!("CARGO_BIN_EXE_agentspine"));
-            let target = normal.parent().unwrap().parent().unwrap().join("fault-injection");
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = std::process::Command::new(cargo)
-                .args([
-                    "build",
-                    "--quiet",
-                    "-p",
-                    "agentspine",
-                    "--features",
-                    "fault-injection",
-                    "--target-dir",
-                ])
-                .arg(&target)
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .unwrap();
-            assert!(status.success(), "building the fault-injection binary failed");
-            target.join("debug/agentspine")
-        })
-        .clone()
-}
-
 /// What one killed run left: stdout (what it acknowledged) and whether
 /// it had reached the inside of a write transaction.
 struct Killed {
@@ -103,13 +68,16 @@ struct Killed {
 /// write transaction; kills it with SIGKILL after `delay` unless it
 /// finished.
 fn run_killed(ex: &Example, args: &[String], delay: Duration, pause: Duration) -> Killed {
-    let mut child = std::process::Command::new(fault_binary())
+    let mut child = std::process::Command::new(crate::support::fault_binary())
         .args(args)
         .current_dir(&ex.tree)
         .env_clear()
         .env("HOME", &ex.home)
         .env("AGENTSPINE_STATE_DIR", &ex.state)
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        // The fault-injection build pauses this long inside every record
+        // and binding write transaction and says so on stderr, so kills
+        // land inside transactions, not only around them.
         .env("AGENTSPINE_FAULT_WRITE_DELAY_MS", pause.as_millis().to_string())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -147,7 +115,7 @@ fn sigkill_during_bind_rollback_purge_and_record_writes_200_times_loses_nothing_
     // How long one run takes here with a 10 ms pause inside its write, so
     // that kills land before, inside and after the transaction.
     let pause = Duration::from_millis(10);
-    fault_binary();
+    crate::support::fault_binary();
     let started = Instant::now();
     for _ in 0..3 {
         let list = ["record".to_owned(), "list".to_owned(), "--cwd".to_owned(), a.display().to_string()];

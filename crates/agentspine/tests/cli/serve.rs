@@ -11,7 +11,6 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -569,43 +568,10 @@ fn binding_again_or_unregistering_retires_the_tokens() {
     assert_eq!(host.refused("projects.unregister", json!({ "root": desk.root })).0, "not-registered");
 }
 
-/// The binary built with `--features fault-injection`, in its own target
-/// directory so that the ordinary binary is never replaced by it
-/// (`AGENTSPINE_FAULT_BIN` names a prebuilt one).
-fn fault_binary() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            if let Some(bin) = std::env::var_os("AGENTSPINE_FAULT_BIN") {
-                return PathBuf::from(bin);
-            }
-            let normal = Path::new(env!("CARGO_BIN_EXE_agentspine"));
-            let target = normal.parent().unwrap().parent().unwrap().join("fault-injection");
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = Command::new(cargo)
-                .args([
-                    "build",
-                    "--quiet",
-                    "-p",
-                    "agentspine",
-                    "--features",
-                    "fault-injection",
-                    "--target-dir",
-                ])
-                .arg(&target)
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .unwrap();
-            assert!(status.success(), "building the fault-injection binary failed");
-            target.join("debug/agentspine")
-        })
-        .clone()
-}
-
 #[test]
 fn a_slow_file_system_gets_the_base_chain_within_two_seconds() {
     let desk = Desk::new();
-    let binary = fault_binary();
+    let binary = crate::support::fault_binary();
     // Every read of the sidecar's resolutions sleeps 5 s (the host's own
     // reads are not slowed).
     let flag = desk.dir.path().join("slow-all");

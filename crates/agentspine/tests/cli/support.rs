@@ -144,3 +144,37 @@ pub fn number_source_ids(text: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// The binary built with `--features fault-injection`, once per test run,
+/// in its own target directory so that the ordinary binary is never
+/// replaced by it (`AGENTSPINE_FAULT_BIN` names a prebuilt one). The
+/// desktop socket's slow-filesystem test and the SIGKILL loop use it.
+pub fn fault_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            if let Some(bin) = std::env::var_os("AGENTSPINE_FAULT_BIN") {
+                return PathBuf::from(bin);
+            }
+            let normal = Path::new(env!("CARGO_BIN_EXE_agentspine"));
+            let target = normal.parent().unwrap().parent().unwrap().join("fault-injection");
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "agentspine",
+                    "--features",
+                    "fault-injection",
+                    "--target-dir",
+                ])
+                .arg(&target)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .unwrap();
+            assert!(status.success(), "building the fault-injection binary failed");
+            target.join("debug/agentspine")
+        })
+        .clone()
+}
