@@ -345,8 +345,11 @@ def run(w: World) -> int:
     check(not sibling, f"no system call touches the sibling project ({len(sibling)} did)")
     connects = [l for l in lines if re.search(r"\bconnect\(", l)]
     check(not connects, f"no connect(): no MCP server or socket is used ({len(connects)} seen)")
-    execs = [l for l in lines if re.search(r"\bexecve\(", l) and " = 0" in l]
-    agentspine_execs = [l for l in execs if w.bin in l]
+    # An execve line may be split by strace into "<unfinished ...>" and
+    # "resumed" halves when another process writes in between, so a process
+    # is counted by the program its execve names, not by the "= 0" tail.
+    execs = [l for l in lines if re.search(r"\bexecve\(", l)]
+    agentspine_execs = [l for l in execs if re.search(r"\bexecve\(" + re.escape(json.dumps(w.bin)) + ",", l)]
     check(len(agentspine_execs) == w.runs and not any('"mcp"' in l for l in execs),
           f"one agentspine process per hook run and never `agentspine mcp` ({len(agentspine_execs)} for {w.runs})")
     check(all(n not in start + prompt + tool + compact for n in ("SIBLING", "HOME-NOTES")),
