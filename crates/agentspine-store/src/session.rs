@@ -85,6 +85,21 @@ impl Store {
         .map_err(|source| error("check", session_id, source))
     }
 
+    /// Everything `session_id` was sent, as `(source_id, sha256)` pairs, in
+    /// one read: a hook asks once and looks up each candidate in memory
+    /// instead of one transaction per candidate.
+    pub fn session_sent(
+        &self,
+        session_id: &str,
+    ) -> Result<std::collections::HashSet<(String, String)>, SessionError> {
+        self.read(|tx| {
+            let mut stmt = tx.prepare("SELECT source_id, sha256 FROM session_sent WHERE session_id = ?1")?;
+            let rows = stmt.query_map([session_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            rows.collect()
+        })
+        .map_err(|source| error("check", session_id, source))
+    }
+
     /// Forgets everything sent to `session_id`; returns rows removed.
     pub fn session_prune(&self, session_id: &str) -> Result<usize, SessionError> {
         self.write(|tx| tx.execute("DELETE FROM session_sent WHERE session_id = ?1", [session_id]))

@@ -14,7 +14,12 @@ fn mark_check_and_prune_a_session() {
     // Changed content is not "sent".
     assert!(!store.session_was_sent("s1", "src-a", "h9").unwrap());
     assert!(!store.session_was_sent("s3", "src-a", "h1").unwrap());
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(store.session_sent("s1").unwrap(), [pair("src-a", "h1"), pair("src-b", "h2")].into());
+    assert_eq!(store.session_sent("s2").unwrap(), [pair("src-a", "h1")].into());
+    assert!(store.session_sent("s3").unwrap().is_empty());
     assert_eq!(store.session_prune("s1").unwrap(), 2);
+    assert!(store.session_sent("s1").unwrap().is_empty());
     assert_eq!(store.session_prune("s1").unwrap(), 0);
     assert!(!store.session_was_sent("s1", "src-a", "h1").unwrap());
     assert!(store.session_was_sent("s2", "src-a", "h1").unwrap());

@@ -9,6 +9,7 @@
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -39,6 +40,12 @@ pub(super) struct Hook<'a> {
     pub session_dir: PathBuf,
     /// The directories that are never a project (see [`Hook::excluded`]).
     pub never_projects: std::cell::OnceCell<super::chain::NeverProjects>,
+    /// What this session was sent, read from the store at the first
+    /// question (see [`Hook::was_sent`]).
+    pub sent: std::cell::OnceCell<HashSet<(String, String)>>,
+    /// Directories already resolved to their link-free path in this run
+    /// (see [`Hook::canonical`]).
+    pub canonical: std::cell::RefCell<HashMap<PathBuf, PathBuf>>,
 }
 
 /// Runs one hook; prints through `shared` (never after the deadline).
@@ -77,6 +84,8 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         env,
         state: &state,
         never_projects: std::cell::OnceCell::new(),
+        sent: std::cell::OnceCell::new(),
+        canonical: std::cell::RefCell::default(),
     };
     let blocks = match payload.hook_event_name.as_str() {
         "SessionStart" => {
@@ -197,13 +206,18 @@ impl Hook<'_> {
     }
 
     /// Whether this session already has exactly this version of a source.
-    /// Without a store nothing is remembered, so everything is sent.
+    /// Without a store nothing is remembered, so everything is sent. The
+    /// session's record is read once per run: nothing this run marks is
+    /// asked about afterwards (marks come last, once printed).
     pub(super) fn was_sent(&self, source_id: &str, sha256: &str) -> bool {
         let Some(store) = &self.state.store else { return false };
-        store.session_was_sent(&self.payload.session_id, source_id, sha256).unwrap_or_else(|e| {
-            tracing::warn!("{e}");
-            false
-        })
+        let sent = self.sent.get_or_init(|| {
+            store.session_sent(&self.payload.session_id).unwrap_or_else(|e| {
+                tracing::warn!("{e}");
+                HashSet::new()
+            })
+        });
+        sent.contains(&(source_id.to_owned(), sha256.to_owned()))
     }
 
     /// Records `blocks` as sent to this session, in one transaction.
