@@ -81,8 +81,17 @@ impl Hook<'_> {
     }
 
     /// `dir` without links (as the resolver names files), else as given.
+    /// Each directory is looked up once per run (an open and a `readlink`
+    /// each time otherwise): the session directory, for one, is asked
+    /// about three times.
     fn canonical(&self, dir: &Path) -> PathBuf {
-        self.reader.open_root(dir).map(|r| r.host_path().to_path_buf()).unwrap_or_else(|_| dir.to_path_buf())
+        if let Some(known) = self.canonical.borrow().get(dir) {
+            return known.clone();
+        }
+        let found =
+            self.reader.open_root(dir).map(|r| r.host_path().to_path_buf()).unwrap_or_else(|_| dir.to_path_buf());
+        self.canonical.borrow_mut().insert(dir.to_path_buf(), found.clone());
+        found
     }
 
     /// The target's chain; for a file that does not exist yet (a `Write`,
