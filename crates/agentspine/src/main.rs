@@ -15,14 +15,18 @@ mod state;
 fn main() -> std::process::ExitCode {
     // stdout belongs to the output (and to hook and MCP protocols); logs go
     // to stderr. `AGENTSPINE_LOG=debug` shows more.
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("AGENTSPINE_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .without_time()
-        .with_target(false)
-        .init();
+    // Without AGENTSPINE_LOG the filter is a plain level: parsing filter
+    // directives compiles regular expressions, a cost every hook process
+    // would pay for nothing.
+    let logs = tracing_subscriber::fmt().with_writer(std::io::stderr).without_time().with_target(false);
+    match std::env::var_os("AGENTSPINE_LOG") {
+        Some(_) => logs
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_env("AGENTSPINE_LOG")
+                    .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+            )
+            .init(),
+        None => logs.with_max_level(tracing::Level::WARN).init(),
+    }
     cli::main()
 }

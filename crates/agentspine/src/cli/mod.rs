@@ -53,6 +53,20 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
+    // The exact command the installer writes into the hosts' settings is
+    // dispatched without building the parser for every subcommand: a hook
+    // is a new process per host event, and that build is a measurable
+    // share of its start (BENCHMARKS.md). Any other form (`--help`, a
+    // typo, an extra flag) goes through the parser as usual.
+    if let Some(args) = crate::hook::Args::from_installed_form(std::env::args_os().skip(1)) {
+        return match crate::hook::run(args) {
+            Ok(code) => code,
+            Err(error) => {
+                report(&error, false);
+                ExitCode::from(2)
+            }
+        };
+    }
     let cli = Cli::parse();
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),

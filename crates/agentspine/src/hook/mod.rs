@@ -68,6 +68,20 @@ pub struct Args {
 }
 
 impl Args {
+    /// The arguments when they are exactly `hook claude` or `hook codex`
+    /// (what `agentspine install` writes), else `None`.
+    pub fn from_installed_form(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<Args> {
+        if args.next()? != "hook" {
+            return None;
+        }
+        let host = match args.next()?.to_str()? {
+            "claude" => HookHost::Claude,
+            "codex" => HookHost::Codex,
+            _ => return None,
+        };
+        args.next().is_none().then_some(Args { host })
+    }
+
     /// Hook output is the host's JSON, never agentspine's error JSON.
     pub fn wants_json(&self) -> bool {
         false
@@ -88,6 +102,32 @@ impl HookHost {
         match self {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Option<HookHost> {
+        Args::from_installed_form(args.iter().map(std::ffi::OsString::from)).map(|a| a.host)
+    }
+
+    #[test]
+    fn only_the_installed_form_skips_the_parser() {
+        assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
+        assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
+        for other in [
+            &["hook"][..],
+            &["hook", "pi"],
+            &["hook", "Claude"],
+            &["hook", "claude", "--help"],
+            &["hook", "--help"],
+            &["resolve", "claude"],
+            &[],
+        ] {
+            assert_eq!(parse(other), None, "{other:?}");
         }
     }
 }
