@@ -73,6 +73,98 @@ pub struct CacheStats {
 }
 
 impl Store {
+    /// The snapshot of `rel` under `root_digest`, without marking it as
+    /// used (its `last_used` is the stamp it holds). A reader that looks
+    /// up several files marks them afterwards, all at once, with
+    /// [`CacheChange::Touch`] in [`Store::cache_apply`].
+    pub fn cache_peek(&self, root_digest: &str, rel: &str) -> Result<Option<CachedSnapshot>, CacheError> {
+        self.read(|tx| {
+            tx.query_row(
+                "SELECT dev, ino, size, mtime_ns, ctime_ns, sha256, bytes, binding_id, last_used
+                 FROM cache WHERE root_digest = ?1 AND rel_path = ?2",
+                (root_digest, rel),
+                |row| {
+                    Ok(CachedSnapshot {
+                        identity: Identity {
+                            dev: from_sql_u64(row.get(0)?),
+                            ino: from_sql_u64(row.get(1)?),
+                            size: from_sql_u64(row.get(2)?),
+                            mtime_ns: row.get(3)?,
+                            ctime_ns: row.get(4)?,
+                        },
+                        sha256: row.get(5)?,
+                        bytes: row.get(6)?,
+                        binding_id: row.get(7)?,
+                        last_used: row.get(8)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "get",
+            key: key(root_digest, rel),
+            source,
+        })
+    }
+
+    /// Applies `changes` to the snapshots under `root_digest`, in order,
+    /// in one write transaction (one commit instead of one per file);
+    /// returns how many rows puts evicted. A put over [`CACHE_CAP_BYTES`]
+    /// refuses the whole batch and nothing changes.
+    pub fn cache_apply(&self, root_digest: &str, changes: &[CacheChange]) -> Result<usize, CacheError> {
+        for change in changes {
+            if let CacheChange::Put { rel, bytes, .. } = change
+                && bytes.len() as u64 > CACHE_CAP_BYTES
+            {
+                return Err(CacheError::TooLarge {
+                    rel_path: rel.clone(),
+                    size: bytes.len() as u64,
+                    cap: CACHE_CAP_BYTES,
+                });
+            }
+        }
+        if changes.is_empty() {
+            return Ok(0);
+        }
+        self.write(|tx| {
+            let mut evicted = 0;
+            for change in changes {
+                match change {
+                    CacheChange::Touch(rel) => {
+                        let last_used = next_use(tx)?;
+                        tx.execute(
+                            "UPDATE cache SET last_used = ?1 WHERE root_digest = ?2 AND rel_path = ?3",
+                            (last_used, root_digest, rel),
+                        )?;
+                    }
+                    CacheChange::Put { rel, identity, sha256, bytes, binding_id } => {
+                        evicted +=
+                            put_in(tx, root_digest, rel, identity, sha256, bytes, binding_id.as_deref())?;
+                    }
+                    CacheChange::Drop(rel) => {
+                        tx.execute(
+                            "DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2",
+                            (root_digest, rel),
+                        )?;
+                    }
+                    CacheChange::Retain(keep) => {
+                        retain_in(tx, root_digest, keep)?;
+                    }
+                    CacheChange::DropRoot => {
+                        tx.execute("DELETE FROM cache WHERE root_digest = ?1", [root_digest])?;
+                    }
+                }
+            }
+            Ok(evicted)
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "apply",
+            key: root_digest.to_owned(),
+            source,
+        })
+    }
+
     /// The snapshot of `rel` under `root_digest`, marking it as just used.
     pub fn cache_get(&self, root_digest: &str, rel: &str) -> Result<Option<CachedSnapshot>, CacheError> {
         self.write(|tx| {
@@ -122,36 +214,8 @@ impl Store {
         if len > CACHE_CAP_BYTES {
             return Err(CacheError::TooLarge { rel_path: rel.to_owned(), size: len, cap: CACHE_CAP_BYTES });
         }
-        self.write(|tx| {
-            tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))?;
-            let evicted = evict_for(tx, len)?;
-            let last_used = next_use(tx)?;
-            tx.execute(
-                "INSERT INTO cache (root_digest, rel_path, dev, ino, size, mtime_ns, ctime_ns, sha256,
-                                    byte_len, last_used, binding_id, bytes)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                rusqlite::params![
-                    root_digest,
-                    rel,
-                    to_sql_u64(identity.dev),
-                    to_sql_u64(identity.ino),
-                    to_sql_u64(identity.size),
-                    identity.mtime_ns,
-                    identity.ctime_ns,
-                    sha256,
-                    to_sql_u64(len),
-                    last_used,
-                    binding_id,
-                    bytes,
-                ],
-            )?;
-            Ok(evicted)
-        })
-        .map_err(|source| CacheError::Database {
-            operation: "put",
-            key: key(root_digest, rel),
-            source,
-        })
+        self.write(|tx| put_in(tx, root_digest, rel, identity, sha256, bytes, binding_id))
+            .map_err(|source| CacheError::Database { operation: "put", key: key(root_digest, rel), source })
     }
 
     /// Drops the snapshot of `rel` under `root_digest`; returns rows removed
@@ -186,23 +250,7 @@ impl Store {
     /// `keep` (say, files no longer linked from an index); returns rows
     /// removed.
     pub fn cache_retain(&self, root_digest: &str, keep: &[String]) -> Result<usize, CacheError> {
-        let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
-        self.write(|tx| {
-            let held: Vec<(i64, String)> = {
-                let mut stmt = tx.prepare("SELECT id, rel_path FROM cache WHERE root_digest = ?1")?;
-                let rows = stmt.query_map([root_digest], |row| Ok((row.get(0)?, row.get(1)?)))?;
-                rows.collect::<rusqlite::Result<_>>()?
-            };
-            let mut delete = tx.prepare("DELETE FROM cache WHERE id = ?1")?;
-            let mut removed = 0;
-            for (id, rel) in held {
-                if !keep.contains(rel.as_str()) {
-                    removed += delete.execute([id])?;
-                }
-            }
-            Ok(removed)
-        })
-        .map_err(|source| CacheError::Database {
+        self.write(|tx| retain_in(tx, root_digest, keep)).map_err(|source| CacheError::Database {
             operation: "retain",
             key: root_digest.to_owned(),
             source,
@@ -235,6 +283,88 @@ impl Store {
         })
         .map_err(|source| CacheError::Database { operation: "stats", key: "*".to_owned(), source })
     }
+}
+
+/// One change to a root's snapshots (see [`Store::cache_apply`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CacheChange {
+    /// Marks the snapshot of this path as just used.
+    Touch(String),
+    /// Stores (or replaces) a snapshot, evicting the least recently used
+    /// rows to make room.
+    Put {
+        /// Path relative to the root.
+        rel: String,
+        /// The version the bytes came from.
+        identity: Identity,
+        /// SHA-256 of `bytes`.
+        sha256: String,
+        /// The bytes read.
+        bytes: Vec<u8>,
+        /// The binding the row was derived through, if any.
+        binding_id: Option<String>,
+    },
+    /// Drops the snapshot of this path.
+    Drop(String),
+    /// Drops every snapshot of the root whose path is not listed.
+    Retain(Vec<String>),
+    /// Drops every snapshot of the root.
+    DropRoot,
+}
+
+/// Stores (or replaces) one snapshot inside `tx`; rows evicted.
+fn put_in(
+    tx: &Transaction<'_>,
+    root_digest: &str,
+    rel: &str,
+    identity: &Identity,
+    sha256: &str,
+    bytes: &[u8],
+    binding_id: Option<&str>,
+) -> rusqlite::Result<usize> {
+    let len = bytes.len() as u64;
+    tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))?;
+    let evicted = evict_for(tx, len)?;
+    let last_used = next_use(tx)?;
+    tx.execute(
+        "INSERT INTO cache (root_digest, rel_path, dev, ino, size, mtime_ns, ctime_ns, sha256,
+                            byte_len, last_used, binding_id, bytes)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        rusqlite::params![
+            root_digest,
+            rel,
+            to_sql_u64(identity.dev),
+            to_sql_u64(identity.ino),
+            to_sql_u64(identity.size),
+            identity.mtime_ns,
+            identity.ctime_ns,
+            sha256,
+            to_sql_u64(len),
+            last_used,
+            binding_id,
+            bytes,
+        ],
+    )?;
+    Ok(evicted)
+}
+
+/// Drops the root's snapshots whose path is not in `keep`, inside `tx`.
+fn retain_in(tx: &Transaction<'_>, root_digest: &str, keep: &[String]) -> rusqlite::Result<usize> {
+    let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
+    let held: Vec<(i64, String)> = {
+        let mut stmt = tx.prepare("SELECT id, rel_path FROM cache WHERE root_digest = ?1")?;
+        let rows = stmt.query_map([root_digest], |row| Ok((row.get(0)?, row.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut delete = tx.prepare("DELETE FROM cache WHERE id = ?1")?;
+    let mut removed = 0;
+    for (id, rel) in held {
+        if !keep.contains(rel.as_str()) {
+            removed += delete.execute([id])?;
+        }
+    }
+    Ok(removed)
 }
 
 /// Evicts least recently used rows until `incoming` more bytes fit under the

@@ -77,7 +77,7 @@ mod session;
 
 pub use audit::{AuditError, AuditEvent, AuditRow};
 pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
-pub use cache::{CACHE_CAP_BYTES, CacheError, CacheStats, CachedSnapshot};
+pub use cache::{CACHE_CAP_BYTES, CacheChange, CacheError, CacheStats, CachedSnapshot};
 pub use continuity::{ContinuityRecord, MAX_CONTINUITY_RECORDS};
 pub use db::{
     BUSY_ATTEMPTS, BUSY_TIMEOUT, CHECK_INTERVAL, CHECK_MARKER, DB_FILE, HOOK_WAL_PAGES, OpenMode, Opened,

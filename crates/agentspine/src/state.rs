@@ -2,11 +2,12 @@
 //! when it cannot be (an unwritable state directory), everything runs
 //! uncached with a warning instead of failing.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use agentspine_core::memory::{CachedSnapshot, SnapshotCache};
 use agentspine_fs::Snapshot;
-use agentspine_store::Store;
+use agentspine_store::{CacheChange, Store};
 
 /// The store, or why there is none.
 pub struct State {
@@ -93,39 +94,149 @@ impl State {
     /// The cache for one directory (a memory directory or a project root).
     pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
         let store = self.store.as_ref()?;
-        Some(StoreCache { store, root: store.root_digest(dir) })
+        Some(StoreCache { store, root: store.root_digest(dir), changes: RefCell::default() })
     }
 }
 
-/// Snapshots of one directory, kept in the store.
+/// Snapshots of one directory, kept in the store. Lookups read the store
+/// as they come; what they change (recency, new snapshots, snapshots
+/// dropped) is kept in order and written in one transaction when the
+/// cache is dropped, or at [`StoreCache::flush`]: one commit per process
+/// instead of one per file. Lost changes (a process killed first) cost
+/// only a later re-read, since a snapshot is trusted only when the file's
+/// identity still matches.
 pub struct StoreCache<'a> {
     store: &'a Store,
     root: String,
+    changes: RefCell<Vec<CacheChange>>,
+}
+
+impl StoreCache<'_> {
+    /// Drops every snapshot of this directory (written at the flush; no
+    /// lookup finds one from now on).
+    pub fn drop_all(&self) {
+        self.changes.borrow_mut().push(CacheChange::DropRoot);
+    }
+
+    /// Writes the changes kept so far, in one transaction.
+    pub fn flush(&self) {
+        let changes = std::mem::take(&mut *self.changes.borrow_mut());
+        if let Err(e) = self.store.cache_apply(&self.root, &changes) {
+            tracing::warn!("{e}");
+        }
+    }
+
+    /// What the changes kept so far say about `rel`: `Some(snapshot)` or
+    /// `Some(None)` when they decide it, `None` when the store does.
+    fn pending(&self, rel: &str) -> Option<Option<CachedSnapshot>> {
+        self.changes.borrow().iter().rev().find_map(|change| match change {
+            CacheChange::Put { rel: put, identity, sha256, bytes, .. } if put == rel => {
+                Some(Some(CachedSnapshot {
+                    identity: *identity,
+                    sha256: sha256.clone(),
+                    bytes: bytes.clone(),
+                }))
+            }
+            CacheChange::Drop(dropped) if dropped == rel => Some(None),
+            CacheChange::Retain(keep) if !keep.iter().any(|k| k == rel) => Some(None),
+            CacheChange::DropRoot => Some(None),
+            _ => None,
+        })
+    }
+}
+
+impl Drop for StoreCache<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
 }
 
 impl SnapshotCache for StoreCache<'_> {
     fn get(&self, rel: &str) -> Option<CachedSnapshot> {
-        let row = self.store.cache_get(&self.root, rel).ok()??;
+        if let Some(decided) = self.pending(rel) {
+            return decided;
+        }
+        let row = self.store.cache_peek(&self.root, rel).ok()??;
+        self.changes.borrow_mut().push(CacheChange::Touch(rel.to_owned()));
         Some(CachedSnapshot { identity: row.identity, sha256: row.sha256, bytes: row.bytes })
     }
 
     fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str) {
-        if let Err(e) =
-            self.store.cache_put(&self.root, rel, &snapshot.identity, sha256, &snapshot.bytes, None)
-        {
-            tracing::warn!("cache: {e}");
+        if snapshot.bytes.len() as u64 > agentspine_store::CACHE_CAP_BYTES {
+            tracing::warn!(
+                "cache: {rel}: not stored: {} bytes is over the cache's cap of {} bytes",
+                snapshot.bytes.len(),
+                agentspine_store::CACHE_CAP_BYTES
+            );
+            return;
         }
+        self.changes.borrow_mut().push(CacheChange::Put {
+            rel: rel.to_owned(),
+            identity: snapshot.identity,
+            sha256: sha256.to_owned(),
+            bytes: snapshot.bytes.clone(),
+            binding_id: None,
+        });
     }
 
     fn forget(&self, rel: &str) {
-        if let Err(e) = self.store.cache_drop(&self.root, rel) {
-            tracing::warn!("cache: {e}");
-        }
+        self.changes.borrow_mut().push(CacheChange::Drop(rel.to_owned()));
     }
 
     fn retain(&self, linked: &[String]) {
-        if let Err(e) = self.store.cache_retain(&self.root, linked) {
-            tracing::warn!("cache: {e}");
+        self.changes.borrow_mut().push(CacheChange::Retain(linked.to_vec()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use agentspine_fs::Identity;
+
+    use super::*;
+
+    fn snapshot(bytes: &[u8], ino: u64) -> Snapshot {
+        Snapshot {
+            identity: Identity { dev: 1, ino, size: bytes.len() as u64, mtime_ns: 0, ctime_ns: 0 },
+            bytes: bytes.to_vec(),
         }
+    }
+
+    #[test]
+    fn changes_are_seen_at_once_and_written_when_the_cache_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap().store;
+        let state = State { store: Some(store), warnings: Vec::new() };
+        let memory = Path::new("/memory");
+        {
+            let cache = state.cache_for(memory).unwrap();
+            assert!(cache.get("a.md").is_none());
+            cache.put("a.md", &snapshot(b"one", 1), "sha-one");
+            cache.put("b.md", &snapshot(b"two", 2), "sha-two");
+            // Seen by this process before anything is written...
+            assert_eq!(cache.get("a.md").unwrap().bytes, b"one");
+            let stored = state.store.as_ref().unwrap();
+            let root = stored.root_digest(memory);
+            assert!(stored.cache_peek(&root, "a.md").unwrap().is_none(), "nothing written yet");
+            cache.forget("b.md");
+            assert!(cache.get("b.md").is_none());
+        }
+        // ...and written when the cache goes.
+        let stored = state.store.as_ref().unwrap();
+        let root = stored.root_digest(memory);
+        assert_eq!(stored.cache_peek(&root, "a.md").unwrap().unwrap().sha256, "sha-one");
+        assert!(stored.cache_peek(&root, "b.md").unwrap().is_none());
+        {
+            let cache = state.cache_for(memory).unwrap();
+            assert_eq!(cache.get("a.md").unwrap().bytes, b"one", "read from the store");
+            cache.retain(&["c.md".to_owned()]);
+            assert!(cache.get("a.md").is_none(), "not kept by the retain");
+            cache.put("c.md", &snapshot(b"three", 3), "sha-three");
+            cache.drop_all();
+            assert!(cache.get("c.md").is_none(), "dropped with the rest");
+            cache.put("d.md", &snapshot(b"four", 4), "sha-four");
+        }
+        assert!(stored.cache_peek(&root, "a.md").unwrap().is_none());
+        assert!(stored.cache_peek(&root, "c.md").unwrap().is_none());
+        assert_eq!(stored.cache_peek(&root, "d.md").unwrap().unwrap().bytes, b"four");
     }
 }

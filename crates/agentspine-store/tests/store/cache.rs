@@ -161,3 +161,56 @@ fn stats_serialize_as_plain_numbers() {
         serde_json::json!({"rows": 1, "bytes": 7, "roots": 1})
     );
 }
+
+#[test]
+fn a_peek_does_not_mark_a_use_and_a_batch_applies_in_order() {
+    use agentspine_store::CacheChange;
+    let store = StateDir::new().open();
+    let root = "r";
+    put(&store, root, "a", 1);
+    put(&store, root, "b", 1);
+    let before = store.cache_peek(root, "a").unwrap().unwrap().last_used;
+    assert_eq!(store.cache_peek(root, "a").unwrap().unwrap().last_used, before, "a peek is not a use");
+    assert!(store.cache_peek(root, "missing").unwrap().is_none());
+    let changes = [
+        CacheChange::Touch("a".to_owned()),
+        CacheChange::Put {
+            rel: "c".to_owned(),
+            identity: identity(7, 2),
+            sha256: "cc".to_owned(),
+            bytes: b"cc".to_vec(),
+            binding_id: None,
+        },
+        CacheChange::Drop("b".to_owned()),
+        // Kept: a and c; d is put after the retain and stays too.
+        CacheChange::Retain(vec!["a".to_owned(), "c".to_owned()]),
+        CacheChange::Put {
+            rel: "d".to_owned(),
+            identity: identity(8, 1),
+            sha256: "dd".to_owned(),
+            bytes: b"d".to_vec(),
+            binding_id: Some("bind".to_owned()),
+        },
+    ];
+    assert_eq!(store.cache_apply(root, &changes).unwrap(), 0);
+    assert!(store.cache_peek(root, "a").unwrap().unwrap().last_used > before, "the touch marked a use");
+    assert!(store.cache_peek(root, "b").unwrap().is_none());
+    assert_eq!(store.cache_peek(root, "c").unwrap().unwrap().bytes, b"cc");
+    assert_eq!(store.cache_peek(root, "d").unwrap().unwrap().binding_id.as_deref(), Some("bind"));
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 3, bytes: 4, roots: 1 });
+    // DropRoot empties this root only.
+    put(&store, "other", "x", 1);
+    assert_eq!(store.cache_apply(root, &[CacheChange::DropRoot]).unwrap(), 0);
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 1, bytes: 1, roots: 1 });
+    // A put over the cap refuses the whole batch: nothing changes.
+    let huge = CacheChange::Put {
+        rel: "huge".to_owned(),
+        identity: identity(9, CACHE_CAP_BYTES + 1),
+        sha256: "h".to_owned(),
+        bytes: vec![0; CACHE_CAP_BYTES as usize + 1],
+        binding_id: None,
+    };
+    let err = store.cache_apply("other", &[CacheChange::Drop("x".to_owned()), huge]).unwrap_err();
+    assert!(matches!(err, CacheError::TooLarge { .. }), "{err}");
+    assert!(store.cache_peek("other", "x").unwrap().is_some());
+}

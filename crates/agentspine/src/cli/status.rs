@@ -94,9 +94,12 @@ pub(crate) fn gather(
         .and_then(|(found, _)| found),
         _ => None,
     };
-    let cache = memory_dir.as_ref().and_then(|found| state.cache_for(&found.dir));
-    let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
-    let catalog = catalog::build(&request, &env, &reader, &ids, cache)?;
+    let catalog = {
+        // Its changes are written when it goes, before `state` moves.
+        let cache = memory_dir.as_ref().and_then(|found| state.cache_for(&found.dir));
+        let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
+        catalog::build(&request, &env, &reader, &ids, cache)?
+    };
     Ok(Gathered { host, cwd, resolution, catalog, state, env })
 }
 

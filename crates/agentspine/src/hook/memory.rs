@@ -32,14 +32,12 @@ impl Hook<'_> {
         };
         let Some(found) = found else { return Vec::new() };
         let canonical = self.reader.open_root(&found.dir).ok().map(|root| root.host_path().to_path_buf());
-        if fresh
-            && let (Some(store), Some(dir)) = (&self.state.store, &canonical)
-            && let Err(e) = store.cache_drop_root(&store.root_digest(dir))
-        {
-            tracing::warn!("{e}");
-        }
         let scope = self.scope();
+        // Written in one transaction when `cache` goes out of scope.
         let cache = canonical.as_deref().and_then(|dir| self.state.cache_for(dir));
+        if fresh && let Some(cache) = &cache {
+            cache.drop_all();
+        }
         let loaded = load(
             &self.reader,
             &MemoryRequest {
