@@ -109,11 +109,32 @@ impl Store {
     /// Forgets everything sent more than `secs` seconds ago, in every
     /// session; returns rows removed.
     pub fn session_prune_older_than(&self, secs: u64) -> Result<usize, SessionError> {
-        let age_ms = i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);
-        let cutoff = now_ms().saturating_sub(age_ms);
+        let cutoff = cutoff_ms(secs);
         self.write(|tx| tx.execute("DELETE FROM session_sent WHERE sent_at_ms < ?1", [cutoff]))
             .map_err(|source| error("prune", "*", source))
     }
+
+    /// What a session start forgets, in one transaction: everything sent
+    /// to `session_id` (when given: a new start or a compaction), and
+    /// everything sent more than `secs` seconds ago in any session.
+    /// Returns rows removed.
+    pub fn session_prune_at_start(&self, session_id: Option<&str>, secs: u64) -> Result<usize, SessionError> {
+        let cutoff = cutoff_ms(secs);
+        self.write(|tx| {
+            let mine = match session_id {
+                Some(id) => tx.execute("DELETE FROM session_sent WHERE session_id = ?1", [id])?,
+                None => 0,
+            };
+            Ok(mine + tx.execute("DELETE FROM session_sent WHERE sent_at_ms < ?1", [cutoff])?)
+        })
+        .map_err(|source| error("prune", session_id.unwrap_or("*"), source))
+    }
+}
+
+/// The time `secs` seconds ago, in ms since the epoch.
+fn cutoff_ms(secs: u64) -> i64 {
+    let age_ms = i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+    now_ms().saturating_sub(age_ms)
 }
 
 fn error(operation: &'static str, session_id: &str, source: rusqlite::Error) -> SessionError {

@@ -43,3 +43,23 @@ fn prune_older_than_removes_only_old_rows() {
     std::thread::sleep(std::time::Duration::from_millis(2));
     assert_eq!(store.session_prune_older_than(0).unwrap(), 1);
 }
+
+#[test]
+fn a_session_start_forgets_its_own_rows_and_old_ones_at_once() {
+    let state = StateDir::new();
+    let store = state.open();
+    for session in ["old", "mine", "other"] {
+        store.session_mark_sent(session, "src", "h").unwrap();
+    }
+    state
+        .raw()
+        .execute("UPDATE session_sent SET sent_at_ms = sent_at_ms - 7200000 WHERE session_id = 'old'", [])
+        .unwrap();
+    // A resume keeps its own rows; only the old one goes.
+    assert_eq!(store.session_prune_at_start(None, 3600).unwrap(), 1);
+    assert!(store.session_was_sent("mine", "src", "h").unwrap());
+    // A new start forgets its own rows too, and nobody else's.
+    assert_eq!(store.session_prune_at_start(Some("mine"), 3600).unwrap(), 1);
+    assert!(!store.session_was_sent("mine", "src", "h").unwrap());
+    assert!(store.session_was_sent("other", "src", "h").unwrap());
+}

@@ -147,11 +147,9 @@ impl Hook<'_> {
     /// the memory facts relevant to the session's scope.
     fn session_start(&self) -> Vec<Block> {
         let fresh = matches!(self.payload.source.as_deref(), Some("startup" | "compact"));
-        if fresh {
-            self.forget_session();
-        }
         if let Some(store) = &self.state.store
-            && let Err(e) = store.session_prune_older_than(SESSION_TTL_SECS)
+            && let Err(e) = store
+                .session_prune_at_start(fresh.then_some(self.payload.session_id.as_str()), SESSION_TTL_SECS)
         {
             tracing::warn!("{e}");
         }
