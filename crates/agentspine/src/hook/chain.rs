@@ -88,8 +88,11 @@ impl Hook<'_> {
         if let Some(known) = self.canonical.borrow().get(dir) {
             return known.clone();
         }
-        let found =
-            self.reader.open_root(dir).map(|r| r.host_path().to_path_buf()).unwrap_or_else(|_| dir.to_path_buf());
+        let found = self
+            .reader
+            .open_root(dir)
+            .map(|r| r.host_path().to_path_buf())
+            .unwrap_or_else(|_| dir.to_path_buf());
         self.canonical.borrow_mut().insert(dir.to_path_buf(), found.clone());
         found
     }
