@@ -20,6 +20,7 @@
 //!   matches them (gitignore semantics, relative to the directory holding
 //!   `.claude/`).
 
+mod globs;
 pub mod imports;
 pub mod memory;
 pub mod rules;

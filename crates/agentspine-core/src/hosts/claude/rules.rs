@@ -97,9 +97,17 @@ fn unquote(s: &str) -> &str {
 /// Whether `target` (absolute) matches any pattern, with gitignore
 /// semantics relative to `base` (the directory holding `.claude/`).
 pub fn paths_match(base: &Path, patterns: &[String], target: &Path) -> bool {
-    if target.strip_prefix(base).is_err() {
-        return false;
+    let Ok(rel) = target.strip_prefix(base) else { return false };
+    // Matched directly when the patterns are ones `globs` models (ASCII,
+    // few alternatives), else by the `ignore` crate.
+    match super::globs::matches(patterns, rel) {
+        Some(matched) => matched,
+        None => gitignore_match(base, patterns, target),
     }
+}
+
+/// [`paths_match`] by the `ignore` crate's `Gitignore`.
+fn gitignore_match(base: &Path, patterns: &[String], target: &Path) -> bool {
     let mut builder = GitignoreBuilder::new(base);
     for pattern in patterns {
         if builder.add_line(None, pattern).is_err() {
@@ -139,5 +147,87 @@ mod tests {
             "a directory pattern covers its files"
         );
         assert!(!paths_match(base, &p("*.md"), Path::new("/elsewhere/x.md")));
+    }
+
+    /// A small deterministic generator (no dependency for one test).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+    }
+
+    #[test]
+    fn the_direct_matcher_agrees_with_gitignore_on_random_lines_and_paths() {
+        // Pieces that exercise every token, the line syntax (`!`, leading
+        // and trailing `/`, `#`, escapes, trailing spaces) and malformed
+        // globs (unclosed `[` and `{`, a stray `}`, a reversed range).
+        let pieces = [
+            "a",
+            "b",
+            "src",
+            "x.ts",
+            ".md",
+            "*",
+            "**",
+            "?",
+            "/",
+            "/**",
+            "**/",
+            "/**/",
+            "[a-c]",
+            "[!a]",
+            "[^/]",
+            "[]a]",
+            "[a-]",
+            "[[:digit:]]",
+            "[[:bogus:]]",
+            "[",
+            "{a,b}",
+            "{src,lib}",
+            "{,a}",
+            "{a,**}",
+            "{",
+            "}",
+            ",",
+            "\\*",
+            "\\",
+            "!",
+            "#",
+            " ",
+            "\\ ",
+            "[z-a]",
+            "-",
+            ".",
+            "é",
+        ];
+        let names = ["a", "b", "src", "lib", "x.ts", "y.md", "a.md", "-", "]", "é", "**", ".", "c1"];
+        let mut rng = Lcg(0x9e3779b97f4a7c15);
+        let base = Path::new("/repo");
+        let (mut direct, mut matched) = (0, 0);
+        for case in 0..20_000 {
+            let patterns: Vec<String> = (0..1 + rng.below(3))
+                .map(|_| (0..1 + rng.below(5)).map(|_| rng.pick(&pieces)).collect::<String>())
+                .collect();
+            let depth = 1 + rng.below(4);
+            let rel: Vec<&str> = (0..depth).map(|_| rng.pick(&names)).collect();
+            let target = base.join(rel.join("/"));
+            let expected = gitignore_match(base, &patterns, &target);
+            if let Some(got) = crate::hosts::claude::globs::matches(&patterns, Path::new(&rel.join("/"))) {
+                direct += 1;
+                matched += usize::from(got);
+                assert_eq!(got, expected, "case {case}: {patterns:?} against {}", rel.join("/"));
+            }
+        }
+        // Most lines are ASCII and simple: the direct matcher decides them.
+        assert!(direct > 15_000, "{direct}");
+        // And both answers are common, so agreeing says something.
+        assert!(matched > 1_500 && direct - matched > 1_500, "{matched} of {direct} matched");
     }
 }
