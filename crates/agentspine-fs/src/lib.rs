@@ -83,7 +83,7 @@
 //!
 //! | operation | `openat2` backend | walk backend |
 //! |---|---|---|
-//! | [`Reader::open_root`] | 1 open | 1 open |
+//! | [`Reader::open_root`] | 1 open (none for a path a [`Reader::remembering_roots`] reader opened before) | same |
 //! | [`Root::read`], `d = 1` | 1 open, 3 stats, 1 read | 1 open, 3 stats, 1 read |
 //! | [`Root::read`], `d > 1` | 2 opens, 3 stats, 1 read | `d` opens, 3 stats, 1 read |
 //! | [`Root::open`] | as read, 1 stat, no read | as read, 1 stat, no read |

@@ -46,9 +46,15 @@ pub(crate) struct Shared {
     pub(crate) spent: AtomicU64,
     pub(crate) counters: LiveCounters,
     pub(crate) race_retries: u32,
+    /// Roots already opened, by the path asked for (see
+    /// [`Reader::remembering_roots`]); `None` when each open opens.
+    roots: Option<std::sync::Mutex<RootMemo>>,
     #[cfg(feature = "fault-injection")]
     pub(crate) read_delay: std::sync::Mutex<Option<std::time::Duration>>,
 }
+
+/// A root's handle and link-free path, by the path it was opened from.
+type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, PathBuf)>;
 
 /// The requested backend cannot be used in this process.
 #[derive(Debug, thiserror::Error)]
@@ -83,7 +89,26 @@ impl Reader {
     /// This reader, repeating a changed read `retries` times before refusing.
     pub fn with_race_retries(self, retries: u32) -> Reader {
         let shared = &self.shared;
-        Reader::build(shared.backend, shared.budget, retries)
+        Reader::build(shared.backend, shared.budget, retries).remembering(shared.roots.is_some())
+    }
+
+    /// This reader (new, nothing opened yet), opening each root path once:
+    /// a later [`Reader::open_root`] of the same path returns the same
+    /// directory handle, without a system call. For a short request that
+    /// resolves several chains over the same directories (a hook run): the
+    /// tree is taken as it was at the first open, for the whole request.
+    /// Not for a long-lived reader, which would keep a directory that was
+    /// since replaced.
+    pub fn remembering_roots(self) -> Reader {
+        let shared = &self.shared;
+        Reader::build(shared.backend, shared.budget, shared.race_retries).remembering(true)
+    }
+
+    fn remembering(mut self, yes: bool) -> Reader {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.roots = yes.then(std::sync::Mutex::default);
+        }
+        self
     }
 
     fn build(backend: Backend, budget: Budget, race_retries: u32) -> Reader {
@@ -94,6 +119,7 @@ impl Reader {
                 spent: AtomicU64::new(0),
                 counters: LiveCounters::default(),
                 race_retries,
+                roots: None,
                 #[cfg(feature = "fault-injection")]
                 read_delay: std::sync::Mutex::new(None),
             }),
@@ -142,6 +168,11 @@ impl Reader {
         if self.shared.budget.expired() {
             return Err(self.refused(FsError::Deadline { path: shown() }));
         }
+        let memo =
+            self.shared.roots.as_ref().map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        if let Some((fd, canonical)) = memo.as_ref().and_then(|m| m.get(path)) {
+            return Ok(Root::new(self.clone(), Arc::clone(fd), canonical.clone(), String::new()));
+        }
         LiveCounters::bump(&self.shared.counters.opens, 1);
         let fd: OwnedFd = match rustix::fs::open(path, DIR_LOOKUP, Mode::empty()) {
             Ok(fd) => fd,
@@ -151,7 +182,11 @@ impl Reader {
             Err(e) => return Err(self.refused(crate::sys::map_lookup_errno(e, &shown))),
         };
         let canonical = canonical_path(&fd).unwrap_or_else(|| path.to_path_buf());
-        Ok(Root::new(self.clone(), Arc::new(fd), canonical, String::new()))
+        let fd = Arc::new(fd);
+        if let Some(mut memo) = memo {
+            memo.insert(path.to_path_buf(), (Arc::clone(&fd), canonical.clone()));
+        }
+        Ok(Root::new(self.clone(), fd, canonical, String::new()))
     }
 
     /// Counts a refusal on its way to the caller.

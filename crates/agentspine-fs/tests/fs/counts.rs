@@ -134,3 +134,36 @@ fn counters_serialize_with_stable_names() {
         })
     );
 }
+
+#[test]
+fn a_remembering_reader_opens_each_root_path_once() {
+    for backend in backends() {
+        let tree = nested_tree(0);
+        let plain = reader(backend);
+        plain.open_root(&tree.root).unwrap();
+        plain.open_root(&tree.root).unwrap();
+        assert_eq!(plain.counters().opens, 2, "{backend:?}: each open opens");
+
+        let r = reader(backend).remembering_roots();
+        let first = r.open_root(&tree.root).unwrap();
+        let again = r.open_root(&tree.root).unwrap();
+        assert_eq!(r.counters().opens, 1, "{backend:?}: the second is remembered");
+        assert_eq!(first.host_path(), again.host_path());
+        // Another path is another open; a failed one is not remembered.
+        r.open_root(&tree.root.join("a")).unwrap();
+        assert!(r.open_root(&tree.root.join("missing")).is_err());
+        assert!(r.open_root(&tree.root.join("missing")).is_err());
+        assert_eq!(r.counters().opens, 4, "{backend:?}");
+        // The remembered root is the directory as first opened: renamed
+        // away and replaced, it still reads the old contents.
+        std::fs::rename(tree.root.join("a"), tree.root.join("moved")).unwrap();
+        std::fs::create_dir(tree.root.join("a")).unwrap();
+        let kept = r.open_root(&tree.root.join("a")).unwrap();
+        assert_eq!(kept.read("b/c/d/e/AGENTS.md", 4096).unwrap().bytes.len(), 19, "{backend:?}");
+        // And with more retries, still remembering.
+        let retried = reader(backend).remembering_roots().with_race_retries(1);
+        retried.open_root(&tree.root).unwrap();
+        retried.open_root(&tree.root).unwrap();
+        assert_eq!(retried.counters().opens, 1, "{backend:?}");
+    }
+}

@@ -80,7 +80,8 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         session_dir: session_dir(host, &payload.cwd),
         payload: &payload,
         ids: state.source_ids(),
-        reader: Reader::new(Budget { deadline: Some(deadline), max_bytes: None }),
+        // One run resolves several chains over the same directories.
+        reader: Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots(),
         env,
         state: &state,
         never_projects: std::cell::OnceCell::new(),
