@@ -5,9 +5,10 @@
 //! opens the path and compares the [`Identity`] before trusting the cached
 //! bytes (DESIGN.md, State). The cache holds at most [`CACHE_CAP_BYTES`] of
 //! file bytes in all; a put that would pass the cap first evicts the least
-//! recently used rows (a get counts as a use). Recency is a counter that
-//! only grows, across processes: each use takes `max(now in ns, largest so
-//! far + 1)` inside the write transaction.
+//! recently used rows (a get counts as a use; a put of the version already
+//! held only counts as a use, its bytes are not written again). Recency is
+//! a counter that only grows, across processes: each use takes `max(now in
+//! ns, largest so far + 1)` inside the write transaction.
 
 use agentspine_fs::Identity;
 use rusqlite::{OptionalExtension, Transaction};
@@ -129,8 +130,14 @@ impl Store {
         }
         self.write(|tx| {
             let mut evicted = 0;
+            // A root dropped in the batch loses its rows at the end, except
+            // those put again: an unchanged snapshot put again keeps its
+            // row (only its recency moves), so its bytes are not written
+            // again.
+            let mut doomed: Option<std::collections::HashSet<String>> = None;
             for change in changes {
                 match change {
+                    CacheChange::Touch(rel) if doomed.as_ref().is_some_and(|d| d.contains(rel)) => {}
                     CacheChange::Touch(rel) => {
                         let last_used = next_use(tx)?;
                         tx.execute(
@@ -139,6 +146,9 @@ impl Store {
                         )?;
                     }
                     CacheChange::Put { rel, identity, sha256, bytes, binding_id } => {
+                        if let Some(doomed) = &mut doomed {
+                            doomed.remove(rel);
+                        }
                         evicted +=
                             put_in(tx, root_digest, rel, identity, sha256, bytes, binding_id.as_deref())?;
                     }
@@ -152,8 +162,16 @@ impl Store {
                         retain_in(tx, root_digest, keep)?;
                     }
                     CacheChange::DropRoot => {
-                        tx.execute("DELETE FROM cache WHERE root_digest = ?1", [root_digest])?;
+                        let mut stmt = tx.prepare("SELECT rel_path FROM cache WHERE root_digest = ?1")?;
+                        let rows = stmt.query_map([root_digest], |row| row.get(0))?;
+                        doomed = Some(rows.collect::<rusqlite::Result<_>>()?);
                     }
+                }
+            }
+            if let Some(doomed) = doomed {
+                let mut delete = tx.prepare("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2")?;
+                for rel in doomed {
+                    delete.execute((root_digest, &rel))?;
                 }
             }
             Ok(evicted)
@@ -324,6 +342,33 @@ fn put_in(
     binding_id: Option<&str>,
 ) -> rusqlite::Result<usize> {
     let len = bytes.len() as u64;
+    // The same version again (same identity, digest and binding): only
+    // its recency moves; its bytes are not written a second time.
+    let unchanged: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM cache WHERE root_digest = ?1 AND rel_path = ?2 AND dev = ?3 AND ino = ?4
+               AND size = ?5 AND mtime_ns = ?6 AND ctime_ns = ?7 AND sha256 = ?8 AND byte_len = ?9
+               AND binding_id IS ?10",
+            rusqlite::params![
+                root_digest,
+                rel,
+                to_sql_u64(identity.dev),
+                to_sql_u64(identity.ino),
+                to_sql_u64(identity.size),
+                identity.mtime_ns,
+                identity.ctime_ns,
+                sha256,
+                to_sql_u64(len),
+                binding_id,
+            ],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if let Some(id) = unchanged {
+        let last_used = next_use(tx)?;
+        tx.execute("UPDATE cache SET last_used = ?1 WHERE id = ?2", (last_used, id))?;
+        return Ok(0);
+    }
     tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))?;
     let evicted = evict_for(tx, len)?;
     let last_used = next_use(tx)?;

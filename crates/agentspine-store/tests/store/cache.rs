@@ -214,3 +214,46 @@ fn a_peek_does_not_mark_a_use_and_a_batch_applies_in_order() {
     assert!(matches!(err, CacheError::TooLarge { .. }), "{err}");
     assert!(store.cache_peek("other", "x").unwrap().is_some());
 }
+
+#[test]
+fn putting_the_same_version_again_keeps_its_row_and_a_root_drop_keeps_only_what_is_put_again() {
+    use agentspine_store::CacheChange;
+    let state = StateDir::new();
+    let store = state.open();
+    let row_id = |rel: &str| -> Option<i64> {
+        state
+            .raw()
+            .query_row("SELECT id FROM cache WHERE root_digest = 'r' AND rel_path = ?1", [rel], |row| {
+                row.get(0)
+            })
+            .ok()
+    };
+    let put_change = |rel: &str, bytes: &[u8]| CacheChange::Put {
+        rel: rel.to_owned(),
+        identity: identity(1, bytes.len() as u64),
+        sha256: format!("sha-{}", String::from_utf8_lossy(bytes)),
+        bytes: bytes.to_vec(),
+        binding_id: None,
+    };
+    store.cache_apply("r", &[put_change("a", b"one"), put_change("b", b"two")]).unwrap();
+    // (Row ids: a replaced row would get a new, larger one.)
+    let a = row_id("a").unwrap();
+    assert!(row_id("b").unwrap() > a);
+    let used = store.cache_peek("r", "a").unwrap().unwrap().last_used;
+    // The same version again: the same row, used just now.
+    store.cache_apply("r", &[put_change("a", b"one")]).unwrap();
+    assert_eq!(row_id("a"), Some(a));
+    assert!(store.cache_peek("r", "a").unwrap().unwrap().last_used > used);
+    // A new version replaces the row.
+    store.cache_apply("r", &[put_change("b", b"TWO")]).unwrap();
+    assert_eq!(store.cache_peek("r", "b").unwrap().unwrap().bytes, b"TWO");
+    // A root drop keeps what is put again unchanged (same row), replaces
+    // what changed and removes the rest.
+    store.cache_apply("r", &[put_change("c", b"three")]).unwrap();
+    let changes = [CacheChange::DropRoot, put_change("a", b"one"), put_change("c", b"THREE")];
+    store.cache_apply("r", &changes).unwrap();
+    assert_eq!(row_id("a"), Some(a));
+    assert_eq!(store.cache_peek("r", "c").unwrap().unwrap().bytes, b"THREE");
+    assert!(store.cache_peek("r", "b").unwrap().is_none());
+    assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 2, bytes: 8, roots: 1 });
+}
