@@ -2,6 +2,7 @@
 """Whole-process hook times, measured with hyperfine.
 
     python3 benches/hooks.py [--runs N] [--out FILE]
+    python3 benches/hooks.py --compare OLD_BINARY [--runs N]
 
 What it does, in order:
 1. installs `hyperfine` from the Debian packages when it is missing
@@ -31,6 +32,10 @@ event of a session does. Every command is run as `sh -c 'CMD < payload'`
 (hosts start hook commands through a shell; hyperfine 1.15 in Debian 12
 has no `--input`), with hyperfine's own shell off: the times are whole,
 one `sh` start included, and `/bin/true` run the same way is the floor.
+
+`--compare OLD_BINARY` measures a change instead: the same trees and
+payloads, OLD_BINARY and this build run in alternation in a random order
+each round, and one table of both medians per event (see `compare`).
 
 Not run by CI: it is a measurement, not a test (a slow CI machine is not a
 bug). The target is a median of at most 5 ms per event on both trees.
@@ -71,6 +76,12 @@ def build() -> str:
     out = subprocess.run([os.path.join(ROOT, "scripts", "build-release")], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip().splitlines()[-1]
     return out if os.path.isabs(out) else os.path.join(ROOT, out)
+
+
+def install_copy(binary: str, path: str) -> str:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    shutil.copy2(binary, path)
+    return path
 
 
 def write(path: str, text: str) -> None:
@@ -154,13 +165,21 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=100, help="timed runs per command (default 100)")
     ap.add_argument("--out", help="also write the markdown table here")
     ap.add_argument("--keep", action="store_true", help="keep the temporary trees")
+    ap.add_argument("--compare", metavar="OLD_BINARY",
+                    help="instead of hyperfine: time OLD_BINARY and this build in alternation, "
+                         "--runs rounds, and print both medians per event")
     a = ap.parse_args()
 
-    hyperfine = ensure_hyperfine()
-    binary = build()
+    hyperfine = None if a.compare else ensure_hyperfine()
+    built = build()
     node = shutil.which("node")
     base = tempfile.mkdtemp(prefix="agentspine-bench-", dir="/tmp")
     try:
+        # What is timed is a copy, as `install` or a package would place
+        # it: the linker's own output file runs measurably slower from the
+        # page cache (about 0.3 to 0.6 ms per run here, same bytes), which
+        # no installed binary pays.
+        binary = install_copy(built, os.path.join(base, "bin", "agentspine"))
         home = os.path.join(base, "home")
         memory = os.path.join(home, "memory")
         shutil.copytree(os.path.join(ROOT, "examples", "claude-memory"), memory)
@@ -187,24 +206,32 @@ def main() -> int:
         # is the floor. (hyperfine 1.15 has no `--input`, and its estimate
         # of a shell's start-up, subtracted otherwise, is unstable on a
         # busy machine.)
+        def hook_commands(binary: str) -> list:
+            out = []
+            for label, tree, cwd, target in trees:
+                for host in ("claude", "codex"):
+                    run = f"{shlex.quote(binary)} hook {host}"
+                    for event, payload in payloads(tree, cwd, target, home, host).items():
+                        name = f"{host}-{os.path.basename(tree)}-{event.replace(' ', '-')}.json"
+                        path = os.path.join(base, name)
+                        write(path, json.dumps(payload))
+                        cmd = f"{run} < {shlex.quote(path)}"
+                        prepare = None
+                        if event in ("UserPromptSubmit", "PreToolUse"):
+                            reset = os.path.join(base, name.replace(".json", "-reset.json"))
+                            write(reset, json.dumps({**payload, "hook_event_name": "SessionStart",
+                                                     "source": "startup"}))
+                            prepare = f"{run} < {shlex.quote(reset)} > /dev/null"
+                        out.append((f"`hook {host}` {event}", label, cmd, prepare))
+            return out
+
+        if a.compare:
+            old = install_copy(os.path.abspath(a.compare), os.path.join(base, "old", "agentspine"))
+            return compare(old, hook_commands(old), binary, hook_commands(binary), env, a.runs)
         commands = [("`/bin/true`", "", "/bin/true", None)]
         if node:
             commands.append(("`node -e 0`", "", f"{shlex.quote(node)} -e 0", None))
-        for label, tree, cwd, target in trees:
-            for host in ("claude", "codex"):
-                run = f"{shlex.quote(binary)} hook {host}"
-                for event, payload in payloads(tree, cwd, target, home, host).items():
-                    name = f"{host}-{os.path.basename(tree)}-{event.replace(' ', '-')}.json"
-                    path = os.path.join(base, name)
-                    write(path, json.dumps(payload))
-                    cmd = f"{run} < {shlex.quote(path)}"
-                    prepare = None
-                    if event in ("UserPromptSubmit", "PreToolUse"):
-                        reset = os.path.join(base, name.replace(".json", "-reset.json"))
-                        write(reset, json.dumps({**payload, "hook_event_name": "SessionStart",
-                                                 "source": "startup"}))
-                        prepare = f"{run} < {shlex.quote(reset)} > /dev/null"
-                    commands.append((f"`hook {host}` {event}", label, cmd, prepare))
+        commands += hook_commands(binary)
         # Each command's output once, to check that it does what is timed.
         for title, label, cmd, prepare in commands:
             if prepare:
@@ -254,6 +281,40 @@ def main() -> int:
             print(f"kept {base}", file=sys.stderr)
         else:
             shutil.rmtree(base, ignore_errors=True)
+
+
+def compare(old: str, old_commands: list, new: str, new_commands: list, env: dict, rounds: int) -> int:
+    """Times both binaries' commands in alternation: in each round every
+    event runs once per binary, in a random order, each after its untimed
+    reset. Drift in the machine's speed (other load, CPU frequency) then
+    falls on both alike, which separate hyperfine runs cannot promise."""
+    import random
+    import statistics
+    import time
+
+    times = {(which, i): [] for which in ("old", "new") for i in range(len(new_commands))}
+    commands = {"old": old_commands, "new": new_commands}
+    for done in range(rounds):
+        jobs = [(which, i) for which in commands for i in range(len(new_commands))]
+        random.shuffle(jobs)
+        for which, i in jobs:
+            title, label, cmd, prepare = commands[which][i]
+            if prepare:
+                subprocess.run(["sh", "-c", prepare], env=env, check=True)
+            started = time.perf_counter()
+            subprocess.run(["sh", "-c", cmd], env=env, check=True, stdout=subprocess.DEVNULL)
+            times[(which, i)].append(time.perf_counter() - started)
+        if (done + 1) % 20 == 0:
+            print(f"{done + 1} of {rounds} rounds", file=sys.stderr)
+    print(f"| tree | command | {os.path.basename(old)} (old) | this build | change |")
+    print("|---|---|---:|---:|---:|")
+    for i, (title, label, _, _) in enumerate(new_commands):
+        before = statistics.median(times[("old", i)]) * 1000
+        after = statistics.median(times[("new", i)]) * 1000
+        print(f"| {label} | {title} | {before:.2f} ms | {after:.2f} ms | {after - before:+.2f} ms |")
+    print()
+    print(f"medians of {rounds} alternating runs each (`sh -c` included); {os.cpu_count()} CPUs.")
+    return 0
 
 
 if __name__ == "__main__":
