@@ -5,7 +5,7 @@
 //! Rows are only ever added. Triggers in the database refuse `UPDATE` and
 //! `DELETE` on the table with `audit is append-only`, whoever asks.
 
-use rusqlite::{Row, Transaction};
+use rusqlite::{OptionalExtension, Row, Transaction};
 use serde::Serialize;
 
 use crate::db::{Store, now_ms};
@@ -80,6 +80,51 @@ impl Store {
             path: event.path.clone(),
             detail: event.detail.clone(),
         })
+    }
+
+    /// Records `event` unless the same event (host, event, phase, code,
+    /// path and detail alike) was recorded within the last `window_ms`;
+    /// returns the new row, or `None` when it was a repeat. A problem that
+    /// persists (a broken link met by every hook) is one row per window,
+    /// not one per process: the log stays readable and bounded.
+    pub fn audit_append_once(
+        &self,
+        event: &AuditEvent,
+        window_ms: i64,
+    ) -> Result<Option<AuditRow>, AuditError> {
+        let at_ms = now_ms();
+        let id = self
+            .write(|tx| {
+                let repeat = tx
+                    .query_row(
+                        "SELECT 1 FROM audit WHERE at_ms >= ?1 AND host = ?2 AND event = ?3 AND phase = ?4
+                           AND code = ?5 AND path IS ?6 AND detail IS ?7 LIMIT 1",
+                        (
+                            at_ms.saturating_sub(window_ms),
+                            &event.host,
+                            &event.event,
+                            &event.phase,
+                            &event.code,
+                            &event.path,
+                            &event.detail,
+                        ),
+                        |_| Ok(()),
+                    )
+                    .optional()?
+                    .is_some();
+                if repeat { Ok(None) } else { insert_audit(tx, event, at_ms).map(Some) }
+            })
+            .map_err(|source| AuditError::Database { operation: "append", source })?;
+        Ok(id.map(|id| AuditRow {
+            id,
+            at_ms,
+            host: event.host.clone(),
+            event: event.event.clone(),
+            phase: event.phase.clone(),
+            code: event.code.clone(),
+            path: event.path.clone(),
+            detail: event.detail.clone(),
+        }))
     }
 
     /// Recorded events in the order they were appended, only those at or

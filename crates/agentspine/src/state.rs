@@ -9,6 +9,9 @@ use agentspine_core::memory::{CachedSnapshot, SnapshotCache};
 use agentspine_fs::Snapshot;
 use agentspine_store::{CacheChange, Store};
 
+/// The same audit row is not appended again within this long (one hour).
+pub const AUDIT_REPEAT_MS: i64 = 60 * 60 * 1000;
+
 /// The store, or why there is none.
 pub struct State {
     pub store: Option<Store>,
@@ -49,10 +52,13 @@ impl State {
         agentspine_core::catalog::SourceIds::new(key)
     }
 
-    /// Appends an audit row; a store problem is logged, never fatal.
+    /// Appends an audit row, unless the same row was appended within the
+    /// last [`AUDIT_REPEAT_MS`] (a problem every hook meets is recorded once
+    /// an hour, not once per process); a store problem is logged, never
+    /// fatal.
     pub fn audit(&self, event: agentspine_store::AuditEvent) {
         if let Some(store) = &self.store
-            && let Err(e) = store.audit_append(&event)
+            && let Err(e) = store.audit_append_once(&event, AUDIT_REPEAT_MS)
         {
             tracing::warn!("audit: {e}");
         }

@@ -76,3 +76,28 @@ fn audit_list_filters_by_time_and_host_in_append_order() {
     assert_eq!(store.audit_list(Some(c.at_ms), Some("codex")).unwrap(), []);
     assert!(a.at_ms > 1_600_000_000_000, "milliseconds since the epoch");
 }
+
+#[test]
+fn the_same_event_is_appended_once_per_window() {
+    let store = StateDir::new().open();
+    let event = |path: Option<&str>, detail: Option<&str>| AuditEvent {
+        host: "claude".into(),
+        event: "PreToolUse".into(),
+        phase: "chain".into(),
+        code: "symlink".into(),
+        path: path.map(Into::into),
+        detail: detail.map(Into::into),
+    };
+    let hour = 60 * 60 * 1000;
+    let first = store.audit_append_once(&event(Some("a/CLAUDE.md"), None), hour).unwrap().unwrap();
+    assert_eq!(store.audit_append_once(&event(Some("a/CLAUDE.md"), None), hour).unwrap(), None);
+    // Any field that differs is another event, a missing path included.
+    let other_path = store.audit_append_once(&event(Some("b/CLAUDE.md"), None), hour).unwrap().unwrap();
+    let no_path = store.audit_append_once(&event(None, None), hour).unwrap().unwrap();
+    let detail = store.audit_append_once(&event(Some("a/CLAUDE.md"), Some("why")), hour).unwrap().unwrap();
+    assert_eq!(store.audit_list(None, None).unwrap(), [first, other_path, no_path, detail]);
+    // Past the window, the same event is recorded again.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    assert!(store.audit_append_once(&event(Some("a/CLAUDE.md"), None), 1).unwrap().is_some());
+    assert_eq!(store.audit_list(None, None).unwrap().len(), 5);
+}

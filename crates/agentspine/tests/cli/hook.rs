@@ -478,6 +478,13 @@ fn an_unreadable_nested_file_is_left_out_and_audited() {
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!(ex.filter(&String::from_utf8(out.stdout).unwrap()), @"");
     assert_eq!(ex.audit_rows(), "claude|PreToolUse|chain|permission-denied|packages/api/CLAUDE.md\n");
+    // The next tool calls meet the same file: still one row (one an hour).
+    for session in ["s2", "s3"] {
+        let edit = claude_tool(&ex, session, &web, "Edit", users_edit(&ex));
+        let out = without_dac_override(&ex, &["hook", "claude"], edit.to_string().as_bytes());
+        assert_eq!(out.status.code(), Some(0));
+    }
+    assert_eq!(ex.audit_rows(), "claude|PreToolUse|chain|permission-denied|packages/api/CLAUDE.md\n");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
 }
 
