@@ -174,13 +174,14 @@ pub enum FsError {
         reason: &'static str,
     },
     /// See [`Code::Io`].
-    #[error("{path}: {source}")]
+    // The cause is in the message, not also a `source()`: a chain
+    // printed with its causes (`{:#}`) would say it twice.
+    #[error("{path}: {error}")]
     Io {
         /// Path relative to the root.
         path: String,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 

@@ -66,7 +66,7 @@ pub fn check_private_dir(dir: &Path) -> Result<(), FsError> {
     };
     Err(FsError::Io {
         path: shown(),
-        source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, refusal),
+        error: std::io::Error::new(std::io::ErrorKind::PermissionDenied, refusal),
     })
 }
 

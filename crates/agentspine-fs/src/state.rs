@@ -65,7 +65,7 @@ pub fn ensure_private_dir(path: &Path) -> Result<PathBuf, FsError> {
     if stat.st_uid != ours {
         return Err(FsError::Io {
             path: shown(),
-            source: io::Error::new(
+            error: io::Error::new(
                 io::ErrorKind::PermissionDenied,
                 format!(
                     "refused: the directory is owned by uid {}, not by this user (uid {ours})",
@@ -93,7 +93,7 @@ pub fn move_aside(dir: &Path, name: &str, new_name: &str) -> Result<(), FsError>
     plain_name(new_name, || dir.join(new_name).display().to_string())?;
     let dir_fd = open_dir_itself(dir)?;
     rustix::fs::renameat_with(&dir_fd, name, &dir_fd, new_name, RenameFlags::NOREPLACE).map_err(|e| match e {
-        Errno::EXIST => FsError::Io { path: dir.join(new_name).display().to_string(), source: e.into() },
+        Errno::EXIST => FsError::Io { path: dir.join(new_name).display().to_string(), error: e.into() },
         other => map_lookup_errno(other, &shown),
     })
 }

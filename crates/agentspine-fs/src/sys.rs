@@ -225,7 +225,7 @@ impl Sys<'_> {
                 match self.kind_of(parent, name) {
                     Some(FileKind::Symlink) => FsError::Symlink { path: shown() },
                     Some(kind) if kind != FileKind::File => FsError::NotRegular { path: shown(), kind },
-                    _ => FsError::Io { path: shown(), source: e.into() },
+                    _ => FsError::Io { path: shown(), error: e.into() },
                 }
             }
             other => map_lookup_errno(other, shown),
@@ -267,6 +267,6 @@ pub(crate) fn map_lookup_errno(errno: Errno, shown: &dyn Fn() -> String) -> FsEr
         Errno::ACCESS | Errno::PERM => FsError::PermissionDenied { path: shown() },
         Errno::AGAIN => FsError::Race { path: shown(), attempts: 1 },
         Errno::NAMETOOLONG => FsError::InvalidPath { path: shown(), reason: "a name is too long" },
-        other => FsError::Io { path: shown(), source: other.into() },
+        other => FsError::Io { path: shown(), error: other.into() },
     }
 }

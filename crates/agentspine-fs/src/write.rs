@@ -116,7 +116,7 @@ pub fn backup_file(dir: &Path, name: &str) -> Result<String, FsError> {
         let shown_backup = || dir.join(&backup).display().to_string();
         let file = match create_new(&dir_fd, &backup, mode, &shown_backup) {
             Ok(file) => file,
-            Err(FsError::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(FsError::Io { error, .. }) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         };
         let written = write_all(&file, &bytes).and_then(|()| rustix::fs::fsync(&file));
@@ -129,7 +129,7 @@ pub fn backup_file(dir: &Path, name: &str) -> Result<String, FsError> {
     }
     Err(FsError::Io {
         path: shown(),
-        source: std::io::Error::new(
+        error: std::io::Error::new(
             std::io::ErrorKind::AlreadyExists,
             "every backup name for this second is taken",
         ),
@@ -182,7 +182,7 @@ fn create_new(
         mode_of(mode),
     )
     .map_err(|e| match e {
-        Errno::EXIST => FsError::Io { path: shown(), source: e.into() },
+        Errno::EXIST => FsError::Io { path: shown(), error: e.into() },
         other => map_lookup_errno(other, shown),
     })
 }

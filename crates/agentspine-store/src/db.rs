@@ -540,7 +540,7 @@ fn move_db_aside(dir: &Path) -> Result<String, StoreError> {
         match agentspine_fs::move_aside(dir, DB_FILE, &name) {
             Ok(()) => break name,
             // Two repairs in the same second: take the next free name.
-            Err(FsError::Io { source, .. })
+            Err(FsError::Io { error: source, .. })
                 if source.kind() == std::io::ErrorKind::AlreadyExists && suffix < 100 =>
             {
                 suffix += 1;
