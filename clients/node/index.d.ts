@@ -66,6 +66,21 @@ export interface Project {
   sessions: number;
 }
 
+/**
+ * A record the user accepted in another project and bound for the desktop
+ * (`agentspine source-bind … --host desktop|all`). Context only: it grants
+ * nothing. Read afresh at every bind and prompt, so a rollback or purge
+ * holds from the next prompt.
+ */
+export interface ContinuityItem {
+  /** `binding:ID/KIND/record:N`: where it comes from. */
+  label: string;
+  /** `preference`, `no-go`, `correction`, `reference` or `person-relationship`. */
+  kind: string;
+  text: string;
+  sha256: string;
+}
+
 export interface Bound {
   session_id: string;
   /** The canonical root. */
@@ -74,6 +89,8 @@ export interface Bound {
   token: string;
   /** The root chain. */
   chain: Chain;
+  /** What the user's desktop bindings carry (empty when none). */
+  continuity: ContinuityItem[];
 }
 
 export interface PromptBegun {
@@ -85,6 +102,8 @@ export interface PromptBegun {
   chain: Chain;
   /** Set when the root chain could not be resolved again (2 s bound, resolver error): the previous one stays, `rebuild` is false. */
   fallback: { reason: string } | null;
+  /** What the user's desktop bindings carry now (empty when none). */
+  continuity: ContinuityItem[];
 }
 
 export interface Resolved {

@@ -67,10 +67,13 @@ test('a full desktop flow: register, bind, prompt, resolve twice, edit AGENTS.md
   const bound = await host.bindSession('session-1', root);
   assert.equal(bound.token.length, 64);
   assert.deepEqual(labels(bound.chain), ['~/.pi/agent/AGENTS.md', 'AGENTS.md']);
+  // No binding for the desktop: no continuity (tests/cli/continuity.rs binds one).
+  assert.deepEqual(bound.continuity, []);
 
   let prompt = await host.beginPrompt('session-1');
   assert.equal(prompt.prompt, 1);
   assert.equal(prompt.rebuild, false);
+  assert.deepEqual(prompt.continuity, []);
 
   const sidecar = await SidecarClient.connect({ socketPath, sessionId: 'session-1', token: bound.token, baseChain: bound.chain });
   t.after(() => sidecar.close());

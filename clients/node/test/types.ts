@@ -10,6 +10,7 @@ import {
   readControlToken,
   MAX_LINE,
   type Chain,
+  type ContinuityItem,
   type Resolved,
   type RefusalReason,
 } from '../index.js';
@@ -26,6 +27,10 @@ export async function desktopFlow(root: string, file: string): Promise<string[]>
   if (prompt.rebuild) {
     sidecar.baseChain = prompt.chain;
   }
+  // Context only: shown to the model beside the chain, labelled.
+  const continuity: string[] = [...bound.continuity, ...prompt.continuity].map(
+    (item: ContinuityItem) => `${item.label} (${item.kind}): ${item.text} ${item.sha256}`,
+  );
   const first: Resolved = await sidecar.resolve(file);
   const again: Resolved = await sidecar.resolve(file);
   const cache: 'hit' | 'miss' = again.cache;
@@ -45,5 +50,5 @@ export async function desktopFlow(root: string, file: string): Promise<string[]>
   await host.endSession('s1');
   sidecar.close();
   host.close();
-  return [...labels, cache, fallback ?? 'none', written.sha256, String(first.duration_ms), String(MAX_LINE)];
+  return [...labels, ...continuity, cache, fallback ?? 'none', written.sha256, String(first.duration_ms), String(MAX_LINE)];
 }

@@ -41,9 +41,9 @@ pub struct Server {
     registry: Mutex<Registry>,
     writes: Mutex<()>,
     workers: Arc<Semaphore>,
-    /// The state store, for audit rows; opened at the first fallback (most
-    /// servers never need it).
-    state: OnceLock<Mutex<crate::state::State>>,
+    /// The state store, for audit rows and continuity; opened at the first
+    /// need.
+    state: Arc<OnceLock<Mutex<crate::state::State>>>,
 }
 
 /// What a connection has proved.
@@ -160,7 +160,7 @@ impl Server {
             registry: Mutex::new(Registry::default()),
             writes: Mutex::new(()),
             workers: Arc::new(Semaphore::new(WORKERS)),
-            state: OnceLock::new(),
+            state: Arc::default(),
         }
     }
 
@@ -370,7 +370,50 @@ impl Server {
             "project_root": session.root,
             "token": session.token(),
             "chain": *base,
+            "continuity": self.continuity().await,
         }))
+    }
+
+    /// What the user's active bindings for the desktop carry: the accepted
+    /// portable records, each labelled with its binding, as context only
+    /// (they grant nothing). Read afresh for every bind and prompt, so a
+    /// rollback or purge holds from the next prompt. A store that cannot
+    /// be read within [`DEADLINE`], or a binding chain that does not
+    /// verify, gives none (and, for the chain, an audit row).
+    async fn continuity(&self) -> Value {
+        let state = Arc::clone(&self.state);
+        let read = tokio::task::spawn_blocking(move || {
+            let state = state.get_or_init(|| Mutex::new(crate::state::State::open()));
+            let state = state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.continuity(agentspine_core::Host::Desktop)
+        });
+        let items = match tokio::time::timeout(DEADLINE, read).await {
+            Ok(Ok(items)) => items,
+            Ok(Err(e)) => {
+                tracing::warn!("continuity: {e}");
+                Vec::new()
+            }
+            Err(_) => {
+                tracing::warn!(
+                    "continuity: no answer from the state store within {} ms",
+                    DEADLINE.as_millis()
+                );
+                Vec::new()
+            }
+        };
+        Value::Array(
+            items
+                .iter()
+                .map(|item| {
+                    json!({
+                        "label": item.label(),
+                        "kind": item.kind,
+                        "text": item.text,
+                        "sha256": item.sha256(),
+                    })
+                })
+                .collect(),
+        )
     }
 
     /// A new prompt: the cache is dropped and the root chain resolved
@@ -383,16 +426,20 @@ impl Server {
             Ok(chain) => (Some(chain), Value::Null),
             Err(fault) => (None, json!({ "reason": fault.message })),
         };
-        let mut prompt = session.prompt();
-        let base = chain.unwrap_or_else(|| (*prompt.base).clone());
-        let rebuild = prompt.begin(base);
-        Ok(json!({
-            "session_id": session.id,
-            "prompt": prompt.number,
-            "rebuild": rebuild,
-            "chain": *prompt.base,
-            "fallback": fallback,
-        }))
+        let mut answer = {
+            let mut prompt = session.prompt();
+            let base = chain.unwrap_or_else(|| (*prompt.base).clone());
+            let rebuild = prompt.begin(base);
+            json!({
+                "session_id": session.id,
+                "prompt": prompt.number,
+                "rebuild": rebuild,
+                "chain": *prompt.base,
+                "fallback": fallback,
+            })
+        };
+        answer["continuity"] = self.continuity().await;
+        Ok(answer)
     }
 
     /// Records a fallback in the audit log (`agentspine audit --host
@@ -406,9 +453,9 @@ impl Server {
             path: Some(session.root.join(rel).display().to_string()),
             detail: Some(format!("session {:?}: the root chain answered instead ({reason})", session.id)),
         };
-        let server = self.clone();
+        let state = Arc::clone(&self.state);
         tokio::task::spawn_blocking(move || {
-            let state = server.state.get_or_init(|| Mutex::new(crate::state::State::open()));
+            let state = state.get_or_init(|| Mutex::new(crate::state::State::open()));
             state.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).audit(event);
         });
     }

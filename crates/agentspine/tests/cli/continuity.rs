@@ -674,3 +674,61 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
     }
     "#);
 }
+
+#[test]
+fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_it_after_a_rollback() {
+    let (ex, a) = configured();
+    // A binding for codex is not the desktop's.
+    bind(&ex, &a, "codex");
+    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_agentspine"));
+    command
+        .arg("serve")
+        .arg("--socket")
+        .arg(run_dir.path().join("run/agentspine.sock"))
+        .arg("--json")
+        .env_clear()
+        .env("HOME", &ex.home)
+        .env("AGENTSPINE_STATE_DIR", &ex.state)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let served = crate::serve::Served::start(command.spawn().unwrap());
+    let mut host = served.host();
+    let root = ex.tree.to_str().unwrap();
+    host.ok("projects.register", json!({ "root": root }));
+    let bound = host.ok("session.bind", json!({ "session_id": "d1", "project_root": root }));
+    assert_eq!(bound["continuity"], json!([]), "{bound}");
+
+    let id = bind(&ex, &a, "desktop");
+    let next = host.ok("session.prompt_begin", json!({ "session_id": "d1" }));
+    let items: Vec<(String, String, String)> = next["continuity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            let field = |name: &str| item[name].as_str().unwrap().to_owned();
+            (redact(&field("label"), &id), field("kind"), field("text"))
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            ("binding:[ID]/preference/record:1".to_owned(), "preference".to_owned(), PREFERENCE.to_owned()),
+            ("binding:[ID]/no-go/record:2".to_owned(), "no-go".to_owned(), NO_GO.to_owned()),
+        ]
+    );
+    let whole = next.to_string();
+    for kept in [SECRET, FACT, PROPOSED] {
+        assert!(!whole.contains(kept), "{kept} came through: {whole}");
+    }
+    // A new session bound now gets them with its root chain.
+    let again = host.ok("session.bind", json!({ "session_id": "d2", "project_root": root }));
+    assert_eq!(again["continuity"], next["continuity"]);
+
+    let out = ex.run("", &["source-rollback", &format!("binding:{id}"), "--confirm-local-binding"]);
+    assert!(out.status.success());
+    let after = host.ok("session.prompt_begin", json!({ "session_id": "d1" }));
+    assert_eq!(after["continuity"], json!([]), "{after}");
+}

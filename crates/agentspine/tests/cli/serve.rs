@@ -79,14 +79,14 @@ impl Desk {
 }
 
 /// A running server; killed when dropped.
-struct Served {
+pub(crate) struct Served {
     child: Child,
     ready: Value,
 }
 
 impl Served {
     /// Waits for the ready line on stdout.
-    fn start(mut child: Child) -> Served {
+    pub(crate) fn start(mut child: Child) -> Served {
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         if line.is_empty() {
@@ -110,7 +110,7 @@ impl Served {
     }
 
     /// A connection authenticated as the host.
-    fn host(&self) -> Client {
+    pub(crate) fn host(&self) -> Client {
         let mut client = self.client();
         client.ok("host.authenticate", json!({ "control_token": self.token() }));
         client
@@ -131,7 +131,7 @@ impl Drop for Served {
 }
 
 /// A JSON-RPC client over the socket, one request at a time.
-struct Client {
+pub(crate) struct Client {
     reader: BufReader<UnixStream>,
     writer: UnixStream,
     next: u64,
@@ -162,7 +162,7 @@ impl Client {
         answer
     }
 
-    fn ok(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn ok(&mut self, method: &str, params: Value) -> Value {
         let answer = self.call(method, params);
         assert!(answer.get("error").is_none(), "{method}: {answer}");
         answer["result"].clone()
@@ -313,6 +313,7 @@ fn refusals_and_prompts_have_a_stable_shape() {
             ],
             "text": "# Project instructions\n\nEntries run from the global file and the project root down to the working directory. Where they disagree, later (closer) entries take precedence.\n\n## ~/.pi/agent/AGENTS.md (global)\n\nglobal rule\n\n## AGENTS.md\n\nroot rule\n"
           },
+          "continuity": [],
           "project_root": "[TMP]/proj",
           "session_id": "s1",
           "token": "[token]"
@@ -372,6 +373,7 @@ fn refusals_and_prompts_have_a_stable_shape() {
             ],
             "text": "# Project instructions\n\nEntries run from the global file and the project root down to the working directory. Where they disagree, later (closer) entries take precedence.\n\n## ~/.pi/agent/AGENTS.md (global)\n\nglobal rule\n\n## AGENTS.md\n\nroot rule v2\n"
           },
+          "continuity": [],
           "fallback": null,
           "prompt": 1,
           "rebuild": true,
@@ -788,6 +790,7 @@ fn a_chosen_directory_that_others_may_enter_is_refused_not_changed() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the directory has mode 0755; it must be private to you (`chmod 700` it"), "{err}");
+    assert_eq!(err.matches("has mode 0755").count(), 1, "the cause is said once: {err}");
     assert_eq!(std::fs::metadata(&dir).unwrap().permissions().mode() & 0o7777, 0o755);
     assert!(std::fs::symlink_metadata(desk.socket()).is_err());
     // Once it is private, the server starts.
