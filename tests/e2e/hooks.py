@@ -31,6 +31,10 @@ plugin  plugins/claude loaded with `--plugin-dir`, nothing installed: the
         memory fact and a sibling's CLAUDE.md arrive, the MCP server connects,
         and each event runs the hook once.
 codex   started at the root; two apply_patch calls.
+        - `doctor` reports the installed hooks untrusted (Codex would skip
+          them), then trusted after `install codex --trust-hooks`; Codex runs
+          with nothing but those trust records (no bypass flag), so the hooks
+          running proves the records are the ones Codex computes.
         - the nested AGENTS.md of both patched packages arrive after the first
           patch, as their own message, and once only; the root AGENTS.md Codex
           loaded itself is never repeated.
@@ -93,10 +97,10 @@ def claude_memory_dir(home: str, root: str) -> str:
     return os.path.join(home, ".claude", "projects", re.sub(r"[^A-Za-z0-9]", "-", root), "memory")
 
 
-def install(bin_: str, host: str, env: dict) -> tuple[int, str]:
+def install(bin_: str, host: str, env: dict, *extra: str) -> tuple[int, str]:
     out = ""
     for _ in range(2):
-        p = subprocess.run([bin_, "install", host, "--json"], env=env, capture_output=True, text=True)
+        p = subprocess.run([bin_, "install", host, "--json", *extra], env=env, capture_output=True, text=True)
         if p.returncode != 0:
             return p.returncode, p.stdout + p.stderr
         out = p.stdout
@@ -376,6 +380,23 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
     env.update({"HOME": home, "CODEX_HOME": os.path.join(home, ".codex")})
     rc, out = install(bin_, "codex", env)
     c.check(rc == 0, "agentspine install codex (twice)", out)
+
+    def trust_report() -> tuple[int, dict]:
+        p = subprocess.run([bin_, "doctor", "--host", "codex", "--cwd", tree, "--json"], env=env,
+                           capture_output=True, text=True)
+        report = json.loads(p.stdout) if p.stdout.strip() else {}
+        statuses = {t["event"]: t["status"] for t in report.get("install", {}).get("codex_trust") or []}
+        return p.returncode, statuses
+
+    rc, statuses = trust_report()
+    c.check(rc != 0 and statuses == {e: "untrusted" for e in CODEX_EVENTS},
+            "doctor: the hooks are installed but untrusted (Codex would skip them), and says so",
+            f"exit {rc}, {statuses}")
+    rc, out = install(bin_, "codex", env, "--trust-hooks")
+    c.check(rc == 0, "agentspine install codex --trust-hooks (twice)", out)
+    rc, statuses = trust_report()
+    c.check(statuses == {e: "trusted" for e in CODEX_EVENTS},
+            "doctor: every agentspine hook is trusted", f"exit {rc}, {statuses}")
     hooks = json.load(open(os.path.join(home, ".codex", "hooks.json")))
     counts = our_hooks(hooks, "codex")
     c.check(counts == {e: 1 for e in CODEX_EVENTS}, "hooks.json holds one agentspine hook per event",
@@ -391,8 +412,9 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
     script = os.path.join(work, "codex", "script.json")
     json.dump(turns, open(script, "w"))
     log = os.path.join(work, "codex", "strace.log")
-    # Hook trust is the user's step (install says so); the test bypasses it.
-    args = ["--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox"]
+    # No `--dangerously-bypass-hook-trust`: the hooks run only if the trust
+    # records `--trust-hooks` wrote are the ones Codex computes.
+    args = ["--dangerously-bypass-approvals-and-sandbox"]
     try:
         raw = os.path.join(keep, "codex") if keep else os.path.join(work, "codex", "raw")
         recs = cap.run_host("codex", tree, tree, home, script=script, prompt="Bump the handler.",

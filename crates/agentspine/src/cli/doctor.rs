@@ -5,8 +5,8 @@
 //! was found, included and excluded (with the verdict); where the host
 //! itself would behave differently; the memory report; the state store's
 //! health (a full `PRAGMA quick_check`, the cache, the bindings registry);
-//! and whether agentspine's hooks are installed exactly once and its MCP
-//! server registered. A one-line verdict closes it; the exit code is 1
+//! and whether agentspine's hooks are installed exactly once (for Codex,
+//! and trusted) and its MCP server registered. A one-line verdict closes it; the exit code is 1
 //! when something needs the user's action.
 //!
 //! `--offline-memory-orphans` is a separate, explicit mode: see
@@ -32,7 +32,8 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// Shows what was found, included and excluded per scope and why, where
 /// the host itself would read more (links it follows, files above the
 /// root), the memory report, the state store's health, and whether the
-/// hooks are installed exactly once and the MCP server registered. Ends
+/// hooks are installed exactly once (for Codex, and trusted: Codex skips
+/// an untrusted hook without a word) and the MCP server registered. Ends
 /// with a one-line verdict; exits 1 when something needs your action.
 ///
 /// `--offline-memory-orphans` instead lists Claude Code's memory directory
@@ -276,8 +277,9 @@ fn store_health(g: &Gathered, actions: &mut Vec<String>) -> Value {
     })
 }
 
-/// Whether agentspine's hooks are installed exactly once per event and the
-/// MCP server registered, from the host's own configuration files.
+/// Whether agentspine's hooks are installed exactly once per event (and,
+/// for Codex, trusted) and the MCP server registered, from the host's own
+/// configuration files.
 fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
     let root = &g.resolution.project_root;
     let (settings, mcp_files, required): (Vec<PathBuf>, Vec<(PathBuf, McpKind)>, &[&str]) = match g.host {
@@ -386,13 +388,38 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
     if registered.is_empty() {
         problems.push("the MCP server is not registered".to_owned());
     }
-    let summary = if problems.is_empty() {
-        format!("hooks installed once per event; MCP server registered in {}", registered[0].display())
-    } else {
-        problems.join("; ")
+    let (trust, untrusted) = match g.host {
+        Host::Codex => codex_trust(g),
+        _ => (Value::Null, Vec::new()),
+    };
+    let summary = match (problems.is_empty(), untrusted.is_empty()) {
+        (true, true) => {
+            let trusted = if g.host == Host::Codex { " and trusted" } else { "" };
+            format!(
+                "hooks installed once per event{trusted}; MCP server registered in {}",
+                registered[0].display()
+            )
+        }
+        _ => {
+            let mut all = problems.clone();
+            if !untrusted.is_empty() {
+                all.push(format!(
+                    "Codex skips agentspine's hooks it has not trusted, without a word: {}",
+                    untrusted.join(", ")
+                ));
+            }
+            all.join("; ")
+        }
     };
     if !problems.is_empty() {
-        actions.push(format!("{summary}: run `agentspine install {word}`"));
+        actions.push(format!("{}: run `agentspine install {word}`", problems.join("; ")));
+    }
+    if !untrusted.is_empty() {
+        actions.push(format!(
+            "Codex has not trusted agentspine's hooks ({}): trust them in `codex` (type `/hooks`), or run \
+             `agentspine install codex --trust-hooks`",
+            untrusted.join(", ")
+        ));
     }
     json!({
         "applicable": true,
@@ -400,8 +427,36 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
         "hook_files": files,
         "commands_per_event": per_event,
         "mcp_registered_in": registered,
-        "ok": problems.is_empty(),
+        "codex_trust": trust,
+        "ok": problems.is_empty() && untrusted.is_empty(),
     })
+}
+
+/// Codex's trust records of agentspine's hooks in `$CODEX_HOME/hooks.json`
+/// (see `install::trust`): each hook with its status, and the events of
+/// those Codex would skip.
+fn codex_trust(g: &Gathered) -> (Value, Vec<String>) {
+    use crate::install::trust;
+    let Some(home) = g.env.codex_home() else { return (Value::Null, Vec::new()) };
+    let hooks_path = home.join("hooks.json");
+    let hooks: Value =
+        read_config(&hooks_path).0.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+    let records = trust::records(&hooks_path, &hooks);
+    let config: toml_edit::DocumentMut =
+        read_config(&home.join("config.toml")).0.and_then(|t| t.parse().ok()).unwrap_or_default();
+    let statuses = trust::statuses(&records, &config);
+    let report = records
+        .iter()
+        .zip(&statuses)
+        .map(|(r, s)| json!({ "event": r.event, "key": r.key, "status": s.as_str() }))
+        .collect();
+    let untrusted = records
+        .iter()
+        .zip(&statuses)
+        .filter(|(_, s)| **s != trust::Status::Trusted)
+        .map(|(r, s)| format!("{} {}", r.event, s.as_str()))
+        .collect();
+    (Value::Array(report), untrusted)
 }
 
 /// A TOML item as JSON (tables, arrays of tables, plain values), so hook

@@ -3,14 +3,14 @@
 //! formatting stay).
 //!
 //! Codex 0.171 runs a hook from `hooks.json` only once the user has trusted
-//! it (`[hooks.state."<key>"] trusted_hash` in config.toml). How Codex
-//! computes that key and hash is not documented, so agentspine does not
-//! write it: install tells the user to trust the hooks in Codex's `/hooks`
-//! view (the place Codex 0.171's own help points to).
+//! it (`[hooks.state."<key>"] trusted_hash` in config.toml, see [`trust`]).
+//! Install tells the user to trust the hooks in Codex's `/hooks` view, or
+//! writes those records itself when asked (`--trust-hooks`); uninstall
+//! removes agentspine's records.
 
 use std::path::{Path, PathBuf};
 
-use super::{Change, hooks, parse_object, read_config, render_object};
+use super::{Change, hooks, parse_object, read_config, render_object, trust};
 
 /// The events agentspine answers, with Codex's matcher for each.
 pub const EVENTS: &[(&str, Option<&str>)] = &[
@@ -23,10 +23,15 @@ pub const EVENTS: &[(&str, Option<&str>)] = &[
 
 /// What Codex needs the user to do after install.
 const TRUST_STEP: &str = "Codex runs a hook from hooks.json only once you trust it, and skips untrusted \
-                          hooks silently: start `codex`, type `/hooks`, and trust the agentspine hooks \
-                          (agentspine does not write Codex's trust record itself)";
+                          hooks silently: start `codex`, type `/hooks`, and trust the agentspine hooks, \
+                          or run `agentspine install codex --trust-hooks`";
 
-pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
+pub(super) fn changes(
+    home: &Path,
+    bin: &str,
+    adding: bool,
+    trust_hooks: bool,
+) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
     let (dir, make_dir) = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
         Some(dir) => {
             let dir = PathBuf::from(dir);
@@ -45,9 +50,27 @@ pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<(V
         None => (home.join(".codex"), Some((home.to_path_buf(), ".codex".to_owned()))),
     };
     let hooks_change = hooks_change(&dir, make_dir.clone(), bin, adding)?;
-    let config_change = config_change(&dir, make_dir, bin, adding)?;
-    let steps = if adding { vec![TRUST_STEP.to_owned()] } else { Vec::new() };
+    // The records of agentspine's hooks as they will be (to trust them) or
+    // as they were (to forget them).
+    let hooks_text = if adding { &hooks_change.after } else { &hooks_change.before };
+    let hooks_value: serde_json::Value =
+        hooks_text.as_deref().and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default();
+    let records = trust::records(&dir.join("hooks.json"), &hooks_value);
+    let trusting = match (adding, trust_hooks) {
+        (true, true) => Trusting::Trust(&records),
+        (true, false) => Trusting::Leave,
+        (false, _) => Trusting::Forget(&records),
+    };
+    let config_change = config_change(&dir, make_dir, bin, adding, trusting)?;
+    let steps = if adding && !trust_hooks { vec![TRUST_STEP.to_owned()] } else { Vec::new() };
     Ok((vec![hooks_change, config_change], steps))
+}
+
+/// What install does with Codex's trust records of agentspine's hooks.
+enum Trusting<'a> {
+    Leave,
+    Trust(&'a [trust::Record]),
+    Forget(&'a [trust::Record]),
 }
 
 fn hooks_change(
@@ -75,6 +98,7 @@ fn config_change(
     make_dir: Option<(PathBuf, String)>,
     bin: &str,
     adding: bool,
+    trusting: Trusting<'_>,
 ) -> anyhow::Result<Change> {
     let name = "config.toml";
     let path = dir.join(name);
@@ -108,6 +132,12 @@ fn config_change(
         && servers.is_empty()
     {
         doc.remove("mcp_servers");
+    }
+    match trusting {
+        Trusting::Leave => {}
+        Trusting::Trust(records) => trust::trust(records, &mut doc)
+            .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?,
+        Trusting::Forget(records) => trust::forget(records, &mut doc),
     }
     let text = doc.to_string();
     let after = match (&before, adding) {

@@ -21,6 +21,7 @@ mod claude;
 mod codex;
 mod hooks;
 mod json;
+pub(crate) mod trust;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,8 @@ const MAX_CONFIG: u64 = 16 << 20;
 ///
 /// Codex: `$CODEX_HOME/hooks.json` (or `~/.codex/hooks.json`) and
 /// `[mcp_servers.agentspine]` in `config.toml`. Codex runs these hooks only
-/// once you trust them in Codex; agentspine does not write that trust.
+/// once you trust them: in Codex's `/hooks` view, or with `--trust-hooks`,
+/// which writes the same trust records into `config.toml`.
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -60,6 +62,11 @@ pub struct Args {
     /// Project directory for `--scope project` [default: the git root of the current directory].
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Codex only: also record agentspine's hooks as trusted in config.toml
+    /// (what trusting them in Codex's `/hooks` view records), so Codex runs
+    /// them without asking. Uninstall removes these records either way.
+    #[arg(long)]
+    trust_hooks: bool,
     /// Print what would change and write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -154,6 +161,10 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
     let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
     let (changes, next_steps) = match args.host {
         Host::Claude => {
+            anyhow::ensure!(
+                !args.trust_hooks,
+                "Claude Code has no hook trust to record: drop `--trust-hooks`"
+            );
             let project = match args.scope {
                 Scope::Project => Some(crate::cli::project_root(args.project.as_deref())?),
                 Scope::User => None,
@@ -165,7 +176,7 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
                 args.scope == Scope::User,
                 "Codex has no project scope here: drop `--scope project`"
             );
-            codex::changes(&home, &bin, adding)?
+            codex::changes(&home, &bin, adding, args.trust_hooks)?
         }
     };
     let mut reports = Vec::new();

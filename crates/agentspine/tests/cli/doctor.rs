@@ -335,10 +335,43 @@ fn offline_memory_orphans_finds_claude_codes_directory_from_the_evidence() {
 #[test]
 fn doctor_counts_codex_hooks_in_hooks_json_and_config_toml() {
     let ex = Example::new();
+    let statuses = |report: &serde_json::Value| -> Vec<String> {
+        report["install"]["codex_trust"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| format!("{} {}", t["event"].as_str().unwrap(), t["status"].as_str().unwrap()))
+            .collect()
+    };
+    // Installed, not yet trusted: Codex would skip every hook, and doctor
+    // says what to do.
     ex.stdout(&ex.run(".", &["install", "codex"]));
+    let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = ex.json_any(&out);
+    assert_eq!(
+        statuses(&report),
+        [
+            "PostCompact untrusted",
+            "PreToolUse untrusted",
+            "SessionEnd untrusted",
+            "SessionStart untrusted",
+            "UserPromptSubmit untrusted"
+        ]
+    );
+    assert_eq!(report["install"]["codex_trust"][0]["key"], "[HOME]/.codex/hooks.json:post_compact:0:0");
+    let actions = report["actions"].to_string();
+    assert!(actions.contains("agentspine install codex --trust-hooks"), "{actions}");
+    // Trusted: nothing to do.
+    ex.stdout(&ex.run(".", &["install", "codex", "--trust-hooks"]));
     let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     let report = ex.json(&out);
+    assert!(statuses(&report).iter().all(|s| s.ends_with(" trusted")), "{:?}", statuses(&report));
+    assert_eq!(
+        report["install"]["summary"],
+        "hooks installed once per event and trusted; MCP server registered in [HOME]/.codex/config.toml"
+    );
     assert_eq!(report["install"]["mcp_registered_in"], json!(["[HOME]/.codex/config.toml"]));
     assert_eq!(
         report["install"]["commands_per_event"].as_object().unwrap().keys().collect::<Vec<_>>(),

@@ -300,6 +300,43 @@ fn codex_config_keeps_comments_and_hooks_json_comes_and_goes() {
 }
 
 #[test]
+fn trust_hooks_records_codex_trust_for_agentspines_hooks_only_and_uninstall_takes_it_out() {
+    let ex = Example::new();
+    let mine = "[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:mine\"\n";
+    ex.home_file(".codex/config.toml", &format!("{CONFIG_TOML}\n{mine}"));
+    let codex = ex.home.join(".codex");
+    let out = ok(&ex.run(".", &["install", "codex", "--trust-hooks"]));
+    assert!(!out.contains("next:"), "nothing left to do: {out}");
+    let config: toml_edit::DocumentMut =
+        std::fs::read_to_string(codex.join("config.toml")).unwrap().parse().unwrap();
+    let state = config["hooks"]["state"].as_table_like().unwrap();
+    let mut keys: Vec<String> = state.iter().map(|(k, _)| filter(&ex, k)).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "/elsewhere/hooks.json:stop:0:0",
+            "[HOME]/.codex/hooks.json:post_compact:0:0",
+            "[HOME]/.codex/hooks.json:pre_tool_use:0:0",
+            "[HOME]/.codex/hooks.json:session_end:0:0",
+            "[HOME]/.codex/hooks.json:session_start:0:0",
+            "[HOME]/.codex/hooks.json:user_prompt_submit:0:0",
+        ]
+    );
+    for (key, entry) in state.iter() {
+        let hash = entry.get("trusted_hash").and_then(|v| v.as_str()).unwrap();
+        assert!(key.starts_with('/') && (hash == "sha256:mine" || hash.len() == 71), "{key} = {hash}");
+    }
+    // Uninstall leaves the user's own trust record and nothing of ours.
+    ok(&ex.run(".", &["uninstall", "codex"]));
+    assert_eq!(std::fs::read_to_string(codex.join("config.toml")).unwrap(), format!("{CONFIG_TOML}\n{mine}"));
+    // Claude Code has no such thing.
+    let out = ex.run(".", &["install", "claude", "--trust-hooks"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Claude Code has no hook trust"), "{out:?}");
+}
+
+#[test]
 fn claude_project_scope_writes_the_project_files() {
     let ex = Example::new();
     ok(&ex.run("services/billing", &["install", "claude", "--scope", "project"]));
@@ -337,7 +374,7 @@ fn install_json_output() {
       ],
       "host": "codex",
       "next_steps": [
-        "Codex runs a hook from hooks.json only once you trust it, and skips untrusted hooks silently: start `codex`, type `/hooks`, and trust the agentspine hooks (agentspine does not write Codex's trust record itself)"
+        "Codex runs a hook from hooks.json only once you trust it, and skips untrusted hooks silently: start `codex`, type `/hooks`, and trust the agentspine hooks, or run `agentspine install codex --trust-hooks`"
       ]
     }
     "#);
