@@ -388,11 +388,12 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
     if registered.is_empty() {
         problems.push("the MCP server is not registered".to_owned());
     }
-    let (trust, untrusted) = match g.host {
+    let (trust, untrusted, disabled) = match g.host {
         Host::Codex => codex_trust(g),
-        _ => (Value::Null, Vec::new()),
+        _ => (Value::Null, Vec::new(), Vec::new()),
     };
-    let summary = match (problems.is_empty(), untrusted.is_empty()) {
+    let skipped: Vec<&String> = untrusted.iter().chain(&disabled).collect();
+    let summary = match (problems.is_empty(), skipped.is_empty()) {
         (true, true) => {
             let trusted = if g.host == Host::Codex { " and trusted" } else { "" };
             format!(
@@ -402,10 +403,11 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
         }
         _ => {
             let mut all = problems.clone();
-            if !untrusted.is_empty() {
+            if !skipped.is_empty() {
+                let skipped: Vec<&str> = skipped.iter().map(|s| s.as_str()).collect();
                 all.push(format!(
-                    "Codex skips agentspine's hooks it has not trusted, without a word: {}",
-                    untrusted.join(", ")
+                    "Codex skips these agentspine hooks without a word: {}",
+                    skipped.join(", ")
                 ));
             }
             all.join("; ")
@@ -421,6 +423,12 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
             untrusted.join(", ")
         ));
     }
+    if !disabled.is_empty() {
+        actions.push(format!(
+            "agentspine's hooks are turned off in Codex ({}): turn them on in `codex` (type `/hooks`)",
+            disabled.join(", ")
+        ));
+    }
     json!({
         "applicable": true,
         "summary": summary,
@@ -428,16 +436,16 @@ fn installation(g: &Gathered, actions: &mut Vec<String>) -> Value {
         "commands_per_event": per_event,
         "mcp_registered_in": registered,
         "codex_trust": trust,
-        "ok": problems.is_empty() && untrusted.is_empty(),
+        "ok": problems.is_empty() && skipped.is_empty(),
     })
 }
 
 /// Codex's trust records of agentspine's hooks in `$CODEX_HOME/hooks.json`
-/// (see `install::trust`): each hook with its status, and the events of
-/// those Codex would skip.
-fn codex_trust(g: &Gathered) -> (Value, Vec<String>) {
+/// (see `install::trust`): each hook with its status, then the hooks Codex
+/// would skip for want of trust, and those turned off in Codex.
+fn codex_trust(g: &Gathered) -> (Value, Vec<String>, Vec<String>) {
     use crate::install::trust;
-    let Some(home) = g.env.codex_home() else { return (Value::Null, Vec::new()) };
+    let Some(home) = g.env.codex_home() else { return (Value::Null, Vec::new(), Vec::new()) };
     let hooks_path = home.join("hooks.json");
     let hooks: Value =
         read_config(&hooks_path).0.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
@@ -450,13 +458,17 @@ fn codex_trust(g: &Gathered) -> (Value, Vec<String>) {
         .zip(&statuses)
         .map(|(r, s)| json!({ "event": r.event, "key": r.key, "status": s.as_str() }))
         .collect();
-    let untrusted = records
-        .iter()
-        .zip(&statuses)
-        .filter(|(_, s)| **s != trust::Status::Trusted)
-        .map(|(r, s)| format!("{} {}", r.event, s.as_str()))
-        .collect();
-    (Value::Array(report), untrusted)
+    let named = |wanted: &dyn Fn(trust::Status) -> bool| -> Vec<String> {
+        records
+            .iter()
+            .zip(&statuses)
+            .filter(|(_, s)| wanted(**s))
+            .map(|(r, s)| format!("{} {}", r.event, s.as_str()))
+            .collect()
+    };
+    let untrusted = named(&|s| matches!(s, trust::Status::Untrusted | trust::Status::Changed));
+    let disabled = named(&|s| s == trust::Status::Disabled);
+    (Value::Array(report), untrusted, disabled)
 }
 
 /// A TOML item as JSON (tables, arrays of tables, plain values), so hook

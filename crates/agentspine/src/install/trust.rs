@@ -11,7 +11,9 @@
 //! Checked end to end against the real Codex (tests/e2e/hooks.py runs it
 //! with only the records `install codex --trust-hooks` writes, and the
 //! hooks run); `doctor --host codex` reports each of agentspine's hooks as
-//! trusted, untrusted or changed since it was trusted.
+//! trusted, untrusted, changed since it was trusted, or disabled (an entry
+//! with `enabled = false`, which Codex skips whatever its hash; install
+//! leaves that choice alone).
 
 use std::path::Path;
 
@@ -40,6 +42,8 @@ pub enum Status {
     Untrusted,
     /// Trusted for another definition (the hook changed since): skipped.
     Changed,
+    /// Turned off in Codex (`enabled = false`): skipped, whatever the hash.
+    Disabled,
 }
 
 impl Status {
@@ -48,6 +52,7 @@ impl Status {
             Status::Trusted => "trusted",
             Status::Untrusted => "untrusted",
             Status::Changed => "changed since trusted",
+            Status::Disabled => "disabled in Codex",
         }
     }
 }
@@ -128,11 +133,11 @@ pub fn statuses(records: &[Record], config: &toml_edit::DocumentMut) -> Vec<Stat
     records
         .iter()
         .map(|record| {
-            match state
-                .and_then(|s| s.get(&record.key))
-                .and_then(|e| e.get("trusted_hash"))
-                .and_then(|v| v.as_str())
-            {
+            let entry = state.and_then(|s| s.get(&record.key));
+            if entry.and_then(|e| e.get("enabled")).and_then(|v| v.as_bool()) == Some(false) {
+                return Status::Disabled;
+            }
+            match entry.and_then(|e| e.get("trusted_hash")).and_then(|v| v.as_str()) {
                 Some(hash) if hash == record.hash => Status::Trusted,
                 Some(_) => Status::Changed,
                 None => Status::Untrusted,
@@ -241,6 +246,11 @@ mod tests {
         let mut moved = records.clone();
         moved[0].hash = "sha256:0".into();
         assert_eq!(statuses(&moved, &doc), [Status::Changed, Status::Trusted]);
+        // Turned off in Codex's /hooks view: skipped, trusted or not
+        // (Codex 0.171 runs no hook whose entry says `enabled = false`).
+        let mut off = doc.clone();
+        off["hooks"]["state"][&records[1].key]["enabled"] = toml_edit::value(false);
+        assert_eq!(statuses(&records, &off), [Status::Trusted, Status::Disabled]);
         // Forgetting takes out exactly agentspine's records.
         forget(&records, &mut doc);
         let back: toml_edit::DocumentMut = doc.to_string().parse().unwrap();

@@ -372,6 +372,28 @@ fn doctor_counts_codex_hooks_in_hooks_json_and_config_toml() {
         report["install"]["summary"],
         "hooks installed once per event and trusted; MCP server registered in [HOME]/.codex/config.toml"
     );
+    // Turned off in Codex's /hooks view (`enabled = false`): Codex skips it
+    // whatever its hash, and trusting again would not help.
+    let config = ex.home.join(".codex/config.toml");
+    let trusted = std::fs::read_to_string(&config).unwrap();
+    let key = format!("[hooks.state.\"{}/.codex/hooks.json:pre_tool_use:0:0\"]\n", ex.home.display());
+    let (head, tail) = trusted.split_once(&key).unwrap();
+    let (hash_line, rest) = tail.split_once('\n').unwrap();
+    std::fs::write(&config, format!("{head}{key}{hash_line}\nenabled = false\n{rest}")).unwrap();
+    let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = ex.json_any(&out);
+    assert!(
+        statuses(&report).contains(&"PreToolUse disabled in Codex".to_owned()),
+        "{:?}",
+        statuses(&report)
+    );
+    let actions = report["actions"].to_string();
+    assert!(
+        actions.contains("turned off in Codex (PreToolUse disabled in Codex): turn them on"),
+        "{actions}"
+    );
+    std::fs::write(&config, trusted).unwrap();
     assert_eq!(report["install"]["mcp_registered_in"], json!(["[HOME]/.codex/config.toml"]));
     assert_eq!(
         report["install"]["commands_per_event"].as_object().unwrap().keys().collect::<Vec<_>>(),
