@@ -34,7 +34,9 @@ codex   started at the root; two apply_patch calls.
         - `doctor` reports the installed hooks untrusted (Codex would skip
           them), then trusted after `install codex --trust-hooks`; Codex runs
           with nothing but those trust records (no bypass flag), so the hooks
-          running proves the records are the ones Codex computes.
+          running proves the records are the ones Codex computes. One hook
+          then turned off (`enabled = false`) is reported disabled, and a
+          second run skips exactly that one.
         - the nested AGENTS.md of both patched packages arrive after the first
           patch, as their own message, and once only; the root AGENTS.md Codex
           loaded itself is never repeated.
@@ -452,6 +454,33 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
             json.dumps(runs))
     with open(os.path.join(tree, "packages/api/src/handler.ts")) as f:
         c.check(f.read() == "export const a = 3;\n", "both patches went through (the hook never blocks)")
+
+    # One hook turned off in Codex (`enabled = false`, what /hooks writes):
+    # doctor says so, and Codex skips exactly that one.
+    config = os.path.join(home, ".codex", "config.toml")
+    key = f'[hooks.state."{os.path.join(home, ".codex", "hooks.json")}:user_prompt_submit:0:0"]\n'
+    text = open(config).read()
+    c.check(key in text, "the trust record of UserPromptSubmit is in config.toml", key)
+    if key not in text:
+        return c
+    head, tail = text.split(key, 1)
+    hash_line, rest = tail.split("\n", 1)
+    write(config, f"{head}{key}{hash_line}\nenabled = false\n{rest}")
+    rc, statuses = trust_report()
+    c.check(rc != 0 and statuses.get("UserPromptSubmit") == "disabled in Codex"
+            and statuses.get("SessionStart") == "trusted",
+            "doctor: the hook turned off in Codex is reported disabled", f"exit {rc}, {statuses}")
+    json.dump([{"text": "done"}], open(script, "w"))
+    log2 = os.path.join(work, "codex", "strace-disabled.log")
+    try:
+        cap.run_host("codex", tree, tree, home, script=script, prompt="Anything else?",
+                     extra_args=args, wrap=[*STRACE, "-o", log2])
+    except cap.CaptureError as e:
+        c.check(False, "codex exec runs with one hook turned off", str(e))
+        return c
+    runs = hook_runs(log2, bin_)
+    c.check(runs == {"SessionStart": 1, "SessionEnd": 1},
+            "Codex skips the disabled UserPromptSubmit hook and runs the others", json.dumps(runs))
     return c
 
 
