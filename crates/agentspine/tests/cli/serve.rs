@@ -94,7 +94,10 @@ impl Served {
             child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
             panic!("the server did not start: {err}");
         }
-        Served { child, ready: serde_json::from_str(&line).unwrap() }
+        let ready: Value = serde_json::from_str(&line).unwrap();
+        // `--json` reports a failure to start as `{"error": …}` on stdout.
+        assert!(ready.get("error").is_none(), "the server did not start: {line}");
+        Served { child, ready }
     }
 
     fn socket(&self) -> PathBuf {
