@@ -49,7 +49,7 @@ const MAX_CONFIG: u64 = 16 << 20;
 ///
 ///   agentspine install claude --dry-run
 ///
-///   agentspine install codex --json
+///   agentspine install codex --trust-hooks --json
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
