@@ -22,28 +22,9 @@ pub enum SessionError {
 }
 
 impl Store {
-    /// Records that `session_id` was sent `source_id` with content
-    /// `sha256`, now (a repeat moves the time forward).
-    pub fn session_mark_sent(
-        &self,
-        session_id: &str,
-        source_id: &str,
-        sha256: &str,
-    ) -> Result<(), SessionError> {
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO session_sent (session_id, source_id, sha256, sent_at_ms) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (session_id, source_id, sha256) DO UPDATE SET sent_at_ms = excluded.sent_at_ms",
-                (session_id, source_id, sha256, now_ms()),
-            )
-        })
-        .map(|_| ())
-        .map_err(|source| error("mark", session_id, source))
-    }
-
-    /// [`Store::session_mark_sent`] for several `(source_id, sha256)` at
-    /// once, in one transaction: a hook records everything it printed with
-    /// one commit (one write to the WAL instead of one per source).
+    /// Records that `session_id` was sent each `(source_id, sha256)` (the
+    /// content's digest), now, in one transaction (a repeat moves the time
+    /// forward): a hook records everything it printed with one commit.
     pub fn session_mark_sent_all(
         &self,
         session_id: &str,
@@ -66,25 +47,6 @@ impl Store {
         .map_err(|source| error("mark", session_id, source))
     }
 
-    /// Whether `session_id` was already sent `source_id` with exactly this
-    /// content.
-    pub fn session_was_sent(
-        &self,
-        session_id: &str,
-        source_id: &str,
-        sha256: &str,
-    ) -> Result<bool, SessionError> {
-        self.read(|tx| {
-            tx.query_row(
-                "SELECT EXISTS (SELECT 1 FROM session_sent
-                                WHERE session_id = ?1 AND source_id = ?2 AND sha256 = ?3)",
-                (session_id, source_id, sha256),
-                |row| row.get(0),
-            )
-        })
-        .map_err(|source| error("check", session_id, source))
-    }
-
     /// Everything `session_id` was sent, as `(source_id, sha256)` pairs, in
     /// one read: a hook asks once and looks up each candidate in memory
     /// instead of one transaction per candidate.
@@ -104,14 +66,6 @@ impl Store {
     pub fn session_prune(&self, session_id: &str) -> Result<usize, SessionError> {
         self.write(|tx| tx.execute("DELETE FROM session_sent WHERE session_id = ?1", [session_id]))
             .map_err(|source| error("prune", session_id, source))
-    }
-
-    /// Forgets everything sent more than `secs` seconds ago, in every
-    /// session; returns rows removed.
-    pub fn session_prune_older_than(&self, secs: u64) -> Result<usize, SessionError> {
-        let cutoff = cutoff_ms(secs);
-        self.write(|tx| tx.execute("DELETE FROM session_sent WHERE sent_at_ms < ?1", [cutoff]))
-            .map_err(|source| error("prune", "*", source))
     }
 
     /// What a session start forgets, in one transaction: everything sent
