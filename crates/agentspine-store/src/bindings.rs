@@ -148,26 +148,9 @@ impl Store {
         }
         let text = payload.to_string();
         let created_at = now_ms();
-        let (seq, prev_sha256, sha256) = self
-            .write(|tx| {
-                let last: Option<(i64, String)> = tx
-                    .query_row("SELECT seq, sha256 FROM binding_events ORDER BY seq DESC LIMIT 1", [], |row| {
-                        Ok((row.get(0)?, row.get(1)?))
-                    })
-                    .optional()?;
-                let (seq, prev) = last.map_or((1, GENESIS_SHA256.to_owned()), |(seq, sha)| (seq + 1, sha));
-                let sha = event_sha256(&prev, seq, kind.as_str(), binding_id, &text, created_at);
-                tx.execute(
-                    "INSERT INTO binding_events (seq, kind, binding_id, payload, prev_sha256, sha256, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    (seq, kind.as_str(), binding_id, &text, &prev, &sha, created_at),
-                )?;
-                Ok((seq, prev, sha))
-            })
-            .map_err(|source| BindingError::Database {
-                operation: "append",
-                binding_id: binding_id.to_owned(),
-                source,
+        let (seq, prev_sha256, sha256) =
+            self.write(|tx| chain_in(tx, kind, binding_id, &text, created_at)).map_err(|source| {
+                BindingError::Database { operation: "append", binding_id: binding_id.to_owned(), source }
             })?;
         Ok(BindingEvent {
             seq,
@@ -309,6 +292,31 @@ pub(crate) fn all_rows(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<Vec<S
     rows.collect()
 }
 
+/// Chains one event onto the last inside `tx` (which holds the write
+/// lock): its sequence number, the previous event's hash and its own, as
+/// inserted.
+fn chain_in(
+    tx: &rusqlite::Transaction<'_>,
+    kind: BindingKind,
+    binding_id: &str,
+    payload: &str,
+    created_at: i64,
+) -> rusqlite::Result<(i64, String, String)> {
+    let last: Option<(i64, String)> = tx
+        .query_row("SELECT seq, sha256 FROM binding_events ORDER BY seq DESC LIMIT 1", [], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?;
+    let (seq, prev) = last.map_or((1, GENESIS_SHA256.to_owned()), |(seq, sha)| (seq + 1, sha));
+    let sha = event_sha256(&prev, seq, kind.as_str(), binding_id, payload, created_at);
+    tx.execute(
+        "INSERT INTO binding_events (seq, kind, binding_id, payload, prev_sha256, sha256, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        (seq, kind.as_str(), binding_id, payload, &prev, &sha, created_at),
+    )?;
+    Ok((seq, prev, sha))
+}
+
 /// Appends one event inside `tx` (which holds the write lock), with its
 /// audit row (`binding-KIND`, for `host`); returns both.
 pub(crate) fn append_in(
@@ -321,18 +329,7 @@ pub(crate) fn append_in(
 ) -> rusqlite::Result<(BindingEvent, i64)> {
     let text = payload.to_string();
     let created_at = now_ms();
-    let last: Option<(i64, String)> = tx
-        .query_row("SELECT seq, sha256 FROM binding_events ORDER BY seq DESC LIMIT 1", [], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
-        .optional()?;
-    let (seq, prev) = last.map_or((1, GENESIS_SHA256.to_owned()), |(seq, sha)| (seq + 1, sha));
-    let sha = event_sha256(&prev, seq, kind.as_str(), binding_id, &text, created_at);
-    tx.execute(
-        "INSERT INTO binding_events (seq, kind, binding_id, payload, prev_sha256, sha256, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        (seq, kind.as_str(), binding_id, &text, &prev, &sha, created_at),
-    )?;
+    let (seq, prev, sha) = chain_in(tx, kind, binding_id, &text, created_at)?;
     crate::fault::inside_write("binding event");
     let audit_id = crate::audit::insert_audit(
         tx,
