@@ -78,9 +78,13 @@ pub(crate) const FILE_CAP: u64 = 4 * 1024 * 1024;
 /// with one stat and never read; the caller reports them `outside-root`.
 pub(crate) fn above_root(
     reader: &agentspine_fs::Reader,
-    root_path: &std::path::Path,
+    located: &crate::locate::Located,
     names: &[&str],
 ) -> Vec<std::path::PathBuf> {
+    if !located.kind.is_project() {
+        return Vec::new();
+    }
+    let root_path = &located.root_path;
     let Ok(system) = reader.open_root(std::path::Path::new("/")) else { return Vec::new() };
     let mut dirs: Vec<&std::path::Path> = root_path.ancestors().skip(1).collect();
     dirs.reverse();

@@ -3,13 +3,19 @@
 //! except through an `agentspine_fs::Root`, and nothing here reads process
 //! variables: the [`Environment`] is passed in.
 //!
+//! Every front end asks one [`Resolver`] (see [`resolver`]): root finding,
+//! the never-a-project rule ([`policy`]), target to directory, the memory
+//! directory, the snapshot cache, completeness and gaps, and what each host
+//! loads natively are decided there, once.
+//!
 //! ```no_run
-//! use agentspine_core::{Environment, Host, Request, resolve, render_native};
+//! use agentspine_core::{Environment, Host, Request, Resolver, render_native};
+//! use agentspine_core::catalog::SourceIds;
 //! use agentspine_fs::{Budget, Reader};
 //! let env = Environment::from_vars(|name| std::env::var_os(name));
 //! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
-//! let request = Request::new(Host::Codex, "/repo/pkg");
-//! let resolution = resolve(&request, &env, &reader).expect("a resolvable request");
+//! let resolver = Resolver::new(env, reader, SourceIds::new([0; 32]));
+//! let resolution = resolver.chain(&Request::new(Host::Codex, "/repo/pkg")).expect("a resolvable request");
 //! print!("{}", render_native(&resolution));
 //! ```
 
@@ -18,6 +24,7 @@
 
 pub mod catalog;
 mod chain;
+pub mod delta;
 mod config;
 mod env;
 mod error;
@@ -26,20 +33,24 @@ mod host;
 pub mod hosts;
 mod locate;
 pub mod memory;
+pub mod policy;
 mod resolution;
+pub mod resolver;
 pub mod text;
 
 pub use env::Environment;
 pub use error::ResolveError;
 pub use host::{Host, Request};
+pub use policy::RootKind;
 pub use resolution::{Cut, Part, Probe, Resolution, Scope, Verdict, Warning};
+pub use resolver::{CacheProvider, MemoryOutcome, Resolver};
 
 use agentspine_fs::Reader;
 
-/// Resolves the chain `request` asks for under its host's rules. Every read
-/// goes through `reader` (its budget and counters).
+/// Resolves the chain `request` asks for under its host's rules, with a
+/// resolver made for this one call (see [`Resolver::chain`]).
 pub fn resolve(request: &Request, env: &Environment, reader: &Reader) -> Result<Resolution, ResolveError> {
-    hosts::resolve(request, env, reader)
+    Resolver::new(env.clone(), reader.clone(), catalog::SourceIds::new([0; 32])).chain(request)
 }
 
 /// The exact text the host would put in its model request for this chain

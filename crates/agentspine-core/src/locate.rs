@@ -6,6 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use agentspine_fs::{Code, FileKind, Reader, Root};
 
 use crate::error::ResolveError;
+use crate::policy::{NeverProjects, RootKind};
 
 /// A project root, the directory a chain ends in, and how they were found.
 pub(crate) struct Located {
@@ -17,6 +18,22 @@ pub(crate) struct Located {
     pub(crate) chain_names: Vec<String>,
     /// The target, relative to the root, when one was given and is a file.
     pub(crate) target_rel: Option<String>,
+    /// What the root is under the never-a-project rule: anything but a
+    /// project gets no project file at all (user-wide files still load).
+    pub(crate) kind: RootKind,
+    /// The directories that are never a project, for later walks.
+    pub(crate) never: NeverProjects,
+}
+
+impl Located {
+    /// The chain's directories from the root down, each opened from the
+    /// previous one; none when the root is never a project.
+    pub(crate) fn chain_dirs(&self) -> Vec<crate::chain::ChainDir> {
+        if !self.kind.is_project() {
+            return Vec::new();
+        }
+        crate::chain::open_chain(&self.root, &self.chain_names)
+    }
 }
 
 /// Opens `cwd` (the user's, trusted: links in its own path are allowed)
@@ -32,8 +49,15 @@ pub(crate) fn canonical_dir(reader: &Reader, path: &Path) -> Result<PathBuf, Res
 
 /// Walks up from `cwd` (included) to the nearest directory holding any of
 /// `markers` (file or directory; a link counts as present). Each marker is
-/// looked at with one stat; nothing is read or listed.
-pub(crate) fn find_marked_root(reader: &Reader, cwd: &Path, markers: &[String]) -> Option<(PathBuf, String)> {
+/// looked at with one stat; nothing is read or listed. A directory that is
+/// never a project (home, above it, a profile) is passed over: its markers
+/// make no root.
+pub(crate) fn find_marked_root(
+    reader: &Reader,
+    never: &NeverProjects,
+    cwd: &Path,
+    markers: &[String],
+) -> Option<(PathBuf, String)> {
     if markers.is_empty() {
         return None;
     }
@@ -41,6 +65,10 @@ pub(crate) fn find_marked_root(reader: &Reader, cwd: &Path, markers: &[String]) 
     let mut dir = Some(cwd);
     while let Some(at) = dir {
         let rel = at.strip_prefix("/").ok()?;
+        if !never.may_root(at) {
+            dir = at.parent();
+            continue;
+        }
         for marker in markers {
             let probe = if rel.as_os_str().is_empty() { PathBuf::from(marker) } else { rel.join(marker) };
             if system.stat(&probe).is_ok() {
@@ -82,6 +110,7 @@ pub(crate) fn names_below(root: &Path, path: &Path) -> Option<Vec<String>> {
 /// cwd), else the host's rule `find`. Then checks the target.
 pub(crate) fn locate(
     reader: &Reader,
+    never: &NeverProjects,
     cwd: &Path,
     explicit: Option<&Path>,
     target: Option<&Path>,
@@ -107,11 +136,15 @@ pub(crate) fn locate(
         None => (cwd_names.clone(), None),
         Some(target) => check_target(&root, &root_path, &cwd, target)?,
     };
-    Ok(Located { root, root_path, evidence, cwd, chain_names, target_rel })
+    let kind = never.classify(&root_path);
+    Ok(Located { root, root_path, evidence, cwd, chain_names, target_rel, kind, never: never.clone() })
 }
 
 /// A target must lie beneath the root, lexically and without a link on the
-/// way, and exist. A file's chain is its directory's.
+/// way. A file's chain is its directory's; a path that does not exist yet
+/// (a file about to be written) takes its nearest existing directory's
+/// chain, and is still the target that `paths:` rules are matched against.
+/// One stat per level looked at.
 fn check_target(
     root: &Root,
     root_path: &Path,
@@ -128,20 +161,28 @@ fn check_target(
         return Ok((names, None));
     }
     let rel = names.join("/");
-    let meta = root.stat(&rel).map_err(|e| match e.code() {
-        Code::Symlink => ResolveError::TargetThroughSymlink { target: target.to_path_buf() },
-        Code::NotFound => ResolveError::TargetMissing { target: target.to_path_buf() },
-        _ => ResolveError::Fs(e),
-    })?;
-    match meta.kind {
-        FileKind::Directory => Ok((names, None)),
-        FileKind::Symlink => Err(ResolveError::TargetThroughSymlink { target: target.to_path_buf() }),
-        _ => {
-            let mut dir = names;
-            dir.pop();
-            Ok((dir, Some(rel)))
+    let symlink = || ResolveError::TargetThroughSymlink { target: target.to_path_buf() };
+    let mut dir = names.clone();
+    while !dir.is_empty() {
+        let leaf = dir.len() == names.len();
+        match root.stat(dir.join("/")) {
+            Ok(meta) => match meta.kind {
+                FileKind::Directory => return Ok((dir, (!leaf).then(|| rel.clone()))),
+                FileKind::Symlink => return Err(symlink()),
+                _ if leaf => {
+                    dir.pop();
+                    return Ok((dir, Some(rel)));
+                }
+                _ => return Err(ResolveError::NotADirectory { path: root_path.join(dir.join("/")) }),
+            },
+            Err(e) if e.code() == Code::Symlink => return Err(symlink()),
+            Err(e) if matches!(e.code(), Code::NotFound | Code::NotDirectory) => {
+                dir.pop();
+            }
+            Err(e) => return Err(ResolveError::Fs(e)),
         }
     }
+    Ok((dir, Some(rel)))
 }
 
 /// `~/…` for paths under home, else the path itself: how labels show

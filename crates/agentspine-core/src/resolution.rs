@@ -201,6 +201,10 @@ pub struct Resolution {
     pub project_root: PathBuf,
     /// How the root was found.
     pub root_evidence: String,
+    /// What the root is under the never-a-project rule (`project`,
+    /// `home`, `above-home`, `profile`): anything but a project has no
+    /// project sources.
+    pub root_kind: crate::policy::RootKind,
     /// The working directory.
     pub cwd: PathBuf,
     /// The directory whose chain was resolved, relative to the root (`.`

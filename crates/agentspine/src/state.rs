@@ -192,6 +192,25 @@ impl SnapshotCache for StoreCache<'_> {
     fn retain(&self, linked: &[String]) {
         self.changes.borrow_mut().push(CacheChange::Retain(linked.to_vec()));
     }
+
+    fn forget_all(&self) {
+        self.drop_all();
+    }
+}
+
+impl agentspine_core::CacheProvider for State {
+    fn cache_for<'a>(&'a self, dir: &Path) -> Option<Box<dyn SnapshotCache + 'a>> {
+        State::cache_for(self, dir).map(|c| Box::new(c) as Box<dyn SnapshotCache + 'a>)
+    }
+}
+
+impl State {
+    /// The one resolver of a request: the process environment, `reader`,
+    /// this store's source-id key and snapshot caches.
+    pub fn resolver(&self, reader: agentspine_fs::Reader) -> agentspine_core::Resolver<'_> {
+        let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
+        agentspine_core::Resolver::new(env, reader, self.source_ids()).with_caches(self)
+    }
 }
 
 #[cfg(test)]

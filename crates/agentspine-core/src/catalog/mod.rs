@@ -23,8 +23,10 @@ use sha2::{Digest, Sha256};
 use crate::env::Environment;
 use crate::error::ResolveError;
 use crate::host::{Host, Request};
-use crate::memory::{MemoryReport, MemoryRequest, ScopeIds, SnapshotCache};
+use crate::memory::{MemoryReport, ScopeIds};
+use crate::policy::RootKind;
 use crate::resolution::{Scope, Verdict, Warning};
+use crate::resolver::Resolver;
 
 pub use briefing::{Briefing, briefing};
 pub use continuity::ContinuityItem;
@@ -124,6 +126,8 @@ pub struct SourceResolution {
     pub host: Host,
     /// The project root.
     pub project_root: PathBuf,
+    /// What the root is under the never-a-project rule.
+    pub root_kind: RootKind,
     /// Scopes that were looked at.
     pub checked_scopes: Vec<Scope>,
     /// Sources per scope.
@@ -170,18 +174,17 @@ impl Catalog {
     }
 }
 
-/// Builds the catalog for `request`.
-pub fn build(
-    request: &CatalogRequest,
-    env: &Environment,
-    reader: &Reader,
-    ids: &SourceIds,
-    cache: Option<&dyn SnapshotCache>,
-) -> Result<Catalog, ResolveError> {
+/// Builds the catalog for `request` (through [`crate::Resolver::catalog`]).
+pub(crate) fn build(resolver: &Resolver<'_>, request: &CatalogRequest) -> Result<Catalog, ResolveError> {
+    let reader = resolver.reader();
+    let env = resolver.env();
+    let ids = resolver.ids();
+    let before = reader.counters();
     let root = exact_root(reader, &request.project_root)?;
     let mut resolution = SourceResolution {
         host: request.host,
         project_root: root.clone(),
+        root_kind: RootKind::Project,
         checked_scopes: Vec::new(),
         counts: Default::default(),
         profile_digest: String::new(),
@@ -191,14 +194,7 @@ pub fn build(
         gaps: Vec::new(),
         work: agentspine_fs::Counters::default(),
     };
-    let before = reader.counters();
     let mut sources: Vec<Source> = Vec::new();
-    if let Some(reason) = excluded_root(env, &root) {
-        resolution.reason = Some(reason.to_owned());
-        resolution.profile_digest = profile_digest(request.host, env);
-        resolution.work = reader.counters() - before;
-        return Ok(Catalog { sources, resolution });
-    }
     let chain_request = Request {
         host: request.host,
         cwd: request.cwd.clone().unwrap_or_else(|| root.clone()),
@@ -206,17 +202,17 @@ pub fn build(
         target: request.target.clone(),
         transcript_path: request.transcript_path.clone(),
     };
-    let chain = crate::resolve(&chain_request, env, reader)?;
+    let chain = resolver.chain(&chain_request)?;
+    resolution.root_kind = chain.root_kind;
+    resolution.reason = chain.root_kind.reason().map(str::to_owned);
     resolution.warnings.extend(chain.warnings.iter().cloned());
-    resolution.checked_scopes.push(Scope::Project);
     if chain.profile_home.is_some() {
-        resolution.checked_scopes.insert(0, Scope::User);
+        resolution.checked_scopes.push(Scope::User);
     }
-    for probe in &chain.probes {
-        if let Some(cause) = gap_cause(&probe.verdict) {
-            resolution.gaps.push(Gap { what: probe.path.clone(), cause, required: true });
-        }
+    if chain.root_kind.is_project() {
+        resolution.checked_scopes.push(Scope::Project);
     }
+    resolution.gaps.extend(gaps_of(&chain.probes));
     for part in chain.parts.iter().filter(|p| p.scope != Scope::Memory) {
         let (base, rel) = split_origin(&part.path, &part.label, &root);
         sources.push(Source {
@@ -230,12 +226,12 @@ pub fn build(
             origin: Origin { base, rel },
         });
     }
-    if request.host == Host::Claude {
+    if Resolver::has_memory(request.host) {
         resolution.checked_scopes.push(Scope::Memory);
-        memory_sources(request, env, reader, ids, cache, &mut sources, &mut resolution)?;
+        memory_sources(resolver, &chain_request, request, &mut sources, &mut resolution)?;
     }
     continuity::add(&request.continuity, ids, &mut sources, &mut resolution);
-    if request.markdown {
+    if request.markdown && chain.root_kind.is_project() {
         resolution.checked_scopes.push(Scope::Doc);
         markdown::discover(reader, &root, ids, &mut sources, &mut resolution);
     }
@@ -250,26 +246,29 @@ pub fn build(
     Ok(Catalog { sources, resolution })
 }
 
+/// Every probe that kept a required source out, as a gap: one rule for
+/// every surface (a required preflight fails on any of them, `--explain`
+/// lists them, a hook audits them).
+pub fn gaps_of(probes: &[crate::resolution::Probe]) -> Vec<Gap> {
+    probes
+        .iter()
+        .filter_map(|probe| {
+            gap_cause(&probe.verdict).map(|cause| Gap { what: probe.path.clone(), cause, required: true })
+        })
+        .collect()
+}
+
 fn memory_sources(
+    resolver: &Resolver<'_>,
+    chain_request: &Request,
     request: &CatalogRequest,
-    env: &Environment,
-    reader: &Reader,
-    ids: &SourceIds,
-    cache: Option<&dyn SnapshotCache>,
     sources: &mut Vec<Source>,
     resolution: &mut SourceResolution,
 ) -> Result<(), ResolveError> {
-    let mut chain_request =
-        Request::new(Host::Claude, request.cwd.clone().unwrap_or_else(|| request.project_root.clone()));
-    chain_request.root = Some(request.project_root.clone());
-    chain_request.transcript_path = request.transcript_path.clone();
-    let (found, warnings) = crate::hosts::claude::memory_dir_for(&chain_request, env, reader)?;
+    let ids = resolver.ids();
+    let (found, warnings) = resolver.memory(chain_request, &request.scope, request.prompt.as_deref(), false)?;
     resolution.warnings.extend(warnings);
-    let Some(found) = found else { return Ok(()) };
-    let loaded = crate::memory::load(
-        reader,
-        &MemoryRequest { dir: &found.dir, scope: &request.scope, prompt: request.prompt.as_deref(), cache },
-    );
+    let Some(crate::resolver::MemoryOutcome { dir: found, load: loaded }) = found else { return Ok(()) };
     resolution.memory = Some(loaded.report);
     match loaded.status.as_str() {
         "loaded" | "no-index" | "no-memory-directory" => {}
@@ -320,15 +319,6 @@ fn exact_root(reader: &Reader, root: &Path) -> Result<PathBuf, ResolveError> {
     crate::locate::canonical_dir(reader, root)
 }
 
-/// `root-is-home` or `root-is-profile`: no project scan at all.
-fn excluded_root(env: &Environment, root: &Path) -> Option<&'static str> {
-    if env.home.as_deref() == Some(root) {
-        return Some("root-is-home");
-    }
-    let profiles = [env.codex_home(), env.claude_home(), env.pi_home()];
-    profiles.iter().flatten().any(|p| p == root).then_some("root-is-profile")
-}
-
 /// The directory a part was read beneath and its name there.
 fn split_origin(path: &Path, label: &str, root: &Path) -> (PathBuf, String) {
     match path.strip_prefix(root) {
@@ -346,9 +336,11 @@ fn split_origin(path: &Path, label: &str, root: &Path) -> (PathBuf, String) {
 
 /// Causes that keep a required source out (a cut counts: the model would
 /// not see the whole file).
-fn gap_cause(verdict: &Verdict) -> Option<String> {
+pub(crate) fn gap_cause(verdict: &Verdict) -> Option<String> {
     match verdict {
         Verdict::PermissionDenied => Some("permission-denied".into()),
+        Verdict::Symlink => Some("symlink".into()),
+        Verdict::NotRegular { .. } => Some("not-regular".into()),
         Verdict::Truncated { .. } => Some("truncated".into()),
         Verdict::BudgetSpent => Some("budget-exhausted".into()),
         Verdict::TooLarge { .. } => Some("too-large".into()),

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use agentspine_fs::Reader;
 
-use crate::chain::{FILE_CAP, fetch, fetch_head, open_chain};
+use crate::chain::{FILE_CAP, fetch, fetch_head};
 use crate::config::{parse_toml, read_config, wrong_type};
 use crate::env::Environment;
 use crate::gather::{Gather, part};
@@ -112,8 +112,13 @@ fn strings(value: &toml::Value) -> Option<Vec<String>> {
 }
 
 /// Codex's root rule, for [`crate::locate::locate`].
-pub(crate) fn find_root(reader: &Reader, config: &CodexConfig, cwd: &Path) -> (PathBuf, String) {
-    match find_marked_root(reader, cwd, &config.root_markers) {
+pub(crate) fn find_root(
+    reader: &Reader,
+    never: &crate::policy::NeverProjects,
+    config: &CodexConfig,
+    cwd: &Path,
+) -> (PathBuf, String) {
+    match find_marked_root(reader, never, cwd, &config.root_markers) {
         Some((root, marker)) => (root, format!("nearest project root marker `{marker}`")),
         None if config.root_markers.is_empty() => {
             (cwd.to_path_buf(), "the working directory (project_root_markers is empty)".to_owned())
@@ -150,7 +155,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
     }
     let names = candidates(config);
     let mut remaining = config.max_bytes;
-    for dir in open_chain(&located.root, &located.chain_names) {
+    for dir in located.chain_dirs() {
         if remaining == 0 {
             gather.probe(dir.label(""), Scope::Project, Verdict::BudgetSpent);
             continue;

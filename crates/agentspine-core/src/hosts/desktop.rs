@@ -11,7 +11,7 @@
 //! - Each part is labelled with its path relative to the root; the text
 //!   says that later, closer entries take precedence.
 
-use crate::chain::{FILE_CAP, fetch, open_chain};
+use crate::chain::{FILE_CAP, fetch};
 use crate::env::Environment;
 use crate::gather::{Gather, part};
 use crate::locate::{Located, tilde};
@@ -45,7 +45,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, with_global: bool, g
             },
         }
     }
-    for dir in open_chain(&located.root, &located.chain_names) {
+    for dir in located.chain_dirs() {
         let handle = match &dir.dir {
             Ok(handle) => handle,
             Err(verdict) => {

@@ -16,58 +16,42 @@ use crate::error::ResolveError;
 use crate::gather::Gather;
 use crate::host::{Host, Request};
 use crate::locate::{Located, find_marked_root, locate};
+use crate::policy::NeverProjects;
 use crate::resolution::{Resolution, Warning};
 
 /// The project root by the git rule: the nearest directory at or above the
 /// cwd holding `.git` (a directory or a file), else the cwd.
-pub(crate) fn git_root(reader: &Reader, cwd: &Path) -> (PathBuf, String) {
-    match find_marked_root(reader, cwd, &[".git".to_owned()]) {
+pub(crate) fn git_root(reader: &Reader, never: &NeverProjects, cwd: &Path) -> (PathBuf, String) {
+    match find_marked_root(reader, never, cwd, &[".git".to_owned()]) {
         Some((root, _)) => (root, "nearest .git".to_owned()),
         None => (cwd.to_path_buf(), "the working directory (no .git above it)".to_owned()),
     }
 }
 
-pub(crate) fn resolve(
+/// Resolves the chain `request` asks for under its host's rules (with
+/// `claude_mode`, Claude Code's `instructionFiles` mode is taken as given
+/// instead of the user's setting).
+pub(crate) fn resolve_as(
     request: &Request,
     env: &Environment,
     reader: &Reader,
-) -> Result<Resolution, ResolveError> {
-    resolve_as(request, env, reader, None)
-}
-
-/// The chain Claude Code would read if its `instructionFiles` mode were
-/// `claude-md-and-agents-md` (AGENTS.md in every directory, after the
-/// CLAUDE.md family), whatever the user's setting says: what a session
-/// needs when its Claude Code version or mode leaves AGENTS.md out.
-/// Other hosts resolve as usual.
-pub fn resolve_claude_with_agents_md(
-    request: &Request,
-    env: &Environment,
-    reader: &Reader,
-) -> Result<Resolution, ResolveError> {
-    resolve_as(request, env, reader, Some(claude::AgentsMdMode::ClaudeAndAgents))
-}
-
-fn resolve_as(
-    request: &Request,
-    env: &Environment,
-    reader: &Reader,
+    never: &NeverProjects,
     claude_mode: Option<claude::AgentsMdMode>,
 ) -> Result<Resolution, ResolveError> {
     let mut warnings: Vec<Warning> = Vec::new();
     let mut gather = Gather::default();
     let bind = |find: &dyn Fn(&Path) -> (PathBuf, String)| {
-        locate(reader, &request.cwd, request.root.as_deref(), request.target.as_deref(), find)
+        locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), find)
     };
     let (located, profile_home): (Located, Option<PathBuf>) = match request.host {
         Host::Codex => {
             let config = codex::load_config(reader, env, &mut warnings);
-            let located = bind(&|cwd| codex::find_root(reader, &config, cwd))?;
+            let located = bind(&|cwd| codex::find_root(reader, never, &config, cwd))?;
             codex::resolve(env, &located, &config, &mut gather);
             (located, env.codex_home())
         }
         Host::Claude => {
-            let located = bind(&|cwd| git_root(reader, cwd))?;
+            let located = bind(&|cwd| git_root(reader, never, cwd))?;
             let mut settings = claude::load_settings(reader, env, &located.root_path, &mut warnings);
             if let Some(mode) = claude_mode {
                 settings.agents_md = mode;
@@ -76,17 +60,17 @@ fn resolve_as(
             (located, env.claude_home())
         }
         Host::Pi => {
-            let located = bind(&|cwd| git_root(reader, cwd))?;
+            let located = bind(&|cwd| git_root(reader, never, cwd))?;
             pi::resolve(env, &located, &mut gather);
             (located, env.pi_home())
         }
         Host::Desktop => {
-            let located = bind(&|cwd| git_root(reader, cwd))?;
+            let located = bind(&|cwd| git_root(reader, never, cwd))?;
             desktop::resolve(env, &located, true, &mut gather);
             (located, env.desktop_home())
         }
         Host::Generic => {
-            let located = bind(&|cwd| git_root(reader, cwd))?;
+            let located = bind(&|cwd| git_root(reader, never, cwd))?;
             desktop::resolve(env, &located, false, &mut gather);
             (located, None)
         }
@@ -102,6 +86,7 @@ fn resolve_as(
         } else {
             located.chain_names.join("/")
         },
+        root_kind: located.kind,
         parts: gather.parts,
         probes: gather.probes,
         warnings,
@@ -118,18 +103,24 @@ pub(crate) fn render(resolution: &Resolution) -> String {
     }
 }
 
-/// The project root a request binds to under its host's rule (explicit
+/// Binds a request to its project root under its host's rule (explicit
 /// root, Codex's root markers, or the git rule), without resolving a chain.
-pub fn project_root(request: &Request, env: &Environment, reader: &Reader) -> Result<PathBuf, ResolveError> {
+pub(crate) fn bind(
+    request: &Request,
+    env: &Environment,
+    reader: &Reader,
+    never: &NeverProjects,
+) -> Result<Located, ResolveError> {
     let mut warnings = Vec::new();
-    let located = match request.host {
+    match request.host {
         Host::Codex => {
             let config = codex::load_config(reader, env, &mut warnings);
-            locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| {
-                codex::find_root(reader, &config, cwd)
-            })?
+            locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
+                codex::find_root(reader, never, &config, cwd)
+            })
         }
-        _ => locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| git_root(reader, cwd))?,
-    };
-    Ok(located.root_path)
+        _ => locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
+            git_root(reader, never, cwd)
+        }),
+    }
 }

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use crate::chain::{FILE_CAP, above_root, fetch, open_chain};
+use crate::chain::{FILE_CAP, above_root, fetch};
 use crate::env::Environment;
 use crate::gather::{Gather, part};
 use crate::locate::{Located, tilde};
@@ -46,7 +46,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather)
             ),
         }
     }
-    for path in above_root(reader, &located.root_path, &CANDIDATES) {
+    for path in above_root(reader, located, &CANDIDATES) {
         gather.probe_differs(
             path.display().to_string(),
             Scope::Project,
@@ -54,7 +54,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather)
             "pi reads instruction files up to `/`; agentspine stops at the project root".to_owned(),
         );
     }
-    for dir in open_chain(&located.root, &located.chain_names) {
+    for dir in located.chain_dirs() {
         match &dir.dir {
             Ok(handle) => {
                 let base = located.root_path.join(&dir.rel);

@@ -27,6 +27,12 @@ pub struct MemoryDir {
     /// `autoMemoryDirectory`, `CLAUDE_CODE_PROJECT_DIR_NAME`,
     /// or `project-path-encoding`.
     pub evidence: &'static str,
+    /// The trusted directory `dir` is opened beneath, without following a
+    /// link: Claude Code's config home for a directory found there; `None`
+    /// for `autoMemoryDirectory`, which the user named (its own path is
+    /// the trust anchor).
+    #[serde(skip)]
+    pub anchor: Option<PathBuf>,
 }
 
 /// The inputs the evidence comes from.
@@ -46,14 +52,14 @@ pub struct Evidence<'a> {
 }
 
 /// Decides the directory; `exists` is asked only for the last rule.
-pub fn memory_dir(e: &Evidence<'_>, exists: impl Fn(&Path) -> bool) -> Option<MemoryDir> {
+pub fn memory_dir(e: &Evidence<'_>, exists: impl Fn(&MemoryDir) -> bool) -> Option<MemoryDir> {
     if let Some(setting) = e.auto_memory_directory {
         let dir = match setting.strip_prefix("~/") {
             Some(rest) => e.home.map(|h| h.join(rest)),
             None => Some(PathBuf::from(setting)).filter(|p| p.is_absolute()),
         };
         if let Some(dir) = dir {
-            return Some(MemoryDir { dir, evidence: "autoMemoryDirectory" });
+            return Some(MemoryDir { dir, evidence: "autoMemoryDirectory", anchor: None });
         }
     }
     if e.config_dir_set
@@ -62,10 +68,12 @@ pub fn memory_dir(e: &Evidence<'_>, exists: impl Fn(&Path) -> bool) -> Option<Me
         return Some(MemoryDir {
             dir: e.config.join("projects").join(name).join("memory"),
             evidence: "CLAUDE_CODE_PROJECT_DIR_NAME",
+            anchor: Some(e.config.to_path_buf()),
         });
     }
     let dir = e.config.join("projects").join(encode(&e.project_path.display().to_string())).join("memory");
-    exists(&dir).then_some(MemoryDir { dir, evidence: "project-path-encoding" })
+    let found = MemoryDir { dir, evidence: "project-path-encoding", anchor: Some(e.config.to_path_buf()) };
+    exists(&found).then_some(found)
 }
 
 fn valid_dir_name(name: &str) -> bool {
@@ -134,8 +142,8 @@ mod tests {
     fn evidence_in_order() {
         let config = Path::new("/home/u/.claude");
         let project = Path::new("/repo");
-        let never = |_: &Path| false;
-        let always = |_: &Path| true;
+        let never = |_: &MemoryDir| false;
+        let always = |_: &MemoryDir| true;
         let mut e = evidence(config, project);
         assert_eq!(memory_dir(&e, never), None, "the encoding only counts if the directory exists");
         assert_eq!(memory_dir(&e, always).unwrap().dir, Path::new("/home/u/.claude/projects/-repo/memory"));
@@ -146,7 +154,7 @@ mod tests {
         e.auto_memory_directory = Some("~/mem");
         assert_eq!(
             memory_dir(&e, never).unwrap(),
-            MemoryDir { dir: "/home/u/mem".into(), evidence: "autoMemoryDirectory" }
+            MemoryDir { dir: "/home/u/mem".into(), evidence: "autoMemoryDirectory", anchor: None }
         );
     }
 }

@@ -30,6 +30,8 @@ pub trait SnapshotCache {
     /// Forgets every snapshot of this directory except those of `linked`
     /// (a link removed from the index drops its snapshot at once).
     fn retain(&self, linked: &[String]);
+    /// Forgets every snapshot of this directory (a fresh session).
+    fn forget_all(&self);
 }
 
 /// A snapshot as the cache returns it.
@@ -161,6 +163,11 @@ impl MemoryLoad {
 pub struct MemoryRequest<'a> {
     /// The memory directory (from evidence; see `claude_dir`).
     pub dir: &'a Path,
+    /// A trusted directory above `dir` (the host's profile): `dir` is
+    /// opened beneath it without following a link, so a memory directory
+    /// that is itself a link, or reached through one, is refused. `None`:
+    /// `dir` itself is the trust anchor (the user named it).
+    pub anchor: Option<&'a Path>,
     /// The current scope.
     pub scope: &'a ScopeIds,
     /// The prompt whose words may prove facts relevant.
@@ -172,8 +179,21 @@ pub struct MemoryRequest<'a> {
 /// Loads the index and its relevant facts through `reader`.
 pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
     let before = reader.counters();
-    let Ok(root) = reader.open_root(request.dir) else {
-        return MemoryLoad::closed("no-memory-directory", MemoryReport::default());
+    let root = match open_dir(reader, request.dir, request.anchor) {
+        Ok(root) => root,
+        Err(e) if matches!(e.code(), Code::NotFound) => {
+            return MemoryLoad::closed("no-memory-directory", MemoryReport::default());
+        }
+        Err(e) => {
+            let mut report = MemoryReport::default();
+            if e.code() == Code::Symlink {
+                report.symlinks += 1;
+            }
+            return MemoryLoad::closed(
+                if e.code() == Code::Symlink { "memory-directory-symlink" } else { e.code().as_str() },
+                report,
+            );
+        }
     };
     let mut attempt = 0;
     loop {
@@ -183,6 +203,15 @@ pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
             return load;
         }
         attempt += 1;
+    }
+}
+
+/// Opens the memory directory: beneath `anchor` without following links
+/// when it lies below it, else as the trust anchor itself.
+pub fn open_dir(reader: &Reader, dir: &Path, anchor: Option<&Path>) -> Result<Root, agentspine_fs::FsError> {
+    match anchor.and_then(|a| dir.strip_prefix(a).ok().map(|rel| (a, rel))) {
+        Some((anchor, rel)) if !rel.as_os_str().is_empty() => reader.open_root(anchor)?.subdir(rel),
+        _ => reader.open_root(dir),
     }
 }
 

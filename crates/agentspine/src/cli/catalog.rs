@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use agentspine_core::catalog::{self, Catalog, CatalogRequest};
-use agentspine_core::{Environment, Host};
+use agentspine_core::Host;
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
@@ -130,19 +130,18 @@ fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog,
     let host: Host = common.host.parse().map_err(anyhow::Error::msg)?;
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
-    // With only --root, the working directory is the root itself.
-    let cwd = common.cwd.as_ref().or(common.root.as_ref()).map(absolute).unwrap_or_else(|| current.clone());
-    let root = match &common.root {
-        Some(root) => absolute(root),
-        None => super::project_root(Some(&cwd))?,
-    };
     let state = State::open();
     for warning in &state.warnings {
         eprintln!("warning: {warning}");
     }
-    let scope = super::memory::current_scope(common.scope.as_deref(), &state, &cwd)?;
-    let env = Environment::from_vars(|name| std::env::var_os(name));
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let resolver = state.resolver(reader.clone());
+    let cwd = resolver.working_dir(&current, common.root.as_deref(), common.cwd.as_deref());
+    let root = match &common.root {
+        Some(root) => absolute(root),
+        None => resolver.project_root(&agentspine_core::Request::new(host, cwd.clone()))?.0,
+    };
+    let scope = super::memory::current_scope(common.scope.as_deref(), &state, &cwd)?;
     let request = CatalogRequest {
         cwd: Some(cwd),
         target: common.target.as_ref().map(absolute),
@@ -152,22 +151,8 @@ fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog,
         continuity: state.continuity(host),
         ..CatalogRequest::new(host, root)
     };
-    let ids = state.source_ids();
-    let catalog = {
-        let memory_dir = agentspine_core::hosts::claude::memory_dir_for(
-            &agentspine_core::Request::new(Host::Claude, request.cwd.clone().unwrap_or_default()),
-            &env,
-            &reader,
-        )
-        .ok()
-        .and_then(|(found, _)| found);
-        let cache = match (&memory_dir, host) {
-            (Some(found), Host::Claude) => state.cache_for(&found.dir),
-            _ => None,
-        };
-        let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
-        catalog::build(&request, &env, &reader, &ids, cache)?
-    };
+    let catalog = resolver.catalog(&request)?;
+    drop(resolver);
     Ok((catalog, reader, state))
 }
 

@@ -603,7 +603,12 @@ pub mod orphans {
                 let cwd = current.join(cwd.unwrap_or(Path::new(".")));
                 let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
                 let request = agentspine_core::Request::new(Host::Claude, cwd);
-                let (found, _) = agentspine_core::hosts::claude::memory_dir_for(&request, &env, &finder)?;
+                let resolver = agentspine_core::Resolver::new(
+                    env,
+                    finder,
+                    agentspine_core::catalog::SourceIds::new([0; 32]),
+                );
+                let (found, _) = resolver.memory_dir(&request)?;
                 found
                     .map(|f| f.dir)
                     .context("no Claude Code memory directory for this project; give one with --memory-dir")?

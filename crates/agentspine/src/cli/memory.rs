@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::memory::{MemoryLoad, MemoryRequest, ScopeIds, load};
-use agentspine_core::{Environment, Host, Request};
+use agentspine_core::memory::claude_dir::MemoryDir;
+use agentspine_core::memory::{MemoryLoad, ScopeIds};
+use agentspine_core::{Host, Request};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
@@ -66,7 +67,6 @@ impl Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
-    let env = Environment::from_vars(|name| std::env::var_os(name));
     let state = State::open();
     for warning in &state.warnings {
         eprintln!("warning: {warning}");
@@ -74,16 +74,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cwd = args.cwd.clone().map(absolute).unwrap_or_else(|| current.clone());
     let scope = current_scope(args.scope.as_deref(), &state, &cwd)?;
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
-    let (dir, evidence) = match args.memory_dir.map(absolute) {
-        Some(dir) => (dir, "--memory-dir".to_owned()),
+    let resolver = state.resolver(reader);
+    let found = match args.memory_dir.map(absolute) {
+        Some(dir) => MemoryDir { dir, evidence: "--memory-dir", anchor: None },
         None => {
             let request = Request::new(Host::Claude, cwd.clone());
-            let (found, warnings) = agentspine_core::hosts::claude::memory_dir_for(&request, &env, &reader)?;
+            let (found, warnings) = resolver.memory_dir(&request)?;
             for w in warnings {
                 eprintln!("warning: {}", w.message);
             }
             match found {
-                Some(found) => (found.dir, found.evidence.to_owned()),
+                Some(found) => found,
                 None => anyhow::bail!(
                     "no Claude Code memory directory for this project (no autoMemoryDirectory, no \
                      CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config home); \
@@ -92,10 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let cache = state.cache_for(&super::canonical(&dir)?);
-    let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
-    let loaded =
-        load(&reader, &MemoryRequest { dir: &dir, scope: &scope, prompt: args.prompt.as_deref(), cache });
+    let loaded = resolver.load_memory(&found, &scope, args.prompt.as_deref(), false);
+    let (dir, evidence) = (found.dir, found.evidence.to_owned());
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json(&loaded, &evidence, &scope))?)?;

@@ -157,11 +157,13 @@ pub(crate) fn canonical(dir: &std::path::Path) -> anyhow::Result<std::path::Path
     Ok(root.host_path().to_path_buf())
 }
 
-/// The project root of `cwd` by the git rule (git root, else the cwd).
+/// The project root of `cwd` by the git rule (git root, else the cwd; a
+/// `.git` in the home directory or above makes no root).
 pub(crate) fn project_root(cwd: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
     let cwd = canonical(cwd.unwrap_or(std::path::Path::new(".")))?;
     let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
     let request = agentspine_core::Request::new(agentspine_core::Host::Generic, cwd);
     let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
-    Ok(agentspine_core::hosts::project_root(&request, &env, &reader)?)
+    let resolver = agentspine_core::Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    Ok(resolver.project_root(&request)?.0)
 }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::catalog::{self, Catalog, CatalogRequest, SourceResolution};
-use agentspine_core::{Environment, Host, Request, Resolution, resolve};
+use agentspine_core::catalog::{Catalog, CatalogRequest, SourceResolution};
+use agentspine_core::{Environment, Host, Request, Resolution};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
@@ -76,29 +76,18 @@ pub(crate) fn gather(
     let cwd = super::canonical(&cwd)?;
     let env = Environment::from_vars(|name| std::env::var_os(name));
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
-    let resolution = resolve(&Request::new(host, cwd.clone()), &env, &reader)?;
     let scope = super::memory::current_scope(scope, &state, &cwd)?;
-    let request = CatalogRequest {
-        cwd: Some(cwd.clone()),
-        scope,
-        ..CatalogRequest::new(host, resolution.project_root.clone())
-    };
-    let ids = state.source_ids();
-    let memory_dir = match host {
-        Host::Claude => agentspine_core::hosts::claude::memory_dir_for(
-            &Request::new(Host::Claude, cwd.clone()),
-            &env,
-            &reader,
-        )
-        .ok()
-        .and_then(|(found, _)| found),
-        _ => None,
-    };
-    let catalog = {
-        // Its changes are written when it goes, before `state` moves.
-        let cache = memory_dir.as_ref().and_then(|found| state.cache_for(&found.dir));
-        let cache = cache.as_ref().map(|c| c as &dyn agentspine_core::memory::SnapshotCache);
-        catalog::build(&request, &env, &reader, &ids, cache)?
+    let (resolution, catalog) = {
+        // Its cache changes are written when it goes, before `state` moves.
+        let resolver = state.resolver(reader);
+        let resolution = resolver.chain(&Request::new(host, cwd.clone()))?;
+        let request = CatalogRequest {
+            cwd: Some(cwd.clone()),
+            scope,
+            ..CatalogRequest::new(host, resolution.project_root.clone())
+        };
+        let catalog = resolver.catalog(&request)?;
+        (resolution, catalog)
     };
     Ok(Gathered { host, cwd, resolution, catalog, state, env })
 }

@@ -15,7 +15,7 @@ impl Hook<'_> {
         items
             .iter()
             .filter_map(|item| {
-                let source_id = item.source_id(&self.ids);
+                let source_id = item.source_id(self.resolver.ids());
                 let sha256 = item.sha256();
                 if self.was_sent(&source_id, &sha256) {
                     return None;

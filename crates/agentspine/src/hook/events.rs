@@ -9,12 +9,10 @@
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use agentspine_core::Environment;
-use agentspine_core::catalog::SourceIds;
 use agentspine_fs::{Budget, Reader};
 use agentspine_store::AuditEvent;
 
@@ -30,22 +28,17 @@ pub const SESSION_TTL_SECS: u64 = 7 * 24 * 60 * 60;
 pub(super) struct Hook<'a> {
     pub host: HookHost,
     pub payload: &'a Payload,
-    pub env: Environment,
     pub state: &'a State,
-    pub ids: SourceIds,
-    pub reader: Reader,
+    /// The one resolver of this run (its reader remembers the roots it
+    /// opened: one run resolves several chains over the same directories).
+    pub resolver: agentspine_core::Resolver<'a>,
     /// The directory whose chain the host loaded at start: Claude Code's
     /// `$CLAUDE_PROJECT_DIR` (where it was started) when the payload's cwd
     /// lies in it, else the payload's cwd.
     pub session_dir: PathBuf,
-    /// The directories that are never a project (see [`Hook::excluded`]).
-    pub never_projects: std::cell::OnceCell<super::chain::NeverProjects>,
     /// What this session was sent, read from the store at the first
     /// question (see [`Hook::was_sent`]).
     pub sent: std::cell::OnceCell<HashSet<(String, String)>>,
-    /// Directories already resolved to their link-free path in this run
-    /// (see [`Hook::canonical`]).
-    pub canonical: std::cell::RefCell<HashMap<PathBuf, PathBuf>>,
 }
 
 /// Runs one hook; prints through `shared` (never after the deadline).
@@ -74,19 +67,14 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         }
     };
     shared.set_event(&payload.hook_event_name);
-    let env = Environment::from_vars(|name| std::env::var_os(name));
     let hook = Hook {
         host,
         session_dir: session_dir(host, &payload.cwd),
         payload: &payload,
-        ids: state.source_ids(),
-        // One run resolves several chains over the same directories.
-        reader: Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots(),
-        env,
+        resolver: state
+            .resolver(Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots()),
         state: &state,
-        never_projects: std::cell::OnceCell::new(),
         sent: std::cell::OnceCell::new(),
-        canonical: std::cell::RefCell::default(),
     };
     let blocks = match payload.hook_event_name.as_str() {
         "SessionStart" => {
@@ -188,7 +176,7 @@ impl Hook<'_> {
         if targets.is_empty() {
             return Vec::new();
         }
-        let chained = self.chain_files(&targets, super::targets::host_loads_nested(self.host, tool));
+        let chained = self.chain_files(&targets, agentspine_core::delta::loads_nested(self.host.host(), tool));
         // The host has these (or is about to load them): recorded so that
         // no later tool call repeats them.
         self.mark_sent(&chained.host_loaded);

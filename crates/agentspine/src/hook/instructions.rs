@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use agentspine_core::{Host, Part, Request, Resolution, Scope, resolve};
+use agentspine_core::{Host, Part, Request, Resolution, Scope};
 
 use super::HookHost;
 use super::context::Block;
@@ -18,7 +18,7 @@ use crate::config::{self, AgentsMd, Config};
 impl Hook<'_> {
     /// What the configuration asks SessionStart to add, not yet sent.
     pub(super) fn session_instructions(&self) -> Vec<Block> {
-        let config = match config::load(&self.reader) {
+        let config = match config::load(self.resolver.reader()) {
             Ok(config) => config,
             Err(e) => {
                 self.audit(
@@ -34,7 +34,7 @@ impl Hook<'_> {
             HookHost::Claude => config.claude.session_start_agents_md != AgentsMd::Off,
             HookHost::Codex => config.codex.session_start_claude_md,
         };
-        if !wanted || self.excluded(&self.session_dir) {
+        if !wanted {
             return Vec::new();
         }
         let parts = match self.host {
@@ -42,9 +42,6 @@ impl Hook<'_> {
             HookHost::Codex => self.codex_claude_md(),
         };
         let Some((parts, root)) = parts else { return Vec::new() };
-        if self.excluded(&root) {
-            return Vec::new();
-        }
         parts
             .iter()
             .filter_map(|part| self.block(part, &root))
@@ -53,13 +50,7 @@ impl Hook<'_> {
     }
 
     fn request(&self, host: Host) -> Request {
-        Request {
-            host,
-            cwd: self.session_dir.clone(),
-            root: None,
-            target: None,
-            transcript_path: self.payload.transcript_path.clone().filter(|p| p.is_absolute()),
-        }
+        Request { host, ..self.session_request() }
     }
 
     /// The AGENTS.md files (and their imports) Claude Code would read with
@@ -67,15 +58,11 @@ impl Hook<'_> {
     /// none).
     fn claude_agents_md(&self, all: bool) -> Option<(Vec<Part>, PathBuf)> {
         let request = self.request(Host::Claude);
-        let with = self.resolved(agentspine_core::hosts::resolve_claude_with_agents_md(
-            &request,
-            &self.env,
-            &self.reader,
-        ))?;
+        let with = self.resolved(self.resolver.chain_with_agents_md(&request))?;
         let native: BTreeSet<PathBuf> = if all {
             BTreeSet::new()
         } else {
-            self.resolved(resolve(&request, &self.env, &self.reader))?
+            self.resolved(self.resolver.chain(&request))?
                 .parts
                 .into_iter()
                 .map(|p| p.path)
@@ -100,11 +87,11 @@ impl Hook<'_> {
     /// Claude Code's project files (CLAUDE.md, .claude/CLAUDE.md, rules,
     /// CLAUDE.local.md) when Codex finds no project file of its own.
     fn codex_claude_md(&self) -> Option<(Vec<Part>, PathBuf)> {
-        let native = self.resolved(resolve(&self.request(Host::Codex), &self.env, &self.reader))?;
+        let native = self.resolved(self.resolver.chain(&self.request(Host::Codex)))?;
         if native.parts.iter().any(|p| matches!(p.scope, Scope::Project | Scope::Local)) {
             return None;
         }
-        let claude = self.resolved(resolve(&self.request(Host::Claude), &self.env, &self.reader))?;
+        let claude = self.resolved(self.resolver.chain(&self.request(Host::Claude)))?;
         let parts = claude
             .parts
             .into_iter()

@@ -2,8 +2,9 @@
 //! the facts it links; agentspine adds the ones a marker or the prompt
 //! proves relevant, each once per session.
 
-use agentspine_core::memory::{MemoryRequest, ScopeIds, SnapshotCache, load};
-use agentspine_core::{Host, Request, Scope};
+use agentspine_core::memory::ScopeIds;
+use agentspine_core::{MemoryOutcome, Scope};
+use sha2::{Digest, Sha256};
 
 use super::context::Block;
 use super::events::Hook;
@@ -16,10 +17,9 @@ impl Hook<'_> {
     /// drops the memory directory's cached snapshots first, so every fact
     /// is read again from disk.
     pub(super) fn memory_facts(&self, prompt: Option<&str>, fresh: bool) -> Vec<Block> {
-        let mut request = Request::new(Host::Claude, self.session_dir.clone());
-        request.transcript_path = self.payload.transcript_path.clone().filter(|p| p.is_absolute());
-        let found = match agentspine_core::hosts::claude::memory_dir_for(&request, &self.env, &self.reader) {
-            Ok((found, _warnings)) => found,
+        let scope = self.scope();
+        let outcome = match self.resolver.memory(&self.session_request(), &scope, prompt, fresh) {
+            Ok((outcome, _warnings)) => outcome,
             Err(e) => {
                 self.audit(
                     "memory",
@@ -30,23 +30,7 @@ impl Hook<'_> {
                 return Vec::new();
             }
         };
-        let Some(found) = found else { return Vec::new() };
-        let canonical = self.reader.open_root(&found.dir).ok().map(|root| root.host_path().to_path_buf());
-        let scope = self.scope();
-        // Written in one transaction when `cache` goes out of scope.
-        let cache = canonical.as_deref().and_then(|dir| self.state.cache_for(dir));
-        if fresh && let Some(cache) = &cache {
-            cache.drop_all();
-        }
-        let loaded = load(
-            &self.reader,
-            &MemoryRequest {
-                dir: &found.dir,
-                scope: &scope,
-                prompt,
-                cache: cache.as_ref().map(|c| c as &dyn SnapshotCache),
-            },
-        );
+        let Some(MemoryOutcome { dir: found, load: loaded }) = outcome else { return Vec::new() };
         let index = found.dir.join(agentspine_core::memory::load::INDEX);
         if !FINE.contains(&loaded.status.as_str()) {
             self.audit("memory", &loaded.status, Some(index.display().to_string()), None);
@@ -56,8 +40,12 @@ impl Hook<'_> {
             if let UnloadedWhy::Refused { refused } = &unloaded.why
                 && refused != "not-found"
             {
-                let target = loaded.links.get(unloaded.position).map(|l| found.dir.join(&l.target));
-                self.audit("memory", refused, target.map(|t| t.display().to_string()), None);
+                // The link's position and a digest of its target, never
+                // the fact's path.
+                let target = loaded.links.get(unloaded.position).map(|l| {
+                    format!("MEMORY.md link {} (sha256:{})", unloaded.position + 1, short_digest(&l.target))
+                });
+                self.audit("memory", refused, target, None);
             }
         }
         let mut blocks = Vec::new();
@@ -66,7 +54,7 @@ impl Hook<'_> {
             if text.is_empty() {
                 continue;
             }
-            let source_id = self.ids.id(&found.dir, &fact.target, Scope::Memory);
+            let source_id = self.resolver.ids().id(&found.dir, &fact.target, Scope::Memory);
             if self.was_sent(&source_id, &fact.sha256) {
                 continue;
             }
@@ -92,4 +80,10 @@ impl Hook<'_> {
             }
         }
     }
+}
+
+/// The first 16 hex digits of the SHA-256 of `text`: names a link in an
+/// audit row without saying where it points.
+fn short_digest(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))[..16].to_owned()
 }

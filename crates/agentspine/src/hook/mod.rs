@@ -98,7 +98,7 @@ pub enum HookHost {
 }
 
 impl HookHost {
-    fn host(self) -> Host {
+    pub(crate) fn host(self) -> Host {
         match self {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,

@@ -47,19 +47,6 @@ pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Pat
     out
 }
 
-/// Whether the host itself loads the instruction files below its session
-/// directory when this tool touches a file there. Measured on Claude Code
-/// 2.1.332: `Read` and `Write` load the nested `CLAUDE.md` (and, through
-/// its built-in AGENTS.md support, the nested `AGENTS.md`) of directories
-/// below the directory it started in, and the `.claude/rules` whose
-/// `paths:` match; `Edit` and `MultiEdit` refuse a file that was not read
-/// first, so the `Read` already loaded them. Nothing is loaded for a file
-/// outside the start directory (a sibling package). Codex loads no nested
-/// file for any tool (HOSTS.md).
-pub fn host_loads_nested(host: HookHost, tool_name: &str) -> bool {
-    host == HookHost::Claude && matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
-}
-
 /// The files a Codex `apply_patch` names: `*** Add File: p`,
 /// `*** Update File: p`, `*** Delete File: p` and `*** Move to: p`.
 pub fn patch_targets(patch: &str) -> Vec<String> {

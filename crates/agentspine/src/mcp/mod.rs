@@ -29,14 +29,24 @@ use rmcp::service::ServerInitializeError;
 /// `read_document` (one source, by id). Every call names its project root
 /// exactly (`project_root`, absolute); nothing is guessed.
 ///
+/// The server resolves only the roots its launch gave it: the project of
+/// the directory it was started in (its git root), the client's MCP roots
+/// when the client offers them, and each `--root DIR`. A `project_root`
+/// outside all of them is refused, and so is the home directory, any
+/// directory above it and a host's profile, whatever the launch says.
+///
 /// Register it with a client, e.g.:
 ///
 ///   claude mcp add agentspine -- agentspine mcp
 ///
-///   {"mcpServers": {"agentspine": {"command": "agentspine", "args": ["mcp"]}}}
+///   {"mcpServers": {"agentspine": {"command": "agentspine", "args": ["mcp", "--root", "/src/app"]}}}
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
-pub struct Args {}
+pub struct Args {
+    /// Also allow this project root (repeatable).
+    #[arg(long = "root", value_name = "DIR")]
+    roots: Vec<std::path::PathBuf>,
+}
 
 impl Args {
     /// Errors are logged to stderr: stdout belongs to the protocol.
@@ -48,20 +58,29 @@ impl Args {
 /// How long shutdown waits for a stdin read that cannot be cancelled.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let current = std::env::current_dir().ok();
+    let roots = args
+        .roots
+        .iter()
+        .map(|r| match &current {
+            Some(current) if r.is_relative() => current.join(r),
+            _ => r.clone(),
+        })
+        .collect();
+    let tools = tools::Tools::open(roots, current);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let result = runtime.block_on(serve());
+    let result = runtime.block_on(serve(tools));
     // A blocking stdin read (stdin not a pipe) cannot be cancelled; do not
     // wait for it.
     runtime.shutdown_timeout(SHUTDOWN_GRACE);
     result
 }
 
-async fn serve() -> anyhow::Result<ExitCode> {
-    let tools = tools::Tools::open();
+async fn serve(tools: tools::Tools) -> anyhow::Result<ExitCode> {
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let transport = transport::LineTransport::new(stdin, stdout);
     tracing::debug!("mcp: serving on stdio");

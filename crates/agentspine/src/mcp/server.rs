@@ -5,14 +5,16 @@
 //! handler: rmcp answers them with JSON-RPC errors.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde_json::Value;
 
 use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextParams, SessionBriefingParams};
-use super::tools::{ToolError, Tools};
+use super::tools::{ClientRoots, ToolError, Tools};
 
 const INSTRUCTIONS: &str = "agentspine tells you which instructions and memory apply to a project, exactly \
 as your host (Claude Code, Codex CLI, pi, a desktop app) would load them, read safely. Call \
@@ -76,25 +78,64 @@ the project root, used as given. source_id is the opaque id exactly as returned 
 24 hex digits); it is not a path, and paths are never accepted, so only sources of this project's \
 catalog can be read.";
 
+/// How long the server waits for a client's answer to `roots/list`.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// The `agentspine` MCP server.
 #[derive(Clone)]
 pub struct Server {
     tools: Arc<Tools>,
+    /// The client's roots as last listed (`None`: not asked yet, or the
+    /// client said they changed).
+    client_roots: Arc<tokio::sync::Mutex<Option<ClientRoots>>>,
 }
 
 impl Server {
     pub fn new(tools: Tools) -> Server {
-        Server { tools: Arc::new(tools) }
+        Server { tools: Arc::new(tools), client_roots: Arc::default() }
+    }
+
+    /// The client's MCP roots, when it offers them: asked once, and again
+    /// after it says they changed. A client without the capability, or one
+    /// that does not answer in time, gives none (only the launch's roots
+    /// apply). MCP roots are deprecated in newer protocol drafts, but the
+    /// clients our users run offer them, and they are the client's own
+    /// word on which projects this session is about.
+    #[allow(deprecated)]
+    async fn client_roots(&self, context: &RequestContext<RoleServer>) -> ClientRoots {
+        let mut known = self.client_roots.lock().await;
+        if let Some(roots) = known.as_ref() {
+            return roots.clone();
+        }
+        let offers = context.peer.peer_info().is_some_and(|info| info.capabilities.roots.is_some());
+        if !offers {
+            *known = Some(None);
+            return None;
+        }
+        let listed = match tokio::time::timeout(ROOTS_TIMEOUT, context.peer.list_roots()).await {
+            Ok(Ok(result)) => result.roots.iter().filter_map(|root| file_uri_path(&root.uri)).collect(),
+            Ok(Err(e)) => {
+                tracing::warn!("mcp: roots/list failed: {e}; only the launch's roots apply");
+                return None;
+            }
+            Err(_) => {
+                tracing::warn!("mcp: the client did not answer roots/list in time; only the launch's roots apply");
+                return None;
+            }
+        };
+        *known = Some(Some(listed));
+        known.clone().flatten()
     }
 
     /// Runs one tool on the blocking pool and shapes its answer.
-    async fn call<P, F>(&self, params: P, tool: F) -> Result<CallToolResult, ErrorData>
+    async fn call<P, F>(&self, context: RequestContext<RoleServer>, params: P, tool: F) -> Result<CallToolResult, ErrorData>
     where
         P: Send + 'static,
-        F: FnOnce(&Tools, P) -> Result<Value, ToolError> + Send + 'static,
+        F: FnOnce(&Tools, &ClientRoots, P) -> Result<Value, ToolError> + Send + 'static,
     {
         let tools = self.tools.clone();
-        let outcome = tokio::task::spawn_blocking(move || tool(&tools, params))
+        let roots = self.client_roots(&context).await;
+        let outcome = tokio::task::spawn_blocking(move || tool(&tools, &roots, params))
             .await
             .map_err(|e| ErrorData::internal_error(format!("the tool stopped: {e}"), None))?;
         Ok(match outcome {
@@ -113,37 +154,69 @@ impl Server {
     async fn session_briefing(
         &self,
         Parameters(p): Parameters<SessionBriefingParams>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(p, Tools::session_briefing).await
+        self.call(context, p, Tools::session_briefing).await
     }
 
     #[tool(name = "delivery_knowledge_query", description = KNOWLEDGE_QUERY)]
     async fn delivery_knowledge_query(
         &self,
         Parameters(p): Parameters<KnowledgeQueryParams>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(p, Tools::knowledge_query).await
+        self.call(context, p, Tools::knowledge_query).await
     }
 
     #[tool(name = "resolve_context", description = RESOLVE_CONTEXT)]
     async fn resolve_context(
         &self,
         Parameters(p): Parameters<ResolveContextParams>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(p, Tools::resolve_context).await
+        self.call(context, p, Tools::resolve_context).await
     }
 
     #[tool(name = "read_document", description = READ_DOCUMENT)]
     async fn read_document(
         &self,
         Parameters(p): Parameters<ReadDocumentParams>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(p, Tools::read_document).await
+        self.call(context, p, Tools::read_document).await
     }
+}
+
+/// The path of a `file://` URI (percent-escapes decoded), else `None`.
+fn file_uri_path(uri: &str) -> Option<std::path::PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    use std::os::unix::ffi::OsStringExt;
+    Some(std::path::PathBuf::from(std::ffi::OsString::from_vec(out)))
 }
 
 #[tool_handler]
 impl ServerHandler for Server {
+    async fn on_roots_list_changed(&self, _context: rmcp::service::NotificationContext<RoleServer>) {
+        *self.client_roots.lock().await = None;
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("agentspine", env!("CARGO_PKG_VERSION")))

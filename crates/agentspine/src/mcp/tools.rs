@@ -3,17 +3,23 @@
 //! handlers in `server.rs` run these functions off the async loop.
 //!
 //! The project root is used exactly as given: an absolute path to an
-//! existing directory, never walked up from, never guessed. Paths inside it
-//! (`cwd`, `target_path`) may be relative to it; `..` is refused everywhere.
+//! existing directory, never walked up from, never guessed, and it must be
+//! one of the roots this server was started for (or inside one): the
+//! client's MCP roots, the project of the directory it was launched in,
+//! and `--root` arguments ([`agentspine_core::Resolver::check_root`]).
+//! Paths inside it (`cwd`, `target_path`) may be relative to it; `..` is
+//! refused everywhere. No call holds shared state while it reads: each
+//! opens the state store for itself.
 
 use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentspine_core::catalog::{self, Catalog, CatalogRequest, DocumentError, PreflightError, SourceIds};
-use agentspine_core::memory::{ScopeIds, SnapshotCache};
-use agentspine_core::{Environment, Host, Request, ResolveError, render_native, resolve};
+use agentspine_core::memory::ScopeIds;
+use agentspine_core::resolver::RootCheck;
+use agentspine_core::{Environment, Host, Request, ResolveError, Resolver, render_native};
 use agentspine_fs::{Budget, Code, Reader};
 use serde_json::Value;
 
@@ -41,6 +47,9 @@ pub enum ToolError {
     /// The request cannot be resolved (root, target, reader refusal).
     #[error(transparent)]
     Resolve(#[from] ResolveError),
+    /// The root is not one this server may resolve.
+    #[error(transparent)]
+    Root(#[from] agentspine_core::policy::RootRefused),
     /// `required: true` and discovery was incomplete.
     #[error("{0}; no briefing or receipt is given (fix the cause and call again)")]
     Preflight(#[from] PreflightError),
@@ -67,14 +76,22 @@ struct Remembered {
 
 /// Everything the tools share for the life of the server.
 pub struct Tools {
-    state: Mutex<State>,
     ids: SourceIds,
     recent: Mutex<VecDeque<Remembered>>,
+    /// `--root` arguments.
+    roots: Vec<PathBuf>,
+    /// The directory the server was launched in.
+    launch_dir: Option<PathBuf>,
 }
 
+/// The roots a client offers (`roots/list`), when it has the capability.
+pub type ClientRoots = Option<Vec<PathBuf>>;
+
 impl Tools {
-    /// Opens the state store (or runs uncached, with a warning).
-    pub fn open() -> Tools {
+    /// Checks the state store once (or runs uncached, with a warning); the
+    /// server may resolve `roots`, the launch directory's project and the
+    /// client's MCP roots.
+    pub fn open(roots: Vec<PathBuf>, launch_dir: Option<PathBuf>) -> Tools {
         let state = State::open();
         for warning in &state.warnings {
             tracing::warn!("{warning}");
@@ -82,16 +99,37 @@ impl Tools {
         // One key for the whole session, so ids stay valid between calls
         // even when there is no store to derive it from.
         let ids = state.source_ids();
-        Tools { state: Mutex::new(state), ids, recent: Mutex::new(VecDeque::new()) }
+        Tools { ids, recent: Mutex::new(VecDeque::new()), roots, launch_dir }
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The state store for one call (never shared across a read).
+    fn state(&self) -> State {
+        State::open()
+    }
+
+    /// The resolver of one call, over `state`'s caches.
+    fn resolver<'a>(&self, state: &'a State) -> Resolver<'a> {
+        let env = Environment::from_vars(|name| std::env::var_os(name));
+        Resolver::new(env, Reader::new(Budget::with_timeout(DEADLINE)), self.ids.clone()).with_caches(state)
+    }
+
+    /// `project_root` as given, canonical, if this server may resolve it.
+    fn root(&self, resolver: &Resolver<'_>, client: &ClientRoots, asked: &Path) -> Result<PathBuf, ToolError> {
+        let asked = exact_root(asked)?;
+        let mut given = self.roots.clone();
+        given.extend(client.iter().flatten().cloned());
+        let allowed = resolver.allowed_roots(&given, self.launch_dir.as_deref());
+        resolver.check_root(&allowed, &asked).map_err(|e| match e {
+            RootCheck::Resolve(e) => ToolError::Resolve(e),
+            RootCheck::Refused(e) => ToolError::Root(e),
+        })
     }
 
     /// `session_briefing`: the byte-budgeted briefing of the catalog.
-    pub fn session_briefing(&self, p: SessionBriefingParams) -> Result<Value, ToolError> {
-        let root = exact_root(&p.project_root)?;
+    pub fn session_briefing(&self, client: &ClientRoots, p: SessionBriefingParams) -> Result<Value, ToolError> {
+        let state = self.state();
+        let resolver = self.resolver(&state);
+        let root = self.root(&resolver, client, &p.project_root)?;
         let budget = p.budget_bytes.unwrap_or(catalog::briefing::DEFAULT_BUDGET);
         if budget == 0 || budget > MAX_BUDGET {
             return Err(ToolError::Argument(format!(
@@ -99,7 +137,6 @@ impl Tools {
             )));
         }
         let cwd = p.cwd.as_deref().map(|c| inside(&root, c, "cwd")).transpose()?;
-        let state = self.state();
         let request = CatalogRequest {
             cwd,
             scope: scope(&state, p.scope.as_deref(), &root)?,
@@ -108,7 +145,7 @@ impl Tools {
             continuity: state.continuity(p.host.into()),
             ..CatalogRequest::new(p.host.into(), root)
         };
-        let catalog = self.build(&state, &request)?;
+        let catalog = resolver.catalog(&request)?;
         let receipt = if p.required { Some(required(&state, &catalog, p.host.into())?) } else { None };
         let briefing = catalog::briefing(&catalog, budget);
         let mut value = to_json(&briefing);
@@ -119,8 +156,10 @@ impl Tools {
     }
 
     /// `delivery_knowledge_query`: ranked passages of the same catalog.
-    pub fn knowledge_query(&self, p: KnowledgeQueryParams) -> Result<Value, ToolError> {
-        let root = exact_root(&p.project_root)?;
+    pub fn knowledge_query(&self, client: &ClientRoots, p: KnowledgeQueryParams) -> Result<Value, ToolError> {
+        let state = self.state();
+        let resolver = self.resolver(&state);
+        let root = self.root(&resolver, client, &p.project_root)?;
         let text = p.query.trim();
         if text.is_empty() {
             return Err(ToolError::Argument("query is empty: say what you want to know in words".into()));
@@ -135,7 +174,6 @@ impl Tools {
         if k == 0 || k > MAX_K {
             return Err(ToolError::Argument(format!("k must be between 1 and {MAX_K}, got {k}")));
         }
-        let state = self.state();
         let request = CatalogRequest {
             scope: scope(&state, None, &root)?,
             prompt: Some(text.to_owned()),
@@ -143,7 +181,7 @@ impl Tools {
             continuity: state.continuity(p.host.into()),
             ..CatalogRequest::new(p.host.into(), root)
         };
-        let catalog = self.build(&state, &request)?;
+        let catalog = resolver.catalog(&request)?;
         let receipt = if p.required { Some(required(&state, &catalog, p.host.into())?) } else { None };
         let answer = catalog::query(&catalog, text, k, catalog::briefing::DEFAULT_BUDGET);
         let mut value = to_json(&answer);
@@ -154,8 +192,10 @@ impl Tools {
 
     /// `resolve_context`: the host's chain for one target, as the CLI's
     /// `resolve --json` shows it.
-    pub fn resolve_context(&self, p: ResolveContextParams) -> Result<Value, ToolError> {
-        let root = exact_root(&p.project_root)?;
+    pub fn resolve_context(&self, client: &ClientRoots, p: ResolveContextParams) -> Result<Value, ToolError> {
+        let state = self.state();
+        let resolver = self.resolver(&state);
+        let root = self.root(&resolver, client, &p.project_root)?;
         let target = inside(&root, &p.target_path, "target_path")?;
         let request = Request {
             host: p.host.into(),
@@ -164,8 +204,7 @@ impl Tools {
             target: Some(target),
             transcript_path: None,
         };
-        let env = Environment::from_vars(|name| std::env::var_os(name));
-        let resolution = resolve(&request, &env, &Reader::new(Budget::with_timeout(DEADLINE)))?;
+        let resolution = resolver.chain(&request)?;
         let native = render_native(&resolution);
         let mut value = to_json(&resolution);
         value["native_bytes"] = Value::from(native.len());
@@ -174,8 +213,10 @@ impl Tools {
     }
 
     /// `read_document`: one source of the project's catalog, read again.
-    pub fn read_document(&self, p: ReadDocumentParams) -> Result<Value, ToolError> {
-        let root = exact_root(&p.project_root)?;
+    pub fn read_document(&self, client: &ClientRoots, p: ReadDocumentParams) -> Result<Value, ToolError> {
+        let state = self.state();
+        let resolver = self.resolver(&state);
+        let root = self.root(&resolver, client, &p.project_root)?;
         let host: Host = p.host.into();
         let id = p.source_id.trim();
         if !id.starts_with("src_") || id.len() > 64 {
@@ -202,38 +243,17 @@ impl Tools {
         let catalog = match remembered {
             Some(catalog) => catalog,
             None => {
-                let state = self.state();
                 let request = CatalogRequest {
                     scope: scope(&state, None, &root)?,
                     markdown: true,
                     continuity: state.continuity(host),
                     ..CatalogRequest::new(host, root)
                 };
-                Arc::new(self.build(&state, &request)?)
+                Arc::new(resolver.catalog(&request)?)
             }
         };
-        let reader = Reader::new(Budget::with_timeout(DEADLINE));
-        let document = catalog::read_document(&catalog, &reader, id)?;
+        let document = catalog::read_document(&catalog, resolver.reader(), id)?;
         Ok(to_json(&document))
-    }
-
-    /// Builds the catalog, with the memory directory's snapshot cache.
-    fn build(&self, state: &State, request: &CatalogRequest) -> Result<Catalog, ToolError> {
-        let env = Environment::from_vars(|name| std::env::var_os(name));
-        let reader = Reader::new(Budget::with_timeout(DEADLINE));
-        let memory_dir = if request.host == Host::Claude {
-            let mut located =
-                Request::new(Host::Claude, request.cwd.clone().unwrap_or(request.project_root.clone()));
-            located.root = Some(request.project_root.clone());
-            agentspine_core::hosts::claude::memory_dir_for(&located, &env, &reader)
-                .ok()
-                .and_then(|(found, _)| found)
-        } else {
-            None
-        };
-        let cache = memory_dir.and_then(|found| state.cache_for(&found.dir));
-        let cache = cache.as_ref().map(|c| c as &dyn SnapshotCache);
-        Ok(catalog::build(request, &env, &reader, &self.ids, cache)?)
     }
 
     fn remember(&self, catalog: Catalog) {

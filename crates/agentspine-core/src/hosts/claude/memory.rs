@@ -2,7 +2,7 @@
 //! `MEMORY.md` of the project's memory directory, last, cut to its first
 //! 200 lines or 25,000 characters with the host's own warning.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::env::Environment;
 use crate::gather::{Gather, part};
@@ -18,22 +18,60 @@ pub const MAX_LINES: usize = 200;
 pub const MAX_CHARS: usize = 25_000;
 
 /// The project path Claude Code keys memory by: the main repository of a
-/// worktree, the git root, or (outside git) the cwd.
+/// worktree, the git root of the working directory (whatever root the
+/// request was bound to: a session started in a package of a monorepo has
+/// the monorepo's memory), or, outside git, the working directory. A
+/// `.git` in a directory that is never a project (a dotfiles repository in
+/// `$HOME`) is no git root.
 pub(crate) fn project_path(located: &Located) -> PathBuf {
-    if located.evidence != "nearest .git" {
-        return located.cwd.clone();
-    }
-    // A `.git` file (`gitdir: /main/.git/worktrees/NAME`) names the main
-    // repository; a `.git` directory means this is it.
-    if let Ok(snap) = located.root.read(".git", 4096) {
-        let text = String::from_utf8_lossy(&snap.bytes);
-        if let Some(gitdir) = text.trim().strip_prefix("gitdir:")
-            && let Some((main, _)) = gitdir.trim().split_once("/.git/worktrees/")
-        {
-            return PathBuf::from(main);
+    let reader = located.root.reader();
+    let git_root = if located.evidence == "nearest .git" {
+        Some(located.root_path.clone())
+    } else {
+        crate::locate::find_marked_root(reader, &located.never, &located.cwd, &[".git".to_owned()])
+            .map(|(root, _)| root)
+    };
+    let Some(git_root) = git_root else { return located.cwd.clone() };
+    // A `.git` file names a worktree's git directory; it is read only when
+    // it lies within the bound root.
+    if git_root.starts_with(&located.root_path) {
+        let rel = git_root.strip_prefix(&located.root_path).unwrap_or(Path::new(""));
+        let dot_git = rel.join(".git");
+        if let Ok(snap) = located.root.read(&dot_git, 4096) {
+            return worktree_main(reader, &git_root, &snap.bytes).unwrap_or(git_root);
         }
     }
-    located.root_path.clone()
+    git_root
+}
+
+/// The main repository of the worktree whose `.git` file says `text`,
+/// accepted only as git itself checks it: `gitdir:` names
+/// `<main>/.git/worktrees/<name>`, an existing directory whose `gitdir`
+/// file points back at this `.git` file and whose `commondir` names
+/// `<main>/.git`. Anything else (a `.git` file that names another
+/// repository to borrow its memory) is `None`: the directory is its own
+/// root. Reads two small files of the named directory, never sent.
+fn worktree_main(reader: &agentspine_fs::Reader, git_root: &Path, text: &[u8]) -> Option<PathBuf> {
+    let text = std::str::from_utf8(text).ok()?;
+    let named = Path::new(text.trim().strip_prefix("gitdir:")?.trim());
+    let gitdir = crate::locate::lexical(&if named.is_absolute() { named.to_path_buf() } else { git_root.join(named) });
+    let main_git = gitdir.parent()?.parent()?;
+    if gitdir.parent()?.file_name()? != "worktrees" || main_git.file_name()? != ".git" {
+        return None;
+    }
+    let dir = reader.open_root(&gitdir).ok()?;
+    let back = dir.read("gitdir", 4096).ok()?;
+    let back = std::str::from_utf8(&back.bytes).ok()?.trim().to_owned();
+    if crate::locate::lexical(Path::new(&back)) != git_root.join(".git") {
+        return None;
+    }
+    let common = dir.read("commondir", 4096).ok()?;
+    let common = Path::new(std::str::from_utf8(&common.bytes).ok()?.trim()).to_path_buf();
+    let common = crate::locate::lexical(&if common.is_absolute() { common } else { gitdir.join(common) });
+    if common != main_git {
+        return None;
+    }
+    main_git.parent().map(Path::to_path_buf)
 }
 
 /// Finds the memory directory from evidence.
@@ -49,7 +87,12 @@ pub(crate) fn find(env: &Environment, located: &Located, settings: &ClaudeSettin
         project_path: &project,
     };
     let reader = located.root.reader();
-    memory_dir(&evidence, |dir| reader.open_root(dir).is_ok())
+    // A directory that is there but refused (a link) is found, so that
+    // its refusal is reported rather than taken for no memory at all.
+    memory_dir(&evidence, |found| {
+        !matches!(crate::memory::load::open_dir(reader, &found.dir, found.anchor.as_deref()),
+            Err(e) if e.code() == agentspine_fs::Code::NotFound)
+    })
 }
 
 /// Adds `MEMORY.md` as the host would show it.
@@ -62,9 +105,12 @@ pub(crate) fn index_part(
     let Some(found) = find(env, located, settings) else { return };
     let path = found.dir.join(INDEX);
     let label = tilde(&path, env.home.as_deref());
-    let Ok(dir) = located.root.reader().open_root(&found.dir) else {
-        gather.probe(label, Scope::Memory, Verdict::Missing);
-        return;
+    let dir = match crate::memory::load::open_dir(located.root.reader(), &found.dir, found.anchor.as_deref()) {
+        Ok(dir) => dir,
+        Err(e) => {
+            gather.probe(label, Scope::Memory, crate::chain::verdict_of(&e));
+            return;
+        }
     };
     match dir.read(INDEX, FILE_CAP) {
         Err(e) => gather.probe(label, Scope::Memory, crate::chain::verdict_of(&e)),

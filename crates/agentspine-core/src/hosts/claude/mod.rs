@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use agentspine_fs::{Reader, Root};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use crate::chain::{ChainDir, FILE_CAP, above_root, fetch, open_chain};
+use crate::chain::{ChainDir, FILE_CAP, above_root, fetch};
 use crate::config::{parse_json, read_config};
 use crate::env::Environment;
 use crate::gather::{Gather, part};
@@ -174,7 +174,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
         return;
     }
     walk.user(gather);
-    for path in above_root(reader, &located.root_path, &["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"])
+    for path in above_root(reader, located, &["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"])
     {
         gather.probe_differs(
             path.display().to_string(),
@@ -183,7 +183,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
             "Claude Code reads instruction files up to `/`; agentspine stops at the project root".to_owned(),
         );
     }
-    let dirs = open_chain(&located.root, &located.chain_names);
+    let dirs = located.chain_dirs();
     let agents = match settings.agents_md {
         AgentsMdMode::ClaudeOnly | AgentsMdMode::ManagedOnly => false,
         AgentsMdMode::ClaudeAndAgents => true,
@@ -268,7 +268,14 @@ impl<'a> Walk<'a> {
     /// `rules/**/*.md` beneath `base`: unconditional ones always, ones
     /// with `paths:` only when the target matches.
     fn rules(&mut self, base: &Base<'_>, rel: &str, scope: Scope, gather: &mut Gather) {
-        let Ok(rules_dir) = base.root.subdir(rel) else { return };
+        let rules_dir = match base.root.subdir(rel) {
+            Ok(dir) => dir,
+            Err(e) if e.code() == agentspine_fs::Code::NotFound => return,
+            Err(e) => {
+                gather.probe(label_for(base, self.env, rel), scope, crate::chain::verdict_of(&e));
+                return;
+            }
+        };
         // `paths:` match from the directory holding `.claude/` (the user's
         // rules are in the config home itself: they match from the root).
         let holder = match self.home.as_ref() {
@@ -284,6 +291,10 @@ impl<'a> Walk<'a> {
                         Verdict::Symlink,
                         "Claude Code follows this link; agentspine does not".to_owned(),
                     );
+                }
+                rules::Found::Unlisted(name, verdict) => {
+                    let shown = if name.is_empty() { rel.to_owned() } else { format!("{rel}/{name}") };
+                    gather.probe(label_for(base, self.env, &shown), scope, verdict);
                 }
                 rules::Found::Truncated(name) => gather.probe(
                     label_for(base, self.env, &format!("{rel}/{name}")),
@@ -525,14 +536,14 @@ pub fn render(parts: &[Part]) -> String {
 
 /// The Claude Code memory directory for a request, from evidence (see
 /// [`crate::memory::claude_dir`]), with any warnings about the settings read.
-pub fn memory_dir_for(
+pub(crate) fn memory_dir_for(
     request: &crate::host::Request,
     env: &Environment,
     reader: &Reader,
+    never: &crate::policy::NeverProjects,
 ) -> Result<(Option<crate::memory::claude_dir::MemoryDir>, Vec<Warning>), crate::error::ResolveError> {
-    let located = crate::locate::locate(reader, &request.cwd, request.root.as_deref(), None, |cwd| {
-        crate::hosts::git_root(reader, cwd)
-    })?;
+    let request = crate::host::Request { host: crate::host::Host::Claude, target: None, ..request.clone() };
+    let located = crate::hosts::bind(&request, env, reader, never)?;
     let mut warnings = Vec::new();
     let settings = load_settings(reader, env, &located.root_path, &mut warnings);
     Ok((memory::find(env, &located, &settings), warnings))

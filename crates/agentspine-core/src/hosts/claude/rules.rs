@@ -20,6 +20,9 @@ pub(crate) enum Found {
     File(String),
     Symlink(String),
     Truncated(String),
+    /// A directory of the tree that could not be listed (permission
+    /// denied, a race, the deadline), with the reader's verdict.
+    Unlisted(String, crate::resolution::Verdict),
 }
 
 /// Lists `rules` (a directory handle) recursively: `.md` files in sorted
@@ -36,7 +39,13 @@ fn walk(rules: &Root, rel: &str, depth: usize, out: &mut Vec<Found>) {
         return;
     }
     let dir = if rel.is_empty() { "." } else { rel };
-    let Ok(listing) = rules.list(dir, MAX_ENTRIES) else { return };
+    let listing = match rules.list(dir, MAX_ENTRIES) {
+        Ok(listing) => listing,
+        Err(e) => {
+            out.push(Found::Unlisted(rel.to_owned(), crate::chain::verdict_of(&e)));
+            return;
+        }
+    };
     let join = |name: &str| if rel.is_empty() { name.to_owned() } else { format!("{rel}/{name}") };
     for name in &listing.symlinks {
         out.push(Found::Symlink(join(name)));

@@ -1,0 +1,147 @@
+//! What a hook must add for a tool's targets: each target directory's
+//! chain under the host's own rules, minus what the host loaded at start
+//! (the chain of the session's directory, its user files and its memory
+//! index). That leaves the nested files below the session directory and,
+//! for Claude Code, the `.claude/rules` whose `paths:` match only the
+//! target.
+//!
+//! When the tool makes the host load nested files itself (Claude Code's
+//! `Read`, `Write`, `Edit`: see [`loads_nested`]), the files it loads
+//! (those below the session directory, and the `paths:` rules of the
+//! `.claude` directories it started under) are returned apart, so the
+//! caller records them as the session's and never repeats them; the rest
+//! (a sibling package's files) are to be sent.
+//!
+//! Nothing is added for a target outside the project root or reached
+//! through a link (the resolution refuses both), nor when the project root
+//! is never a project (home, above it, a profile).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::error::ResolveError;
+use crate::host::{Host, Request};
+use crate::resolution::{Part, Scope, Verdict};
+use crate::resolver::Resolver;
+
+/// Whether the host itself loads the instruction files below its session
+/// directory when this tool touches a file there. Measured on Claude Code
+/// 2.1.332: `Read` and `Write` load the nested `CLAUDE.md` (and, through
+/// its built-in AGENTS.md support, the nested `AGENTS.md`) of directories
+/// below the directory it started in, and the `.claude/rules` whose
+/// `paths:` match; `Edit` and `MultiEdit` refuse a file that was not read
+/// first, so the `Read` already loaded them. Nothing is loaded for a file
+/// outside the start directory (a sibling package). Codex loads no nested
+/// file for any tool (HOSTS.md).
+pub fn loads_nested(host: Host, tool_name: &str) -> bool {
+    host == Host::Claude && matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
+}
+
+/// The chain files of a tool call's targets that the session lacks.
+#[derive(Debug, Default)]
+pub struct ToolDelta {
+    /// The project root the session is bound to.
+    pub project_root: Option<PathBuf>,
+    /// Files the host does not load: to send.
+    pub send: Vec<Part>,
+    /// Files the tool makes the host load itself: to record, not send.
+    pub host_loaded: Vec<Part>,
+    /// Candidates the resolution could not complete (label, reader code),
+    /// each once: a hook audits them.
+    pub incomplete: Vec<(String, String)>,
+    /// Resolutions that could not be made at all (path, error).
+    pub failed: Vec<(PathBuf, ResolveError)>,
+}
+
+impl Resolver<'_> {
+    /// What `targets` (absolute, lexically reduced) add to a session whose
+    /// host loaded `session`'s chain at start.
+    pub fn tool_delta(&self, session: &Request, targets: &[PathBuf], host_loads: bool) -> ToolDelta {
+        let mut out = ToolDelta::default();
+        let native = match self.chain(session) {
+            Ok(native) => native,
+            Err(e) => {
+                out.failed.push((session.cwd.clone(), e));
+                return out;
+            }
+        };
+        if !native.root_kind.is_project() {
+            return out;
+        }
+        out.project_root = Some(native.project_root.clone());
+        let session_dir = native.cwd.clone();
+        let mut known: BTreeSet<PathBuf> = native.parts.iter().map(|p| p.path.clone()).collect();
+        let base = Request { root: Some(native.project_root.clone()), ..session.clone() };
+        let mut audited = BTreeSet::new();
+        for target in targets {
+            let request = Request { target: Some(target.clone()), ..base.clone() };
+            let chain = match self.chain(&request) {
+                Ok(chain) => chain,
+                Err(ResolveError::TargetOutsideRoot { .. }) => continue,
+                Err(e) => {
+                    out.failed.push((target.clone(), e));
+                    continue;
+                }
+            };
+            for probe in &chain.probes {
+                if let Some(code) = incomplete(&probe.verdict)
+                    && audited.insert(probe.path.clone())
+                {
+                    out.incomplete.push((probe.path.clone(), code));
+                }
+            }
+            for part in &chain.parts {
+                if matches!(part.scope, Scope::User | Scope::Memory) || !known.insert(part.path.clone()) {
+                    continue;
+                }
+                if host_loads && loaded_by_host(part, &chain.parts, &session_dir) {
+                    out.host_loaded.push(part.clone());
+                } else {
+                    out.send.push(part.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether the host loads `part` itself when a file tool touches its
+/// directory: a file below the session directory, a `.claude/rules` file
+/// of a directory the session started in or under, or a file imported by
+/// one of those.
+fn loaded_by_host(part: &Part, parts: &[Part], session_dir: &Path) -> bool {
+    if part.path.starts_with(session_dir) {
+        return true;
+    }
+    if let Some(holder) = rules_holder(&part.path)
+        && session_dir.starts_with(holder)
+    {
+        return true;
+    }
+    part.imported_by.as_deref().is_some_and(|importer| {
+        parts
+            .iter()
+            .any(|p| p.label == importer && p.path != part.path && loaded_by_host(p, parts, session_dir))
+    })
+}
+
+/// The directory holding the `.claude/rules` directory `path` lies in.
+fn rules_holder(path: &Path) -> Option<&Path> {
+    let mut at = path.parent();
+    while let Some(dir) = at {
+        if dir.file_name().is_some_and(|n| n == "rules")
+            && let Some(claude) = dir.parent()
+            && claude.file_name().is_some_and(|n| n == ".claude")
+        {
+            return claude.parent();
+        }
+        at = dir.parent();
+    }
+    None
+}
+
+/// The audit code of a candidate the resolution could not complete: the
+/// same causes that make a required preflight fail (one rule).
+fn incomplete(verdict: &Verdict) -> Option<String> {
+    crate::catalog::gap_cause(verdict)
+}

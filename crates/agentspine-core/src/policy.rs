@@ -1,0 +1,213 @@
+//! Which directories may be a project root: the one "never a project" rule
+//! every surface applies (DESIGN.md, "Roots").
+//!
+//! `$HOME`, every directory above it (`/` included) and each host profile
+//! (`$CLAUDE_CONFIG_DIR` or `~/.claude`, `$CODEX_HOME` or `~/.codex`,
+//! `$PI_CODING_AGENT_DIR` or `~/.pi/agent`, and the desktop rule's fixed
+//! `~/.pi/agent`) are never a project: no project file is probed, listed or
+//! read there. A directory nested inside home or a profile is an ordinary
+//! project. Every path is compared in its canonical form (links resolved)
+//! as well as spelled, so a home or profile reached through a link is
+//! recognised.
+//!
+//! Root markers (`.git`, Codex's `project_root_markers`) found in such a
+//! directory are ignored: a dotfiles repository in `$HOME` does not make
+//! the whole home one project. A project below it without a marker of its
+//! own is bound the way each host binds a directory with no marker: the
+//! working directory alone is the root.
+
+use std::path::{Path, PathBuf};
+
+use agentspine_fs::Reader;
+use serde::Serialize;
+
+use crate::env::Environment;
+
+/// What a directory is under the never-a-project rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RootKind {
+    /// An ordinary project root.
+    Project,
+    /// The user's home directory.
+    Home,
+    /// A directory above the home directory (`/` included).
+    AboveHome,
+    /// Exactly a host's profile directory.
+    Profile,
+}
+
+impl RootKind {
+    /// Whether a project may be resolved at this root.
+    pub fn is_project(self) -> bool {
+        self == RootKind::Project
+    }
+
+    /// The stable reason reported when this root is not a project
+    /// (`root-is-home`, `root-above-home`, `root-is-profile`).
+    pub fn reason(self) -> Option<&'static str> {
+        match self {
+            RootKind::Project => None,
+            RootKind::Home => Some("root-is-home"),
+            RootKind::AboveHome => Some("root-above-home"),
+            RootKind::Profile => Some("root-is-profile"),
+        }
+    }
+
+    /// A sentence for people.
+    pub fn explain(self) -> &'static str {
+        match self {
+            RootKind::Project => "a project root",
+            RootKind::Home => "the home directory is never a project; only user-wide files load",
+            RootKind::AboveHome => {
+                "a directory above the home directory is never a project; only user-wide files load"
+            }
+            RootKind::Profile => "a host's profile directory is never a project; only user-wide files load",
+        }
+    }
+}
+
+/// The home directory and the host profiles, as spelled and canonical.
+#[derive(Debug, Clone, Default)]
+pub struct NeverProjects {
+    homes: Vec<PathBuf>,
+    profiles: Vec<PathBuf>,
+}
+
+impl NeverProjects {
+    /// Canonicalises the home directory and every profile of `env` (one
+    /// directory open each, through `reader`; a directory that does not
+    /// exist is kept as spelled).
+    pub fn new(env: &Environment, reader: &Reader) -> NeverProjects {
+        let both = |path: PathBuf| -> Vec<PathBuf> {
+            let canonical = reader.open_root(&path).ok().map(|r| r.host_path().to_path_buf());
+            let mut out = vec![crate::locate::lexical(&path)];
+            if let Some(c) = canonical
+                && !out.contains(&c)
+            {
+                out.push(c);
+            }
+            out
+        };
+        let homes = env.home.clone().map(both).unwrap_or_default();
+        let mut profiles = Vec::new();
+        for profile in [env.codex_home(), env.claude_home(), env.pi_home(), env.desktop_home()].into_iter().flatten()
+        {
+            for p in both(profile) {
+                if !profiles.contains(&p) {
+                    profiles.push(p);
+                }
+            }
+        }
+        NeverProjects { homes, profiles }
+    }
+
+    /// What `dir` (absolute; canonical where it exists) is.
+    pub fn classify(&self, dir: &Path) -> RootKind {
+        if self.homes.iter().any(|h| h == dir) {
+            return RootKind::Home;
+        }
+        if self.homes.iter().any(|h| h.starts_with(dir)) {
+            return RootKind::AboveHome;
+        }
+        if self.profiles.iter().any(|p| p == dir) {
+            return RootKind::Profile;
+        }
+        RootKind::Project
+    }
+
+    /// Whether a root marker found in `dir` may make it a project root.
+    pub(crate) fn may_root(&self, dir: &Path) -> bool {
+        self.classify(dir).is_project()
+    }
+}
+
+/// The roots a long-lived server (the MCP server) was given by its launch:
+/// canonical project roots only; a request may name one of them or a
+/// directory inside one, nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AllowedRoots {
+    roots: Vec<PathBuf>,
+}
+
+/// Why a root a request named is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum RootRefused {
+    /// Home, above it, or a profile: never a project, on any surface.
+    #[error("{}: {}", .asked.display(), .kind.explain())]
+    NeverProject {
+        /// The root asked for (canonical).
+        asked: PathBuf,
+        /// What it is.
+        kind: RootKind,
+    },
+    /// Not one of the roots this server was given, nor inside one.
+    #[error(
+        "{}: not a root this server was started for (allowed: {}); add it to your client's MCP roots, \
+         or start the server with `agentspine mcp --root {}`",
+        .asked.display(),
+        if .allowed.is_empty() { "none".to_owned() } else {
+            .allowed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        },
+        .asked.display()
+    )]
+    NotAllowed {
+        /// The root asked for (canonical).
+        asked: PathBuf,
+        /// The roots that are allowed.
+        allowed: Vec<PathBuf>,
+    },
+}
+
+impl AllowedRoots {
+    /// The roots, in the order given.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// Adds `root` (canonical) unless it is never a project or already there.
+    pub(crate) fn add(&mut self, never: &NeverProjects, root: PathBuf) {
+        if never.classify(&root).is_project() && !self.roots.contains(&root) {
+            self.roots.push(root);
+        }
+    }
+
+    /// Whether `asked` (canonical) may be resolved: never a home, above-home
+    /// or profile root; else one of the roots or inside one.
+    pub(crate) fn check(&self, never: &NeverProjects, asked: &Path) -> Result<(), RootRefused> {
+        let kind = never.classify(asked);
+        if !kind.is_project() {
+            return Err(RootRefused::NeverProject { asked: asked.to_path_buf(), kind });
+        }
+        if self.roots.iter().any(|r| asked.starts_with(r)) {
+            return Ok(());
+        }
+        Err(RootRefused::NotAllowed { asked: asked.to_path_buf(), allowed: self.roots.clone() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never() -> NeverProjects {
+        NeverProjects {
+            homes: vec!["/home/u".into(), "/data/u".into()],
+            profiles: vec!["/home/u/.claude".into(), "/cfg/codex".into()],
+        }
+    }
+
+    #[test]
+    fn home_above_home_and_profiles_are_never_projects() {
+        let n = never();
+        assert_eq!(n.classify(Path::new("/home/u")), RootKind::Home);
+        assert_eq!(n.classify(Path::new("/data/u")), RootKind::Home, "the canonical home too");
+        assert_eq!(n.classify(Path::new("/home")), RootKind::AboveHome);
+        assert_eq!(n.classify(Path::new("/")), RootKind::AboveHome);
+        assert_eq!(n.classify(Path::new("/home/u/.claude")), RootKind::Profile);
+        assert_eq!(n.classify(Path::new("/cfg/codex")), RootKind::Profile);
+        for project in ["/home/u/src/app", "/home/u/.claude/projects/x", "/cfg", "/srv/repo", "/home/uu"] {
+            assert_eq!(n.classify(Path::new(project)), RootKind::Project, "{project}");
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! The one entry point every front end asks: a [`Resolver`] holds the
+//! environment, the confined reader, the source-id key and the snapshot
+//! caches, and answers every question about a request the same way on
+//! every surface (CLI, hooks, MCP, desktop socket): which root, what the
+//! root is under the never-a-project rule, which chain the host loads
+//! natively, which memory directory and facts apply, the whole catalog,
+//! and what a hook must add for a tool's targets.
+//!
+//! ```no_run
+//! use agentspine_core::{Environment, Host, Request, Resolver, render_native};
+//! use agentspine_core::catalog::SourceIds;
+//! use agentspine_fs::{Budget, Reader};
+//! let env = Environment::from_vars(|name| std::env::var_os(name));
+//! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
+//! let resolver = Resolver::new(env, reader, SourceIds::new([0; 32]));
+//! let chain = resolver.chain(&Request::new(Host::Codex, "/repo/pkg")).expect("a resolvable request");
+//! print!("{}", render_native(&chain));
+//! ```
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agentspine_fs::{Budget, Reader};
+
+use crate::catalog::{self, Catalog, CatalogRequest, SourceIds};
+use crate::env::Environment;
+use crate::error::ResolveError;
+use crate::host::{Host, Request};
+use crate::memory::claude_dir::MemoryDir;
+use crate::memory::{MemoryLoad, MemoryRequest, ScopeIds, SnapshotCache};
+use crate::policy::{AllowedRoots, NeverProjects, RootKind};
+use crate::resolution::{Resolution, Warning};
+
+/// Where snapshot caches come from (the state store implements it): one
+/// cache per directory whose files are cached (a memory directory).
+pub trait CacheProvider {
+    /// The cache for `dir` (canonical), or `None` to read uncached.
+    fn cache_for<'a>(&'a self, dir: &Path) -> Option<Box<dyn SnapshotCache + 'a>>;
+}
+
+/// How long the never-a-project check may spend canonicalising the home
+/// directory and the profiles.
+const POLICY_DEADLINE: Duration = Duration::from_secs(2);
+
+/// Why [`Resolver::check_root`] refused a root.
+#[derive(Debug, thiserror::Error)]
+pub enum RootCheck {
+    /// It cannot be opened as a directory.
+    #[error(transparent)]
+    Resolve(ResolveError),
+    /// The root policy refuses it.
+    #[error(transparent)]
+    Refused(crate::policy::RootRefused),
+}
+
+/// The resolver of one process or request (see the module docs).
+pub struct Resolver<'a> {
+    env: Environment,
+    reader: Reader,
+    ids: SourceIds,
+    caches: Option<&'a dyn CacheProvider>,
+    never: OnceCell<NeverProjects>,
+}
+
+/// The memory a request has: the directory, and what was loaded from it.
+#[derive(Debug)]
+pub struct MemoryOutcome {
+    /// The memory directory and its evidence.
+    pub dir: MemoryDir,
+    /// The index, the relevant facts and the report.
+    pub load: MemoryLoad,
+}
+
+impl<'a> Resolver<'a> {
+    /// A resolver over `env`, reading through `reader` (its budget and
+    /// counters), naming sources with `ids`.
+    pub fn new(env: Environment, reader: Reader, ids: SourceIds) -> Resolver<'a> {
+        Resolver { env, reader, ids, caches: None, never: OnceCell::new() }
+    }
+
+    /// Snapshot caches (the state store) for memory directories.
+    pub fn with_caches(mut self, caches: &'a dyn CacheProvider) -> Resolver<'a> {
+        self.caches = Some(caches);
+        self
+    }
+
+    /// The environment.
+    pub fn env(&self) -> &Environment {
+        &self.env
+    }
+
+    /// The reader (its budget and counters).
+    pub fn reader(&self) -> &Reader {
+        &self.reader
+    }
+
+    /// The source-id key.
+    pub fn ids(&self) -> &SourceIds {
+        &self.ids
+    }
+
+    /// The home directory and the profiles, canonical, found once per
+    /// resolver. This fixed work goes through a reader of its own, so a
+    /// request's counters show only that request's work.
+    pub fn never_projects(&self) -> &NeverProjects {
+        self.never.get_or_init(|| NeverProjects::new(&self.env, &Reader::new(Budget::with_timeout(POLICY_DEADLINE))))
+    }
+
+    /// What `dir` is under the never-a-project rule, after resolving its
+    /// links (a directory that cannot be opened is judged as spelled).
+    pub fn classify(&self, dir: &Path) -> RootKind {
+        let canonical = self
+            .reader
+            .open_root(dir)
+            .map(|r| r.host_path().to_path_buf())
+            .unwrap_or_else(|_| crate::locate::lexical(dir));
+        self.never_projects().classify(&canonical)
+    }
+
+    /// The chain the host loads natively for `request`: user-wide files,
+    /// then, when the root is a project, the project chain root to target.
+    pub fn chain(&self, request: &Request) -> Result<Resolution, ResolveError> {
+        crate::hosts::resolve_as(request, &self.env, &self.reader, self.never_projects(), None)
+    }
+
+    /// The chain Claude Code would read if its `instructionFiles` mode were
+    /// `claude-md-and-agents-md` (AGENTS.md in every directory, after the
+    /// CLAUDE.md family), whatever the user's setting says: what a session
+    /// needs when its Claude Code version or mode leaves AGENTS.md out.
+    /// Other hosts resolve as usual.
+    pub fn chain_with_agents_md(&self, request: &Request) -> Result<Resolution, ResolveError> {
+        crate::hosts::resolve_as(
+            request,
+            &self.env,
+            &self.reader,
+            self.never_projects(),
+            Some(crate::hosts::claude::AgentsMdMode::ClaudeAndAgents),
+        )
+    }
+
+    /// The project root `request` binds to (explicit, or by the host's
+    /// rule) and what it is, without resolving a chain.
+    pub fn project_root(&self, request: &Request) -> Result<(PathBuf, RootKind), ResolveError> {
+        let located = crate::hosts::bind(request, &self.env, &self.reader, self.never_projects())?;
+        Ok((located.root_path, located.kind))
+    }
+
+    /// Claude Code's memory directory for `request`: keyed by the git root
+    /// of the working directory whatever root the request is bound to (a
+    /// session started in a package has its monorepo's memory), from
+    /// evidence only (see [`crate::memory::claude_dir`]).
+    pub fn memory_dir(&self, request: &Request) -> Result<(Option<MemoryDir>, Vec<Warning>), ResolveError> {
+        crate::hosts::claude::memory_dir_for(request, &self.env, &self.reader, self.never_projects())
+    }
+
+    /// Claude Code's memory for `request`: the index and the facts that the
+    /// scope or the prompt prove relevant, through the directory's snapshot
+    /// cache. `fresh` forgets the directory's cached snapshots first (a new
+    /// session or a compaction reads every fact from disk again).
+    pub fn memory(
+        &self,
+        request: &Request,
+        scope: &ScopeIds,
+        prompt: Option<&str>,
+        fresh: bool,
+    ) -> Result<(Option<MemoryOutcome>, Vec<Warning>), ResolveError> {
+        let (found, warnings) = self.memory_dir(request)?;
+        let Some(dir) = found else { return Ok((None, warnings)) };
+        let load = self.load_memory(&dir, scope, prompt, fresh);
+        Ok((Some(MemoryOutcome { dir, load }), warnings))
+    }
+
+    /// Loads one memory directory (found by [`Resolver::memory_dir`], or
+    /// named by the user) through its snapshot cache.
+    pub fn load_memory(&self, dir: &MemoryDir, scope: &ScopeIds, prompt: Option<&str>, fresh: bool) -> MemoryLoad {
+        let canonical = crate::memory::load::open_dir(&self.reader, &dir.dir, dir.anchor.as_deref())
+            .ok()
+            .map(|root| root.host_path().to_path_buf());
+        let cache = match (self.caches, canonical) {
+            (Some(caches), Some(canonical)) => caches.cache_for(&canonical),
+            _ => None,
+        };
+        if fresh && let Some(cache) = &cache {
+            cache.forget_all();
+        }
+        crate::memory::load(
+            &self.reader,
+            &MemoryRequest {
+                dir: &dir.dir,
+                anchor: dir.anchor.as_deref(),
+                scope,
+                prompt,
+                cache: cache.as_deref(),
+            },
+        )
+    }
+
+    /// The catalog of `request`: required sources (user-wide files, the
+    /// project chain), memory (Claude), continuity, optional Markdown.
+    pub fn catalog(&self, request: &CatalogRequest) -> Result<Catalog, ResolveError> {
+        catalog::build(self, request)
+    }
+
+    /// The working directory and root a command-line request means, one
+    /// rule for every command: `--cwd` when given; else, with `--root`,
+    /// the current directory when it lies inside that root and the root
+    /// itself when it does not; else the current directory. The root stays
+    /// as given (`None`: found by the host's rule).
+    pub fn working_dir(&self, current: &Path, root: Option<&Path>, cwd: Option<&Path>) -> PathBuf {
+        let absolute = |p: &Path| crate::locate::lexical(&current.join(p));
+        if let Some(cwd) = cwd {
+            return absolute(cwd);
+        }
+        let Some(root) = root else { return current.to_path_buf() };
+        let root = absolute(root);
+        let canonical = |p: &Path| {
+            self.reader.open_root(p).map(|r| r.host_path().to_path_buf()).unwrap_or_else(|_| p.to_path_buf())
+        };
+        if canonical(current).starts_with(canonical(&root)) { current.to_path_buf() } else { root }
+    }
+
+    /// The roots a server may resolve, from what its launch gave it: the
+    /// `given` roots (a client's MCP roots, `--root` arguments) as they
+    /// are, and the project root of the `launch` directory by the git rule.
+    /// Each is canonicalised; home, above-home and profile roots are
+    /// dropped, and so is a directory that cannot be opened.
+    pub fn allowed_roots(&self, given: &[PathBuf], launch: Option<&Path>) -> AllowedRoots {
+        let mut allowed = AllowedRoots::default();
+        for dir in given {
+            let Ok(root) = self.reader.open_root(dir) else { continue };
+            allowed.add(self.never_projects(), root.host_path().to_path_buf());
+        }
+        if let Some(launch) = launch
+            && let Ok((root, kind)) = self.project_root(&Request::new(Host::Generic, launch))
+            && kind.is_project()
+        {
+            allowed.add(self.never_projects(), root);
+        }
+        allowed
+    }
+
+    /// `asked` (absolute, an existing directory) in its canonical form, if
+    /// `allowed` lets a request resolve it.
+    pub fn check_root(&self, allowed: &AllowedRoots, asked: &Path) -> Result<PathBuf, RootCheck> {
+        let canonical = crate::locate::canonical_dir(&self.reader, asked).map_err(RootCheck::Resolve)?;
+        allowed.check(self.never_projects(), &canonical).map_err(RootCheck::Refused)?;
+        Ok(canonical)
+    }
+
+    /// Whether `host` has a memory directory agentspine reads.
+    pub fn has_memory(host: Host) -> bool {
+        host == Host::Claude
+    }
+}
