@@ -117,7 +117,11 @@ async def refused(session: ClientSession, label: str, name: str, arguments: dict
 
 async def run(agentspine: Path, project: Path, home: Path, env: dict[str, str]) -> None:
     version = tomllib.loads((REPO / "Cargo.toml").read_text())["workspace"]["package"]["version"]
-    params = StdioServerParameters(command=str(agentspine), args=["mcp"], env=env, cwd=str(home))
+    # Launched in the project, as a client launches it; the second project
+    # the oversized check uses is allowed with --root.
+    params = StdioServerParameters(
+        command=str(agentspine), args=["mcp", "--root", str(project.parent / "oversized")], env=env, cwd=str(project)
+    )
     root = str(project)
     with open(home / "server.log", "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):

@@ -49,7 +49,7 @@ def check(name: str, ok: bool, detail: str = "") -> bool:
 class Server:
     """One `agentspine mcp` process; every stdout line is kept."""
 
-    def __init__(self, agentspine: Path, home: Path):
+    def __init__(self, agentspine: Path, home: Path, cwd: Path | None = None):
         env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "AGENTSPINE_LOG": "warn"}
         self.proc = subprocess.Popen(
             [str(agentspine), "mcp"],
@@ -57,7 +57,8 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
-            cwd=str(home),
+            # Launched in its project, as a client launches it.
+            cwd=str(cwd or home),
         )
         self.frames: queue.Queue = queue.Queue()
         self.raw: list[bytes] = []
@@ -154,7 +155,7 @@ def is_error(frame, code: int | tuple, id_=None) -> bool:
 
 
 def session(agentspine: Path, home: Path, project: Path) -> list[bytes]:
-    server = Server(agentspine, home)
+    server = Server(agentspine, home, project)
     init = server.initialize()
     check("initialize answered", bool(init and init.get("result", {}).get("serverInfo", {}).get("name") == "agentspine"))
 

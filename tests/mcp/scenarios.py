@@ -39,8 +39,9 @@ def check(name: str, ok: bool, detail: str = "") -> bool:
 class Server:
     """One `agentspine mcp` process and a blocking JSON-RPC client."""
 
-    def __init__(self, agentspine: str, env: dict, unprivileged: bool = False):
-        cmd = [agentspine, "mcp"]
+    def __init__(self, agentspine: str, env: dict, roots: list, unprivileged: bool = False):
+        # The server resolves only the roots its launch gives it.
+        cmd = [agentspine, "mcp"] + [arg for root in roots for arg in ("--root", root)]
         if unprivileged and os.geteuid() == 0:
             drop = "-dac_override,-dac_read_search"
             cmd = ["setpriv", "--bounding-set", drop, "--inh-caps", drop] + cmd
@@ -115,7 +116,7 @@ def main() -> int:
         small, large = project(base, "small"), project(base, "large", 5000)
 
         # 1. Counted directory accesses through real requests.
-        server = Server(agentspine, env)
+        server = Server(agentspine, env, [base])
         works = []
         for root in (small, large):
             result, error = server.tool("session_briefing", {"project_root": root, "cwd": os.path.join(root, "pkg")})
@@ -135,7 +136,7 @@ def main() -> int:
         # 2. Permission-error retry in one unprivileged server process.
         denied = project(base, "denied")
         locked = os.path.join(denied, "pkg")
-        unprivileged = Server(agentspine, env, unprivileged=True)
+        unprivileged = Server(agentspine, env, [base], unprivileged=True)
         os.chmod(locked, 0)
         request = {"project_root": denied, "cwd": locked, "required": True}
         _, error = unprivileged.tool("session_briefing", request)
@@ -149,7 +150,7 @@ def main() -> int:
         unprivileged.close()
 
         # 4. Independent protocol instances.
-        other = Server(agentspine, env)
+        other = Server(agentspine, env, [base])
         request = {"project_root": small, "cwd": os.path.join(small, "pkg"), "required": True}
         first, _ = server.tool("session_briefing", request)
         second, _ = other.tool("session_briefing", request)

@@ -41,6 +41,7 @@ pub mod text;
 pub use env::Environment;
 pub use error::ResolveError;
 pub use host::{Host, Request};
+pub use locate::lexical;
 pub use policy::RootKind;
 pub use resolution::{Cut, Part, Probe, Resolution, Scope, Verdict, Warning};
 pub use resolver::{CacheProvider, MemoryOutcome, Resolver};

@@ -80,8 +80,10 @@ pub(crate) fn find_marked_root(
     None
 }
 
-/// Reduces an absolute path lexically (`.` dropped, `..` pops).
-pub(crate) fn lexical(path: &Path) -> PathBuf {
+/// Reduces an absolute path lexically (`.` dropped, `..` pops, never above
+/// `/`), touching nothing: how every surface reads a path it was given
+/// before checking it against a root.
+pub fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
     for component in path.components() {
         match component {

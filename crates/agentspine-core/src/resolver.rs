@@ -146,6 +146,13 @@ impl<'a> Resolver<'a> {
         Ok((located.root_path, located.kind))
     }
 
+    /// The directory whose chain `request` wants, as names below its root:
+    /// the working directory's, or the target's (its directory for a file,
+    /// its nearest existing directory for a path not created yet).
+    pub fn chain_dir(&self, request: &Request) -> Result<Vec<String>, ResolveError> {
+        Ok(crate::hosts::bind(request, &self.env, &self.reader, self.never_projects())?.chain_names)
+    }
+
     /// Claude Code's memory directory for `request`: keyed by the git root
     /// of the working directory whatever root the request is bound to (a
     /// session started in a package has its monorepo's memory), from

@@ -104,6 +104,25 @@ impl Reader {
         Reader::build(shared.backend, shared.budget, shared.race_retries).remembering(true)
     }
 
+    /// This reader (new, nothing opened yet), answering
+    /// [`Reader::open_root`] of `root`'s own path and of each of `aliases`
+    /// with `root`'s handle, without a system call: a session bound to a
+    /// directory keeps resolving that very directory, even after its path
+    /// was renamed or replaced by a link. Other paths open as usual, each
+    /// once (as with [`Reader::remembering_roots`]).
+    pub fn bound_to(self, root: &Root, aliases: &[&Path]) -> Reader {
+        let reader = self.remembering_roots();
+        if let Some(memo) = &reader.shared.roots {
+            let mut memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let entry = (root.shared_fd(), root.host_path().to_path_buf());
+            memo.insert(root.host_path().to_path_buf(), entry.clone());
+            for alias in aliases {
+                memo.insert(alias.to_path_buf(), entry.clone());
+            }
+        }
+        reader
+    }
+
     fn remembering(mut self, yes: bool) -> Reader {
         if let Some(shared) = Arc::get_mut(&mut self.shared) {
             shared.roots = yes.then(std::sync::Mutex::default);

@@ -56,6 +56,11 @@ impl Root {
         Root { reader, fd, host_path, prefix }
     }
 
+    /// The directory handle, shared (for a reader bound to this root).
+    pub(crate) fn shared_fd(&self) -> Arc<OwnedFd> {
+        Arc::clone(&self.fd)
+    }
+
     /// The reader (budget and counters) this root works for.
     pub fn reader(&self) -> &Reader {
         &self.reader

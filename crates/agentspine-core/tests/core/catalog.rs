@@ -13,9 +13,25 @@ fn ids() -> SourceIds {
     SourceIds::new([7; 32])
 }
 
+/// The catalog through the one resolver, as every front end builds it.
+fn build(
+    request: &CatalogRequest,
+    env: &Environment,
+    reader: &Reader,
+    ids: &SourceIds,
+    caches: Option<&dyn agentspine_core::CacheProvider>,
+) -> Result<Catalog, agentspine_core::ResolveError> {
+    let resolver = agentspine_core::Resolver::new(env.clone(), reader.clone(), ids.clone());
+    let resolver = match caches {
+        Some(caches) => resolver.with_caches(caches),
+        None => resolver,
+    };
+    resolver.catalog(request)
+}
+
 fn build_with(p: &Project, request: &CatalogRequest) -> (Catalog, Counters) {
     let reader = Reader::new(Budget::UNLIMITED);
-    let catalog = catalog::build(request, &p.env(), &reader, &ids(), None).unwrap();
+    let catalog = build(request, &p.env(), &reader, &ids(), None).unwrap();
     (catalog, reader.counters())
 }
 
@@ -58,7 +74,7 @@ fn required_sources_come_first_then_markdown_and_ids_hide_paths() {
     }
     let (again, _) = build_with(&p, &request(&p, Host::Desktop));
     assert_eq!(c.digest(), again.digest(), "deterministic");
-    let other = catalog::build(
+    let other = build(
         &request(&p, Host::Desktop),
         &p.env(),
         &Reader::new(Budget::UNLIMITED),
@@ -158,7 +174,7 @@ fn the_home_directory_or_a_profile_as_root_is_never_scanned() {
     for (root, reason) in [(home.clone(), "root-is-home"), (home.join(".pi/agent"), "root-is-profile")] {
         let reader = Reader::new(Budget::UNLIMITED);
         let req = CatalogRequest { markdown: true, ..CatalogRequest::new(Host::Desktop, root) };
-        let c = catalog::build(&req, &env, &reader, &ids(), None).unwrap();
+        let c = build(&req, &env, &reader, &ids(), None).unwrap();
         assert_eq!(c.resolution.reason.as_deref(), Some(reason));
         assert!(c.sources.is_empty());
         assert_eq!((reader.counters().dir_enumerations, reader.counters().reads), (0, 0));
@@ -167,7 +183,7 @@ fn the_home_directory_or_a_profile_as_root_is_never_scanned() {
     p.home_file(".pi/agent/nested-project/AGENTS.md", "nested project\n");
     std::fs::create_dir_all(home.join(".pi/agent/nested-project/.git")).unwrap();
     let nested = CatalogRequest::new(Host::Generic, home.join(".pi/agent/nested-project"));
-    let c = catalog::build(&nested, &env, &Reader::new(Budget::UNLIMITED), &ids(), None).unwrap();
+    let c = build(&nested, &env, &Reader::new(Budget::UNLIMITED), &ids(), None).unwrap();
     assert_eq!(c.sources.len(), 1);
 }
 
@@ -235,13 +251,13 @@ fn the_root_must_be_exact() {
     let env: Environment = p.env();
     let reader = Reader::new(Budget::UNLIMITED);
     for (root, expected) in [("relative/root", "absolute"), ("/definitely/not/here", "no such directory")] {
-        let err = catalog::build(&CatalogRequest::new(Host::Generic, root), &env, &reader, &ids(), None)
+        let err = build(&CatalogRequest::new(Host::Generic, root), &env, &reader, &ids(), None)
             .unwrap_err();
         assert!(err.to_string().contains(expected), "{err}");
     }
     // A subdirectory is used as given: no walking up to the git root.
     let c =
-        catalog::build(&CatalogRequest::new(Host::Generic, p.tree.join("pkg")), &env, &reader, &ids(), None)
+        build(&CatalogRequest::new(Host::Generic, p.tree.join("pkg")), &env, &reader, &ids(), None)
             .unwrap();
     assert_eq!(c.resolution.project_root, p.tree.join("pkg"));
     assert_eq!(c.sources.iter().map(|s| s.rel_path.as_str()).collect::<Vec<_>>(), vec!["AGENTS.md"]);

@@ -43,7 +43,7 @@ fn run(
     cache: Option<&dyn SnapshotCache>,
 ) -> (MemoryLoad, Counters) {
     let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
-    let loaded = load(&reader, &MemoryRequest { dir, scope, prompt, cache });
+    let loaded = load(&reader, &MemoryRequest { dir, anchor: None, scope, prompt, cache });
     (loaded, reader.counters())
 }
 
@@ -94,6 +94,9 @@ impl SnapshotCache for TestCache {
     }
     fn retain(&self, linked: &[String]) {
         self.0.borrow_mut().retain(|rel, _| linked.contains(rel));
+    }
+    fn forget_all(&self) {
+        self.0.borrow_mut().clear();
     }
 }
 

@@ -6,8 +6,8 @@
 use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
-use agentspine_core::{Environment, Host, Request, Resolution, Verdict, render_native, resolve};
-use agentspine_fs::{Budget, Code, FileKind, Reader};
+use agentspine_core::{Environment, Host, Request, Resolution, ResolveError, Resolver, Verdict, lexical, render_native};
+use agentspine_fs::{Budget, Reader, Root};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -24,6 +24,7 @@ pub mod codes {
     pub const STALE: i64 = -32006;
     pub const FILE: i64 = -32010;
     pub const BUSY: i64 = -32011;
+    pub const NOT_A_PROJECT: i64 = -32007;
 }
 
 /// One file of a chain, as the host sees it listed.
@@ -82,8 +83,11 @@ pub enum Failure {
 /// read of the sidecar's resolutions (`slow`), and those of the host's root
 /// chains too while the file named by `AGENTSPINE_FAULT_SLOW_ALL_WHILE`
 /// exists.
-fn reader(deadline: Instant, slow: bool) -> Reader {
-    let reader = Reader::new(Budget { deadline: Some(deadline), max_bytes: None });
+fn reader(deadline: Instant, slow: bool, handle: &Root) -> Reader {
+    // Bound to the session's directory handle: a root renamed and replaced
+    // by a link after the bind still resolves the directory that was bound.
+    let reader = Reader::new(Budget { deadline: Some(deadline), max_bytes: None })
+        .bound_to(handle, &[handle.host_path()]);
     #[cfg(feature = "fault-injection")]
     {
         let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
@@ -108,25 +112,21 @@ fn reader(deadline: Instant, slow: bool) -> Reader {
 fn chain_for(
     env: &Environment,
     root: &Path,
+    handle: &Root,
     dir: Option<PathBuf>,
     deadline: Instant,
     slow: bool,
 ) -> Result<Chain, Failure> {
-    let request = Request {
-        host: Host::Desktop,
-        cwd: root.to_path_buf(),
-        root: Some(root.to_path_buf()),
-        target: dir,
-        transcript_path: None,
-    };
-    let resolution = resolve(&request, env, &reader(deadline, slow)).map_err(|e| match e.code() {
-        "target-outside-root" => {
+    let resolver = resolver(env, reader(deadline, slow, handle));
+    let resolution = resolver.chain(&request(root, dir)).map_err(|e| match &e {
+        ResolveError::TargetOutsideRoot { .. } => {
             Failure::Refused(Fault::new(codes::OUTSIDE_ROOT, "outside-root", e.to_string()))
         }
-        "target-through-symlink" | "symlink" => {
+        ResolveError::TargetThroughSymlink { .. } => {
             Failure::Refused(Fault::new(codes::SYMLINK, "symlink", e.to_string()))
         }
-        code => Failure::Fallback(format!("resolver-error: {code}: {e}")),
+        e if e.code() == "symlink" => Failure::Refused(Fault::new(codes::SYMLINK, "symlink", e.to_string())),
+        e => Failure::Fallback(format!("resolver-error: {}: {e}", e.code())),
     })?;
     // A candidate the reader gave up on makes the chain incomplete: the
     // base chain stands in rather than a chain with a hole in it.
@@ -141,8 +141,8 @@ fn chain_for(
 }
 
 /// The root chain of a session.
-pub fn root_chain(env: &Environment, root: &Path, deadline: Instant) -> Result<Chain, Failure> {
-    chain_for(env, root, None, deadline, false)
+pub fn root_chain(env: &Environment, root: &Path, handle: &Root, deadline: Instant) -> Result<Chain, Failure> {
+    chain_for(env, root, handle, None, deadline, false)
 }
 
 /// A path from the sidecar, checked lexically against the session's root:
@@ -176,63 +176,47 @@ pub fn names_below(path: &str, root: &Path, alias: &Path) -> Result<Vec<String>,
         .collect()
 }
 
-/// Reduces an absolute path lexically (`.` dropped, `..` pops, never above
-/// `/`).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for component in path.components() {
-        match component {
-            Component::Normal(name) => out.push(name),
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
-        }
-    }
-    out
-}
-
-/// The directory whose chain a target wants, relative to the root: the
-/// target itself when it is a directory, its parent when it is anything
-/// else, and for a path that does not exist yet (a file about to be
-/// written) its nearest existing ancestor. A link anywhere on the way is
-/// refused. One stat per level looked at.
+/// The directory whose chain a target wants, relative to the root, as
+/// core decides it for every surface: the target itself when it is a
+/// directory, its parent when it is anything else, and for a path that
+/// does not exist yet (a file about to be written) its nearest existing
+/// ancestor. A link anywhere on the way is refused.
 pub fn target_dir(
+    env: &Environment,
     root: &Path,
+    handle: &Root,
     names: &[String],
     deadline: Instant,
     slow: bool,
 ) -> Result<Vec<String>, Failure> {
-    let reader = reader(deadline, slow);
-    let handle = reader
-        .open_root(root)
-        .map_err(|e| Failure::Fallback(format!("resolver-error: {}: {e}", e.code().as_str())))?;
-    let mut names = names.to_vec();
-    let mut first = true;
-    while !names.is_empty() {
-        match handle.stat(names.join("/")) {
-            Ok(meta) if meta.kind == FileKind::Directory => return Ok(names),
-            Ok(meta) if meta.kind == FileKind::Symlink => return Err(symlink(&names)),
-            Ok(_) if first => {
-                names.pop();
-                return Ok(names);
-            }
-            Ok(meta) => {
-                return Err(Failure::Refused(Fault::new(
-                    super::wire::INVALID_PARAMS,
-                    "not-a-directory",
-                    format!("{}: a {} where a directory was expected", names.join("/"), meta.kind),
-                )));
-            }
-            Err(e) if e.code() == Code::Symlink => return Err(symlink(&names)),
-            Err(e) if matches!(e.code(), Code::NotFound | Code::NotDirectory) => {
-                names.pop();
-            }
-            Err(e) => return Err(Failure::Fallback(format!("resolver-error: {}: {e}", e.code().as_str()))),
+    let target = if names.is_empty() { None } else { Some(root.join(names.join("/"))) };
+    let resolver = resolver(env, reader(deadline, slow, handle));
+    resolver.chain_dir(&request(root, target)).map_err(|e| failure(&e, names))
+}
+
+/// The reader's refusal as the socket answers it.
+fn failure(e: &ResolveError, names: &[String]) -> Failure {
+    match e {
+        ResolveError::TargetOutsideRoot { .. } => {
+            Failure::Refused(Fault::new(codes::OUTSIDE_ROOT, "outside-root", e.to_string()))
         }
-        first = false;
+        ResolveError::TargetThroughSymlink { .. } => symlink(names),
+        ResolveError::NotADirectory { path } => Failure::Refused(Fault::new(
+            super::wire::INVALID_PARAMS,
+            "not-a-directory",
+            format!("{}: not a directory where a directory was expected", path.display()),
+        )),
+        e if e.code() == "symlink" => symlink(names),
+        e => Failure::Fallback(format!("resolver-error: {}: {e}", e.code())),
     }
-    Ok(names)
+}
+
+fn resolver(env: &Environment, reader: Reader) -> Resolver<'static> {
+    Resolver::new(env.clone(), reader, agentspine_core::catalog::SourceIds::new([0; 32]))
+}
+
+fn request(root: &Path, target: Option<PathBuf>) -> Request {
+    Request { host: Host::Desktop, cwd: root.to_path_buf(), root: Some(root.to_path_buf()), target, transcript_path: None }
 }
 
 fn symlink(names: &[String]) -> Failure {
@@ -247,11 +231,12 @@ fn symlink(names: &[String]) -> Failure {
 pub fn dir_chain(
     env: &Environment,
     root: &Path,
+    handle: &Root,
     dir: &[String],
     deadline: Instant,
 ) -> Result<Chain, Failure> {
     let target = if dir.is_empty() { None } else { Some(root.join(dir.join("/"))) };
-    chain_for(env, root, target, deadline, true)
+    chain_for(env, root, handle, target, deadline, true)
 }
 
 #[cfg(test)]

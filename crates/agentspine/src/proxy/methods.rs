@@ -134,17 +134,18 @@ fn new_token() -> Result<String, Fault> {
     Ok(hex::encode(bytes))
 }
 
-/// A directory the host named: absolute, opened as the user spelled it, and
-/// reported canonical.
-fn canonical(path: &Path) -> Result<PathBuf, Fault> {
+/// A directory the host named: absolute, opened as the user spelled it
+/// (its handle is what a session holds), and named canonical.
+fn open_dir(path: &Path) -> Result<agentspine_fs::Root, Fault> {
     if !path.is_absolute() {
         return Err(Fault::params(format!("{}: a project root must be an absolute path", path.display())));
     }
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    match reader.open_root(path) {
-        Ok(root) => Ok(root.host_path().to_path_buf()),
-        Err(e) => Err(Fault::new(codes::NOT_REGISTERED, "no-such-directory", format!("{e}"))),
-    }
+    reader.open_root(path).map_err(|e| Fault::new(codes::NOT_REGISTERED, "no-such-directory", format!("{e}")))
+}
+
+fn canonical(path: &Path) -> Result<PathBuf, Fault> {
+    open_dir(path).map(|root| root.host_path().to_path_buf())
 }
 
 /// Milliseconds, to the microsecond.
@@ -236,7 +237,26 @@ impl Server {
         match method {
             "projects.register" => {
                 let p: Root = params(method, value)?;
-                let root = blocking(move || canonical(&p.root)).await?;
+                let env = self.env.clone();
+                let root = blocking(move || {
+                    let root = canonical(&p.root)?;
+                    // Home, above it and a profile are never a project.
+                    let resolver = agentspine_core::Resolver::new(
+                        env,
+                        Reader::new(Budget::with_timeout(DEADLINE)),
+                        agentspine_core::catalog::SourceIds::new([0; 32]),
+                    );
+                    let kind = resolver.classify(&root);
+                    if let Some(reason) = kind.reason() {
+                        return Err(Fault::new(
+                            codes::NOT_A_PROJECT,
+                            reason,
+                            format!("{}: not registered: {}", root.display(), kind.explain()),
+                        ));
+                    }
+                    Ok(root)
+                })
+                .await?;
                 let added = self.registry().register(root.clone());
                 Ok(json!({ "root": root, "registered": true, "already": !added }))
             }
@@ -320,8 +340,9 @@ impl Server {
 
     /// The root chain, resolved on a worker within [`DEADLINE`] (a worker
     /// stuck in the kernel is left behind, as for the sidecar's resolutions).
-    async fn root_chain(&self, root: &Path) -> Result<Chain, Fault> {
-        let (env, root) = (self.env.clone(), root.to_path_buf());
+    async fn root_chain(&self, handle: &agentspine_fs::Root) -> Result<Chain, Fault> {
+        let (env, handle) = (self.env.clone(), handle.clone());
+        let root = handle.host_path().to_path_buf();
         let deadline = Instant::now() + DEADLINE;
         let unavailable = |root: &Path, reason: String| {
             Fault::new(
@@ -332,7 +353,7 @@ impl Server {
         };
         let shown = root.clone();
         let work = blocking(move || {
-            chain::root_chain(&env, &root, deadline).map_err(|failure| match failure {
+            chain::root_chain(&env, &root, &handle, deadline).map_err(|failure| match failure {
                 Failure::Refused(fault) => fault,
                 Failure::Fallback(reason) => unavailable(&root, reason),
             })
@@ -350,8 +371,12 @@ impl Server {
             return Err(Fault::params("session_id must be 1 to 256 bytes"));
         }
         let root = self.registered(&p.project_root)?;
-        let chain = self.root_chain(&root).await?;
-        let session = Session::new(p.session_id, root.clone(), p.project_root.clone(), new_token()?, chain);
+        let handle = {
+            let root = root.clone();
+            blocking(move || open_dir(&root)).await?
+        };
+        let chain = self.root_chain(&handle).await?;
+        let session = Session::new(p.session_id, handle, p.project_root.clone(), new_token()?, chain);
         let session = {
             let mut registry = self.registry();
             // The root may have been unregistered meanwhile.
@@ -422,7 +447,7 @@ impl Server {
     /// `fallback` says why.
     async fn prompt_begin(&self, p: SessionId) -> Result<Value, Fault> {
         let session = self.registry().session(&p.session_id)?;
-        let (chain, fallback) = match self.root_chain(&session.root).await {
+        let (chain, fallback) = match self.root_chain(&session.handle).await {
             Ok(chain) => (Some(chain), Value::Null),
             Err(fault) => (None, json!({ "reason": fault.message })),
         };
@@ -490,7 +515,7 @@ impl Server {
         let work = {
             let (session, env) = (session.clone(), self.env.clone());
             move || -> Result<(String, Arc<Chain>, bool), Failure> {
-                let dir = chain::target_dir(&session.root, &names, deadline, true)?;
+                let dir = chain::target_dir(&env, &session.root, &session.handle, &names, deadline, true)?;
                 let dir_key = dir.join("/");
                 {
                     let prompt = session.prompt();
@@ -500,7 +525,7 @@ impl Server {
                         return Ok((dir_key, chain, true));
                     }
                 }
-                let chain = chain::dir_chain(&env, &session.root, &dir, deadline)?;
+                let chain = chain::dir_chain(&env, &session.root, &session.handle, &dir, deadline)?;
                 Ok((dir_key, Arc::new(chain), false))
             }
         };

@@ -28,6 +28,10 @@ pub struct Session {
     pub root: PathBuf,
     /// The root as the host spelled it (paths under it are accepted too).
     pub alias: PathBuf,
+    /// The root's directory handle, opened at the bind: every resolution
+    /// of this session reads beneath it, so renaming the root and putting
+    /// a link in its place cannot redirect the session.
+    pub handle: agentspine_fs::Root,
     token: String,
     prompt: Mutex<Prompt>,
 }
@@ -47,10 +51,11 @@ pub struct Prompt {
 }
 
 impl Session {
-    pub fn new(id: String, root: PathBuf, alias: PathBuf, token: String, base: Chain) -> Session {
+    pub fn new(id: String, handle: agentspine_fs::Root, alias: PathBuf, token: String, base: Chain) -> Session {
         let prompt =
             Prompt { number: 0, base: Arc::new(base), chains: HashMap::new(), paths: HashMap::new() };
-        Session { id, root, alias, token, prompt: Mutex::new(prompt) }
+        let root = handle.host_path().to_path_buf();
+        Session { id, root, alias, handle, token, prompt: Mutex::new(prompt) }
     }
 
     pub fn token(&self) -> &str {
@@ -184,6 +189,11 @@ impl Registry {
 mod tests {
     use super::*;
 
+    fn handle() -> agentspine_fs::Root {
+        let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+        reader.open_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
     fn chain(dir: &str) -> Chain {
         Chain {
             dir: dir.to_owned(),
@@ -195,7 +205,7 @@ mod tests {
 
     #[test]
     fn a_prompt_caches_a_bounded_number_of_chains_and_forgets_them_at_the_next() {
-        let session = Session::new("s".into(), "/r".into(), "/r".into(), "t".repeat(64), chain("."));
+        let session = Session::new("s".into(), handle(), "/r".into(), "t".repeat(64), chain("."));
         let mut prompt = session.prompt();
         for n in 0..MAX_DIRS + 10 {
             let dir = format!("d{n}");
@@ -215,7 +225,7 @@ mod tests {
 
     #[test]
     fn a_token_is_accepted_by_its_session_only() {
-        let session = Session::new("s".into(), "/r".into(), "/r".into(), "a".repeat(64), chain("."));
+        let session = Session::new("s".into(), handle(), "/r".into(), "a".repeat(64), chain("."));
         assert!(session.accepts(&"a".repeat(64)));
         assert!(!session.accepts(&"b".repeat(64)));
         assert!(!session.accepts(&"a".repeat(63)));

@@ -359,16 +359,20 @@ fn a_target_outside_the_root_or_through_a_link_adds_nothing() {
 #[test]
 fn the_home_directory_is_never_a_project() {
     // A home that is a git repository (dotfiles), with instruction files
-    // below: without the rule, an edit in work/sub would send them.
+    // below: the home's `.git` makes no project root. Started in the home
+    // itself, nothing is a project and nothing is sent; started in a
+    // directory below it, that directory alone is the project (as for a
+    // directory with no marker), so its own nested files are its rules.
     let ex = Example::new();
     ex.home_file("CLAUDE.md", "home notes\n").home_file("work/sub/CLAUDE.md", "nested in home\n");
     ex.home_file("work/sub/AGENTS.md", "nested in home\n").home_file("work/sub/a.ts", "x\n");
     std::fs::create_dir(ex.home.join(".git")).unwrap();
     let target = ex.home.join("work/sub/a.ts");
-    for cwd in [ex.home.clone(), ex.home.join("work")] {
+    let patch = format!("*** Begin Patch\n*** Update File: {}\n*** End Patch\n", target.display());
+    for (cwd, codex_sends) in [(ex.home.clone(), ""), (ex.home.join("work"), "## sub/AGENTS.md\n\nnested in home")] {
         let edit = claude_tool(&ex, "s1", &cwd, "Edit", json!({ "file_path": target }));
+        // Below Claude Code's start directory: it loads the file itself.
         assert_eq!(ex.stdout(&ex.hook("claude", &edit, &[])), "", "{}", cwd.display());
-        let patch = format!("*** Begin Patch\n*** Update File: {}\n*** End Patch\n", target.display());
         let mut payload = codex(
             &ex,
             "c1",
@@ -376,8 +380,18 @@ fn the_home_directory_is_never_a_project() {
             json!({ "tool_name": "apply_patch", "tool_input": { "command": patch } }),
         );
         payload["cwd"] = json!(cwd);
-        assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "", "{}", cwd.display());
+        let out = ex.stdout(&ex.hook("codex", &payload, &[]));
+        if codex_sends.is_empty() {
+            assert_eq!(out, "", "{}", cwd.display());
+        } else {
+            let sent: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(sent["hookSpecificOutput"]["additionalContext"], codex_sends, "{}", cwd.display());
+        }
     }
+    // Grep from the home itself: the home is never a project.
+    let grep = json!({ "pattern": "x", "path": ex.home.join("work/sub") });
+    let home_grep = claude_tool(&ex, "s2", &ex.home, "Grep", grep.clone());
+    assert_eq!(ex.stdout(&ex.hook("claude", &home_grep, &[])), "");
     // The same tree elsewhere is a project like any other (a Grep: Claude
     // Code would load the file itself for an Edit below its start).
     let grep = json!({ "pattern": "x", "path": ex.home.join("work/sub") });

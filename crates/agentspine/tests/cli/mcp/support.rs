@@ -53,7 +53,9 @@ impl Server {
         );
         let mut child = Command::new(env!("CARGO_BIN_EXE_agentspine"))
             .arg("mcp")
-            .current_dir(&home)
+            // As a client launches it: in the project (the server may
+            // resolve that project's root, nothing else).
+            .current_dir(&tree)
             .env_clear()
             .env("HOME", &home)
             .env("AGENTSPINE_STATE_DIR", dir.path().join("state"))
