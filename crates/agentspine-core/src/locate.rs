@@ -61,21 +61,21 @@ pub(crate) fn find_marked_root(
     if markers.is_empty() {
         return None;
     }
-    let system = reader.open_root(Path::new("/")).ok()?;
+    // Each directory is opened as its own root (its path is the user's
+    // working directory and its ancestors): one open and one stat per
+    // marker and level, on either reader backend.
     let mut dir = Some(cwd);
     while let Some(at) = dir {
-        let rel = at.strip_prefix("/").ok()?;
+        dir = at.parent();
         if !never.may_root(at) {
-            dir = at.parent();
             continue;
         }
+        let Ok(handle) = reader.open_root(at) else { continue };
         for marker in markers {
-            let probe = if rel.as_os_str().is_empty() { PathBuf::from(marker) } else { rel.join(marker) };
-            if system.stat(&probe).is_ok() {
+            if handle.stat(marker).is_ok() {
                 return Some((at.to_path_buf(), marker.clone()));
             }
         }
-        dir = at.parent();
     }
     None
 }

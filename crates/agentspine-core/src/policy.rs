@@ -54,6 +54,16 @@ impl RootKind {
         }
     }
 
+    /// What it is, for people.
+    pub fn what(self) -> &'static str {
+        match self {
+            RootKind::Project => "a project root",
+            RootKind::Home => "the home directory",
+            RootKind::AboveHome => "a directory above the home directory",
+            RootKind::Profile => "a host's profile directory",
+        }
+    }
+
     /// A sentence for people.
     pub fn explain(self) -> &'static str {
         match self {
@@ -134,7 +144,7 @@ pub struct AllowedRoots {
 #[derive(Debug, thiserror::Error)]
 pub enum RootRefused {
     /// Home, above it, or a profile: never a project, on any surface.
-    #[error("{}: {}", .asked.display(), .kind.explain())]
+    #[error("{}: {} is never a project root; name the project's own directory", .asked.display(), .kind.what())]
     NeverProject {
         /// The root asked for (canonical).
         asked: PathBuf,

@@ -176,8 +176,11 @@ fn the_home_directory_or_a_profile_as_root_is_never_scanned() {
         let req = CatalogRequest { markdown: true, ..CatalogRequest::new(Host::Desktop, root) };
         let c = build(&req, &env, &reader, &ids(), None).unwrap();
         assert_eq!(c.resolution.reason.as_deref(), Some(reason));
-        assert!(c.sources.is_empty());
-        assert_eq!((reader.counters().dir_enumerations, reader.counters().reads), (0, 0));
+        // The user-wide file still loads; nothing of the would-be project.
+        let scopes: Vec<_> = c.sources.iter().map(|s| (s.scope, s.rel_path.as_str())).collect();
+        assert_eq!(scopes, [(agentspine_core::Scope::User, "~/.pi/agent/AGENTS.md")], "{reason}");
+        assert_eq!(c.resolution.checked_scopes, [agentspine_core::Scope::User]);
+        assert_eq!((reader.counters().dir_enumerations, reader.counters().reads), (0, 1));
     }
     // A project nested inside a profile is scanned normally.
     p.home_file(".pi/agent/nested-project/AGENTS.md", "nested project\n");

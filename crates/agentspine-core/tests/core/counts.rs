@@ -66,8 +66,13 @@ fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
 /// - claude 95/33/9/2: settings and `.claude.json` 4 opens; user `CLAUDE.md`
 ///   and `rules/`; 3 ancestors x 3 names above the root; per level
 ///   `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules`, `CLAUDE.local.md`;
-///   one open to look for the auto-memory directory (absent here); the two
-///   `.claude/rules` directories that exist are the only listings.
+///   the auto-memory directory (absent here) keyed, as Claude Code keys
+///   it, by the git root of the working directory: no `.git` on the way up
+///   from the cwd up (each directory that may be a project root opened
+///   and its `.git` looked at, 1 open and 1 stat each; the directories
+///   above the home directory are passed over), so the cwd,
+///   looked for beneath the config home (2 opens); the two `.claude/rules`
+///   directories that exist are the only listings.
 ///
 /// The walk backend differs only where a path of more than one name is
 /// reached from a handle (one open per name instead of one in all).
@@ -75,7 +80,7 @@ fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
     let walk = backend == Backend::Walk;
     match host {
         Host::Codex => (47, 42, 14, 0),
-        Host::Claude => (if walk { 103 } else { 95 }, 33, 9, 2),
+        Host::Claude => (if walk { 118 } else { 110 }, 47, 9, 2),
         Host::Pi => (if walk { 43 } else { 39 }, 54, 14, 0),
         Host::Desktop => (43, 42, 14, 0),
         Host::Generic => (41, 39, 13, 0),

@@ -53,7 +53,6 @@ fn bad_targets_are_refused_with_the_path_and_the_reason() {
         (p.tree.join("a/../../outside.rs"), "outside the project root"),
         (p.tree.join("link/x.rs"), "a symbolic link is on the path"),
         (p.tree.join("link"), "a symbolic link is on the path"),
-        (p.tree.join("a/missing.rs"), "no such file or directory in the project"),
     ];
     for (path, reason) in cases {
         let request = Request { target: Some(path.clone()), ..p.request(Host::Desktop, ".") };
@@ -90,4 +89,30 @@ fn a_cwd_outside_an_explicit_root_is_refused() {
     let request = Request { root: Some(p.tree.join("a")), ..p.request(Host::Desktop, "b") };
     let message = p.try_resolve(&request).unwrap_err().to_string();
     assert!(message.contains("is outside the project root"), "{message}");
+}
+
+#[test]
+fn a_target_not_created_yet_takes_its_nearest_existing_directory() {
+    let p = siblings();
+    for (target, dir) in [("a/new.rs", "a"), ("a/new/deeper/x.rs", "a"), ("nowhere/x.rs", ".")] {
+        let request = Request { target: Some(p.tree.join(target)), ..p.request(Host::Desktop, ".") };
+        assert_eq!(p.try_resolve(&request).unwrap().chain_dir, dir, "{target}");
+    }
+    // A file used as a directory is refused, naming the file.
+    p.file("a/f.rs", "x");
+    let request = Request { target: Some(p.tree.join("a/f.rs/x.rs")), ..p.request(Host::Desktop, ".") };
+    let err = p.try_resolve(&request).unwrap_err();
+    assert!(matches!(err, ResolveError::NotADirectory { .. }), "{err}");
+    assert!(err.to_string().contains("a/f.rs: not a directory"), "{err}");
+}
+
+#[test]
+fn claude_path_rules_match_a_file_about_to_be_written() {
+    let p = Project::git();
+    p.file("CLAUDE.md", "root\n");
+    p.file(".claude/rules/api.md", "---\npaths:\n  - \"api/**\"\n---\napi rule\n");
+    p.file("api/h.rs", "x");
+    let new = p.try_resolve(&target(&p, Host::Claude, "api/new/handler.rs")).unwrap();
+    assert_eq!(labels(&new), vec!["CLAUDE.md", ".claude/rules/api.md"]);
+    assert_eq!(new.chain_dir, "api");
 }

@@ -114,8 +114,12 @@ impl Tools {
     }
 
     /// `project_root` as given, canonical, if this server may resolve it.
-    fn root(&self, resolver: &Resolver<'_>, client: &ClientRoots, asked: &Path) -> Result<PathBuf, ToolError> {
+    /// Checked through a reader of its own, so the call's counters show
+    /// the call's work only.
+    fn root(&self, client: &ClientRoots, asked: &Path) -> Result<PathBuf, ToolError> {
         let asked = exact_root(asked)?;
+        let env = Environment::from_vars(|name| std::env::var_os(name));
+        let resolver = Resolver::new(env, Reader::new(Budget::with_timeout(DEADLINE)), self.ids.clone());
         let mut given = self.roots.clone();
         given.extend(client.iter().flatten().cloned());
         let allowed = resolver.allowed_roots(&given, self.launch_dir.as_deref());
@@ -128,8 +132,8 @@ impl Tools {
     /// `session_briefing`: the byte-budgeted briefing of the catalog.
     pub fn session_briefing(&self, client: &ClientRoots, p: SessionBriefingParams) -> Result<Value, ToolError> {
         let state = self.state();
+        let root = self.root(client, &p.project_root)?;
         let resolver = self.resolver(&state);
-        let root = self.root(&resolver, client, &p.project_root)?;
         let budget = p.budget_bytes.unwrap_or(catalog::briefing::DEFAULT_BUDGET);
         if budget == 0 || budget > MAX_BUDGET {
             return Err(ToolError::Argument(format!(
@@ -158,8 +162,8 @@ impl Tools {
     /// `delivery_knowledge_query`: ranked passages of the same catalog.
     pub fn knowledge_query(&self, client: &ClientRoots, p: KnowledgeQueryParams) -> Result<Value, ToolError> {
         let state = self.state();
+        let root = self.root(client, &p.project_root)?;
         let resolver = self.resolver(&state);
-        let root = self.root(&resolver, client, &p.project_root)?;
         let text = p.query.trim();
         if text.is_empty() {
             return Err(ToolError::Argument("query is empty: say what you want to know in words".into()));
@@ -194,8 +198,8 @@ impl Tools {
     /// `resolve --json` shows it.
     pub fn resolve_context(&self, client: &ClientRoots, p: ResolveContextParams) -> Result<Value, ToolError> {
         let state = self.state();
+        let root = self.root(client, &p.project_root)?;
         let resolver = self.resolver(&state);
-        let root = self.root(&resolver, client, &p.project_root)?;
         let target = inside(&root, &p.target_path, "target_path")?;
         let request = Request {
             host: p.host.into(),
@@ -215,8 +219,8 @@ impl Tools {
     /// `read_document`: one source of the project's catalog, read again.
     pub fn read_document(&self, client: &ClientRoots, p: ReadDocumentParams) -> Result<Value, ToolError> {
         let state = self.state();
+        let root = self.root(client, &p.project_root)?;
         let resolver = self.resolver(&state);
-        let root = self.root(&resolver, client, &p.project_root)?;
         let host: Host = p.host.into();
         let id = p.source_id.trim();
         if !id.starts_with("src_") || id.len() > 64 {

@@ -42,12 +42,13 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
         "profile_digest": "[digest]",
         "project_root": "[TREE]",
         "reason": null,
+        "root_kind": "project",
         "warnings": [],
         "work": {
           "bytes_read": 259,
           "dir_entries": 0,
           "dir_enumerations": 0,
-          "opens": 13,
+          "opens": 14,
           "reads": 2,
           "refusals": {
             "budget-exhausted": 0,

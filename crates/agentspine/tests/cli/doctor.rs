@@ -43,12 +43,13 @@ fn source_status_prints_the_source_resolution() {
         "profile_digest": "[digest]",
         "project_root": "[TREE]",
         "reason": null,
+        "root_kind": "project",
         "warnings": [],
         "work": {
           "bytes_read": 259,
           "dir_entries": 0,
           "dir_enumerations": 0,
-          "opens": 13,
+          "opens": 14,
           "reads": 2,
           "refusals": {
             "budget-exhausted": 0,

@@ -395,7 +395,7 @@ fn the_home_directory_is_never_a_project() {
     // The same tree elsewhere is a project like any other (a Grep: Claude
     // Code would load the file itself for an Edit below its start).
     let grep = json!({ "pattern": "x", "path": ex.home.join("work/sub") });
-    let edit = claude_tool(&ex, "s1", &ex.home.join("work"), "Grep", grep);
+    let edit = claude_tool(&ex, "s3", &ex.home.join("work"), "Grep", grep);
     std::fs::remove_dir(ex.home.join(".git")).unwrap();
     std::fs::create_dir(ex.home.join("work/.git")).unwrap();
     assert!(ex.context(&ex.hook("claude", &edit, &[])).ends_with("nested in home"));

@@ -13,7 +13,7 @@ fn json_for_claude_in_a_package() {
         "bytes_read": 453,
         "dir_entries": 2,
         "dir_enumerations": 1,
-        "opens": 41,
+        "opens": 40,
         "reads": 5,
         "refusals": {
           "budget-exhausted": 0,
@@ -148,6 +148,7 @@ fn json_for_claude_in_a_package() {
       "profile_home": "[HOME]/.claude",
       "project_root": "[TREE]",
       "root_evidence": "nearest .git",
+      "root_kind": "project",
       "warnings": []
     }
     "##);
@@ -165,7 +166,7 @@ fn json_for_codex_with_a_global_file() {
         "bytes_read": 352,
         "dir_entries": 0,
         "dir_enumerations": 0,
-        "opens": 27,
+        "opens": 26,
         "reads": 4,
         "refusals": {
           "budget-exhausted": 0,
@@ -296,6 +297,7 @@ fn json_for_codex_with_a_global_file() {
       "profile_home": "[HOME]/.codex",
       "project_root": "[TREE]",
       "root_evidence": "nearest project root marker `.git`",
+      "root_kind": "project",
       "warnings": []
     }
     "##);
@@ -374,7 +376,7 @@ fn explain_for_people() {
     What the verdicts mean:
       shadowed-by: an earlier candidate in the same directory won; the host reads one file there.
 
-    File system work: 16 opens, 9 stats, 2 reads (259 bytes), 0 directory listings, 8 refusals.
+    File system work: 15 opens, 9 stats, 2 reads (259 bytes), 0 directory listings, 8 refusals.
     ");
 }
 

@@ -415,7 +415,7 @@ fn every_refusal_names_its_cause() {
     // A file used as a directory.
     let (reason, message) = ask(&mut sidecar, &one, &one["token"], "a/x.ts/inner.ts");
     assert_eq!(reason, "not-a-directory");
-    assert!(message.contains("a/x.ts: a regular file where a directory was expected"), "{message}");
+    assert!(message.contains("a/x.ts: not a directory where a directory was expected"), "{message}");
     // A token works for its own session only.
     let (reason, message) = ask(&mut sidecar, &one, &two["token"], "a/x.ts");
     assert_eq!(reason, "invalid-session-token");

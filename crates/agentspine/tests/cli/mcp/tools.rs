@@ -153,6 +153,7 @@ fn resolve_context_is_the_cli_json_for_the_target() {
       "profile_home": "[HOME]/.codex",
       "project_root": "[TREE]",
       "root_evidence": "given explicitly",
+      "root_kind": "project",
       "warnings": []
     }
     "##);
@@ -282,6 +283,7 @@ fn session_briefing_labels_every_part() {
         "profile_digest": "[digest]",
         "project_root": "[TREE]",
         "reason": null,
+        "root_kind": "project",
         "warnings": [
           {
             "code": "budget-exhausted",
@@ -292,7 +294,7 @@ fn session_briefing_labels_every_part() {
           "bytes_read": 1714,
           "dir_entries": 23,
           "dir_enumerations": 9,
-          "opens": 54,
+          "opens": 55,
           "reads": 12,
           "refusals": {
             "budget-exhausted": 0,
@@ -507,7 +509,13 @@ fn tool_errors_are_one_line_results() {
             "resolve_context",
             json!({"project_root": format!("{root}/packages/api"), "target_path": format!("{root}/packages/web")}),
         ),
-        ("resolve_context", json!({"project_root": root, "target_path": "no/such/file.rs"})),
+        ("resolve_context", json!({"project_root": root, "target_path": "AGENTS.md/file.rs"})),
+        // Only the roots the launch gave (here: the project it was started
+        // in) are resolved; home and above are never a project.
+        ("session_briefing", json!({"project_root": "/"})),
+        ("session_briefing", json!({"project_root": server.home.display().to_string()})),
+        ("session_briefing", json!({"project_root": server.dir.path().display().to_string()})),
+        ("read_document", json!({"project_root": "/etc", "source_id": "src_000000000000000000000000"})),
         ("session_briefing", json!({"project_root": format!("{root}/nope")})),
         ("session_briefing", json!({"project_root": format!("{root}/AGENTS.md")})),
         ("session_briefing", json!({"project_root": root, "host": "vim"})),
@@ -527,7 +535,11 @@ fn tool_errors_are_one_line_results() {
       "resolve_context: failed to deserialize parameters: unknown field `catalog`, expected one of `project_root`, `host`, `target_path`",
       "resolve_context: failed to deserialize parameters: missing field `target_path`",
       "resolve_context: [TREE]/packages/web: outside the project root [TREE]/packages/api; agentspine resolves nothing there",
-      "resolve_context: [TREE]/no/such/file.rs: no such file or directory in the project",
+      "resolve_context: [TREE]/AGENTS.md: not a directory",
+      "session_briefing: /: a directory above the home directory is never a project root; name the project's own directory",
+      "session_briefing: [HOME]: the home directory is never a project root; name the project's own directory",
+      "session_briefing: [TMP]: a directory above the home directory is never a project root; name the project's own directory",
+      "read_document: /etc: not a root this server was started for (allowed: [TREE]); add it to your client's MCP roots, or start the server with `agentspine mcp --root /etc`",
       "session_briefing: project_root [TREE]/nope: no such directory",
       "session_briefing: project_root [TREE]/AGENTS.md: not a directory",
       "session_briefing: failed to deserialize parameters: unknown variant `vim`, expected one of `codex`, `claude`, `pi`, `desktop`, `generic`",
