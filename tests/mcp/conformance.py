@@ -52,6 +52,7 @@ if os.environ.get("AGENTSPINE_MCP_VENV") != "1":
 import anyio  # noqa: E402
 import tomllib  # noqa: E402
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client  # noqa: E402
+from mcp import types  # noqa: E402
 
 TOOLS = {"session_briefing", "delivery_knowledge_query", "resolve_context", "read_document"}
 PASSED: list[str] = []
@@ -419,6 +420,69 @@ def oversized(project: Path) -> Path:
     return other.resolve()
 
 
+async def roots(agentspine: Path, project: Path, home: Path, env: dict[str, str]) -> None:
+    """The server resolves only the roots its launch gave it. Launched in
+    the home directory (never a project) with no --root: a client without
+    the roots capability gets nothing resolved; a client offering roots
+    gets exactly those, and a new list after roots/list_changed."""
+    other = project.parent / "second"
+    shutil.copytree(REPO / "examples" / "monorepo", other, dirs_exist_ok=True)
+    (other / ".git").mkdir(exist_ok=True)
+    other = other.resolve()
+    params = StdioServerParameters(command=str(agentspine), args=["mcp"], env=env, cwd=str(home))
+    briefing = lambda root: {"project_root": str(root)}  # noqa: E731
+
+    with open(home / "server-roots.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                result, _ = await call(session, "session_briefing", briefing(project))
+                message = text_of(result) if result else ""
+                check(
+                    "no client roots, launched in home: the project is refused, naming how to add it",
+                    result is not None and result.is_error and "not a root this server was started for" in message
+                    and "--root" in message,
+                    message[:200],
+                )
+
+    offered = [project]
+
+    async def list_roots(_context) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[types.Root(uri=f"file://{root}", name=root.name) for root in offered])
+
+    with open(home / "server-roots.log", "a") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, list_roots_callback=list_roots) as session:
+                await session.initialize()
+                result, error = await call(session, "session_briefing", briefing(project))
+                check(
+                    "client roots: a root the client offers is resolved",
+                    error is None and result is not None and not result.is_error,
+                    text_of(result)[:200] if result else str(error),
+                )
+                result, _ = await call(session, "session_briefing", briefing(other))
+                check(
+                    "client roots: a root the client does not offer is refused",
+                    result is not None and result.is_error and "not a root" in text_of(result),
+                    text_of(result)[:200] if result else "",
+                )
+                result, _ = await call(session, "session_briefing", briefing(home))
+                check(
+                    "client roots: the home directory is never a project",
+                    result is not None and result.is_error and "never a project root" in text_of(result),
+                    text_of(result)[:200] if result else "",
+                )
+                offered.append(other)
+                await session.send_roots_list_changed()
+                await anyio.sleep(0.2)
+                result, error = await call(session, "session_briefing", briefing(other))
+                check(
+                    "client roots: after roots/list_changed the new root is resolved",
+                    error is None and result is not None and not result.is_error,
+                    text_of(result)[:200] if result else str(error),
+                )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agentspine", required=True, type=Path)
@@ -428,6 +492,7 @@ def main() -> int:
         project, home, env = fixture(Path(tmp))
         try:
             anyio.run(run, agentspine, project, home, env)
+            anyio.run(roots, agentspine, project, home, env)
         except Exception as e:  # the session died: that is a failure too
             check("the session completes", False, f"{type(e).__name__}: {e}")
             log = home / "server.log"
