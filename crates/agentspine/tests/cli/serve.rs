@@ -918,3 +918,55 @@ fn current_uid() -> u32 {
     let out = Command::new("id").arg("-u").output().unwrap();
     String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
+
+#[test]
+fn home_above_home_and_profiles_are_never_registered() {
+    let desk = Desk::new();
+    desk.file("home/.claude/CLAUDE.md", "user rules");
+    desk.file("home/.codex/AGENTS.md", "codex user rules");
+    desk.file("home/work/AGENTS.md", "a project inside home");
+    let served = desk.serve();
+    let mut host = served.host();
+    let linked_home = desk.dir.path().join("linked-home");
+    std::os::unix::fs::symlink(&desk.home, &linked_home).unwrap();
+    for (root, reason) in [
+        (desk.home.clone(), "root-is-home"),
+        (linked_home.clone(), "root-is-home"),
+        (PathBuf::from("/"), "root-above-home"),
+        (desk.dir.path().to_path_buf(), "root-above-home"),
+        (desk.home.join(".claude"), "root-is-profile"),
+        (desk.home.join(".codex"), "root-is-profile"),
+        (desk.home.join(".pi/agent"), "root-is-profile"),
+    ] {
+        let (got, message) = host.refused("projects.register", json!({ "root": root }));
+        assert_eq!(got, reason, "{}: {message}", root.display());
+        assert!(message.contains("never a project"), "{message}");
+    }
+    assert_eq!(host.ok("projects.list", json!({}))["projects"], json!([]), "nothing was registered");
+    // A project nested in the home directory is a project.
+    let nested = bind(&mut host, &desk.home.join("work"), "nested");
+    assert_eq!(labels(&nested["chain"]), ["~/.pi/agent/AGENTS.md", "AGENTS.md"]);
+}
+
+#[test]
+fn a_root_swapped_for_a_link_after_binding_does_not_redirect_the_session() {
+    let desk = Desk::new();
+    desk.file("elsewhere/AGENTS.md", "elsewhere rule");
+    desk.file("elsewhere/a/AGENTS.md", "elsewhere a rule");
+    let served = desk.serve();
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    let mut sidecar = served.client();
+    assert!(resolve(&mut sidecar, &bound, "a/x.ts")["chain"]["text"].as_str().unwrap().contains("a rule"));
+    // The root is renamed and a link to another tree put in its place.
+    let moved = desk.dir.path().join("proj-moved");
+    std::fs::rename(&desk.root, &moved).unwrap();
+    std::os::unix::fs::symlink(desk.dir.path().join("elsewhere"), &desk.root).unwrap();
+    for _ in 0..2 {
+        host.ok("session.prompt_begin", json!({ "session_id": "s1" }));
+        let chain = resolve(&mut sidecar, &bound, "a/x.ts")["chain"].clone();
+        let text = chain["text"].as_str().unwrap();
+        assert!(text.contains("a rule") && text.contains("root rule"), "{text}");
+        assert!(!text.contains("elsewhere"), "the link redirected the session: {text}");
+    }
+}
