@@ -265,3 +265,28 @@ fn the_root_must_be_exact() {
     assert_eq!(c.resolution.project_root, p.tree.join("pkg"));
     assert_eq!(c.sources.iter().map(|s| s.rel_path.as_str()).collect::<Vec<_>>(), vec!["AGENTS.md"]);
 }
+
+#[test]
+fn an_unlistable_rules_directory_is_a_gap_and_a_retry_succeeds_once_fixed() {
+    let p = Arc::new(Project::git());
+    p.file("CLAUDE.md", "root\n");
+    p.file(".claude/rules/a.md", "rule a\n").file(".claude/rules/deep/b.md", "rule b\n");
+    for locked in [".claude/rules", ".claude/rules/deep"] {
+        chmod(&p.tree.join(locked), 0o000);
+        let p2 = p.clone();
+        let failed = without_dac_override(move || {
+            let (c, _) = build_with(&p2, &CatalogRequest::new(Host::Claude, p2.tree.clone()));
+            catalog::preflight(&c).map(|_| ())
+        });
+        let err = failed.expect_err("a rules directory that cannot be listed gives no receipt");
+        assert_eq!(err.causes.len(), 1, "{err}");
+        assert_eq!((err.causes[0].what.as_str(), err.causes[0].cause.as_str()), (locked, "permission-denied"));
+        chmod(&p.tree.join(locked), 0o755);
+        let p3 = p.clone();
+        let fixed = without_dac_override(move || {
+            let (c, _) = build_with(&p3, &CatalogRequest::new(Host::Claude, p3.tree.clone()));
+            catalog::preflight(&c).map(|_| c.sources.len())
+        });
+        assert_eq!(fixed.expect("a retry after the fix needs no reset"), 3, "CLAUDE.md and both rules");
+    }
+}
