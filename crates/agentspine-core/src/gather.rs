@@ -74,6 +74,39 @@ impl Gather {
     }
 }
 
+impl Gather {
+    /// Spends a cap of `cap` content bytes from the last part back to the
+    /// first: the closest parts (the ones that take precedence) are kept
+    /// whole, the part that crosses the cap keeps its beginning
+    /// (`cut_text`), and the parts before it (nearest the root, and the
+    /// global file) are left out; verdicts follow.
+    pub(crate) fn spend_cap_from_end(&mut self, cap: usize, cut_text: impl Fn(&str, usize) -> String) {
+        let mut spent = 0usize;
+        let mut kept = Vec::with_capacity(self.parts.len());
+        for mut part in std::mem::take(&mut self.parts).into_iter().rev() {
+            let room = cap - spent;
+            if room == 0 {
+                self.set_verdict(&part.label, Verdict::BudgetSpent);
+                continue;
+            }
+            if part.text.len() > room {
+                let total = part.text.len() as u64;
+                part.text = cut_text(&part.text, room);
+                let cut = Cut { kept: part.text.len() as u64, total };
+                self.set_verdict(&part.label, Verdict::Truncated { kept: cut.kept, total });
+                part.cut = Some(cut);
+                spent = cap;
+                kept.push(part);
+                continue;
+            }
+            spent += part.text.len();
+            kept.push(part);
+        }
+        kept.reverse();
+        self.parts = kept;
+    }
+}
+
 /// A part made from a snapshot.
 pub(crate) fn part(scope: Scope, path: PathBuf, label: String, snapshot: &Snapshot, text: String) -> Part {
     Part {

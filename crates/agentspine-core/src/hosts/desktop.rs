@@ -5,9 +5,12 @@
 //! - Per directory from the root down to the chain's end, the first
 //!   non-blank of `AGENTS.override.md`, `AGENTS.md`, `CLAUDE.md`,
 //!   `.claude/CLAUDE.md`.
-//! - At most 32 KiB of UTF-8 content in all, spent global first, then root
-//!   to target; the file that crosses the cap is cut on a character
-//!   boundary and says so in its label; later files are left out.
+//! - At most 32 KiB of UTF-8 content in all. Closer entries take
+//!   precedence, so the cap is spent from the target back to the root:
+//!   the closest files are kept whole, the file that crosses the cap keeps
+//!   its beginning, cut on a character boundary, and says so in its label;
+//!   the files nearer the root (and then the global file) are left out,
+//!   each reported `budget-spent`.
 //! - Each part is labelled with its path relative to the root; the text
 //!   says that later, closer entries take precedence.
 
@@ -75,7 +78,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, with_global: bool, g
             }
         }
     }
-    gather.spend_cap(CAP, |text, room| prefix_on_char_boundary(text, room).to_owned());
+    gather.spend_cap_from_end(CAP, |text, room| prefix_on_char_boundary(text, room).to_owned());
 }
 
 /// The desktop text: a heading, the precedence rule, then each part under

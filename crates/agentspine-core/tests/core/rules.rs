@@ -7,24 +7,46 @@ use agentspine_fs::{Budget, Reader};
 use crate::support::{Project, labels, verdict_of};
 
 #[test]
-fn desktop_caps_content_at_32_kib_on_a_character_boundary_and_says_so() {
+fn desktop_caps_at_32_kib_keeping_the_closest_rules_whole() {
     let p = Project::git();
-    // 20,000 bytes, then a file whose 'é' (2 bytes) straddles the cap.
-    p.file("AGENTS.md", "a".repeat(20_000));
-    let second = format!("{}é{}", "b".repeat(32 * 1024 - 20_000 - 1), "c".repeat(100));
-    p.file("sub/AGENTS.md", &second);
-    p.file("sub/deeper/AGENTS.md", "never reached\n");
+    // A 40 KiB chain: the global file, a root file whose 'é' (2 bytes)
+    // straddles the cap, then 12,000 and 16,000 bytes closer to the target.
+    p.home_file(".pi/agent/AGENTS.md", "global, farthest of all\n");
+    let room = 32 * 1024 - 16_000 - 12_000;
+    let root = format!("{}é{}", "a".repeat(room - 1), "s".repeat(12_000));
+    p.file("AGENTS.md", &root);
+    p.file("sub/AGENTS.md", "b".repeat(12_000));
+    p.file("sub/deeper/AGENTS.md", "c".repeat(16_000));
     let r = p.resolve(Host::Desktop, "sub/deeper");
+    assert_eq!(labels(&r), vec!["AGENTS.md", "sub/AGENTS.md", "sub/deeper/AGENTS.md"]);
+    assert_eq!(r.parts[2].text.len(), 16_000, "the closest file is kept whole");
+    assert_eq!(r.parts[1].text.len(), 12_000, "and the next closest");
+    let cut = r.parts[0].cut.expect("the file nearest the root is cut");
+    assert_eq!(cut.total, root.len() as u64);
+    assert_eq!(cut.kept, room as u64 - 1, "the cut falls before the 2-byte character");
+    assert!(root.starts_with(&r.parts[0].text), "the beginning is kept");
     let content: usize = r.parts.iter().map(|part| part.text.len()).sum();
-    assert_eq!(content, 32 * 1024 - 1, "the cut falls before the 2-byte character");
-    let cut = r.parts[1].cut.expect("the second file is cut");
-    assert_eq!((cut.kept, cut.total), (32 * 1024 - 20_000 - 1, second.len() as u64));
-    assert_eq!(verdict_of(&r, "sub/AGENTS.md"), format!("truncated at {} of {} bytes", cut.kept, cut.total));
-    assert_eq!(verdict_of(&r, "sub/deeper/AGENTS.md"), "budget-spent");
+    assert!(content <= 32 * 1024, "{content}");
+    assert_eq!(verdict_of(&r, "AGENTS.md"), format!("truncated at {} of {} bytes", cut.kept, cut.total));
+    assert_eq!(verdict_of(&r, "~/.pi/agent/AGENTS.md"), "budget-spent", "the global file goes first");
     let native = render_native(&r);
-    assert!(native.contains(&format!("## sub/AGENTS.md (cut at {} of {} bytes)", cut.kept, cut.total)));
+    assert!(native.contains(&format!("## AGENTS.md (cut at {} of {} bytes)", cut.kept, cut.total)));
     assert!(native.contains("later (closer) entries take precedence"));
-    assert!(!native.contains("never reached"));
+    assert!(!native.contains("farthest of all"));
+}
+
+#[test]
+fn desktop_cuts_on_a_character_boundary() {
+    let p = Project::git();
+    // The closest file takes all but 1 byte; the root file's first
+    // character, an 'é' (2 bytes), does not fit in that byte.
+    let near = "n".repeat(32 * 1024 - 1);
+    p.file("AGENTS.md", "é and more");
+    p.file("sub/AGENTS.md", &near);
+    let r = p.resolve(Host::Desktop, "sub");
+    assert_eq!(labels(&r), vec!["AGENTS.md", "sub/AGENTS.md"]);
+    assert_eq!(r.parts[0].text, "", "the 2-byte character does not fit in 1 byte");
+    assert_eq!(r.parts[0].cut.map(|c| (c.kept, c.total)), Some((0, "é and more".len() as u64)));
 }
 
 #[test]
