@@ -43,35 +43,6 @@ impl Gather {
             probe.verdict = verdict;
         }
     }
-
-    /// Spends a cap of `cap` content bytes over the parts in order: the
-    /// part that crosses it is cut by `cut_text`, later parts are dropped;
-    /// verdicts follow.
-    pub(crate) fn spend_cap(&mut self, cap: usize, cut_text: impl Fn(&str, usize) -> String) {
-        let mut spent = 0usize;
-        let mut kept = Vec::with_capacity(self.parts.len());
-        for mut part in std::mem::take(&mut self.parts) {
-            let room = cap - spent;
-            if room == 0 {
-                self.set_verdict(&part.label, Verdict::BudgetSpent);
-                continue;
-            }
-            if part.text.len() > room {
-                let total = part.text.len() as u64;
-                part.text = cut_text(&part.text, room);
-                let cut = Cut { kept: part.text.len() as u64, total };
-                self.set_verdict(&part.label, Verdict::Truncated { kept: cut.kept, total });
-                part.cut = Some(cut);
-                // The file that crosses the cap is the last one.
-                spent = cap;
-                kept.push(part);
-                continue;
-            }
-            spent += part.text.len();
-            kept.push(part);
-        }
-        self.parts = kept;
-    }
 }
 
 impl Gather {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::{Environment, Host, Request, Resolution, Scope, render_native, resolve};
+use agentspine_core::{Environment, Host, Request, Resolution, Resolver, Scope, render_native};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 use clap::ValueEnum;
@@ -33,7 +33,8 @@ pub struct Args {
     /// Whose rules to apply.
     #[arg(long, value_enum, default_value_t = HostArg::Generic)]
     host: HostArg,
-    /// Working directory the host runs in [default: the current directory].
+    /// Working directory the host runs in [default: the current directory,
+    /// or the root when the current directory lies outside --root].
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
     /// Project root to bind to, instead of the host's own rule (git root or
@@ -106,19 +107,19 @@ const DEADLINE: Duration = Duration::from_secs(2);
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let wants_json = args.wants_json();
     let current = std::env::current_dir().context("cannot read the current directory")?;
+    let mut env = Environment::from_vars(|name| std::env::var_os(name));
+    env.codex_profile = args.codex_profile;
+    let reader = Reader::new(Budget::with_timeout(DEADLINE));
+    let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
-    let cwd = args.cwd.map(absolute).unwrap_or_else(|| current.clone());
     let request = Request {
         host: args.host.into(),
-        cwd: cwd.clone(),
+        cwd: resolver.working_dir(&current, args.root.as_deref(), args.cwd.as_deref()),
         root: args.root.map(absolute),
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
         transcript_path: None,
     };
-    let mut env = Environment::from_vars(|name| std::env::var_os(name));
-    env.codex_profile = args.codex_profile;
-    let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    let resolution = resolve(&request, &env, &reader)?;
+    let resolution = resolver.chain(&request)?;
     let native = render_native(&resolution);
     let format = if wants_json { Format::Json } else { args.format };
     let mut out = std::io::stdout().lock();
