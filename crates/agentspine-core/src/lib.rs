@@ -24,8 +24,8 @@
 
 pub mod catalog;
 mod chain;
-pub mod delta;
 mod config;
+pub mod delta;
 mod env;
 mod error;
 mod gather;

@@ -104,7 +104,9 @@ impl<'a> Resolver<'a> {
     /// resolver. This fixed work goes through a reader of its own, so a
     /// request's counters show only that request's work.
     pub fn never_projects(&self) -> &NeverProjects {
-        self.never.get_or_init(|| NeverProjects::new(&self.env, &Reader::new(Budget::with_timeout(POLICY_DEADLINE))))
+        self.never.get_or_init(|| {
+            NeverProjects::new(&self.env, &Reader::new(Budget::with_timeout(POLICY_DEADLINE)))
+        })
     }
 
     /// What `dir` is under the never-a-project rule, after resolving its
@@ -180,7 +182,13 @@ impl<'a> Resolver<'a> {
 
     /// Loads one memory directory (found by [`Resolver::memory_dir`], or
     /// named by the user) through its snapshot cache.
-    pub fn load_memory(&self, dir: &MemoryDir, scope: &ScopeIds, prompt: Option<&str>, fresh: bool) -> MemoryLoad {
+    pub fn load_memory(
+        &self,
+        dir: &MemoryDir,
+        scope: &ScopeIds,
+        prompt: Option<&str>,
+        fresh: bool,
+    ) -> MemoryLoad {
         let canonical = crate::memory::load::open_dir(&self.reader, &dir.dir, dir.anchor.as_deref())
             .ok()
             .map(|root| root.host_path().to_path_buf());

@@ -266,7 +266,8 @@ fn memory_sources(
     resolution: &mut SourceResolution,
 ) -> Result<(), ResolveError> {
     let ids = resolver.ids();
-    let (found, warnings) = resolver.memory(chain_request, &request.scope, request.prompt.as_deref(), false)?;
+    let (found, warnings) =
+        resolver.memory(chain_request, &request.scope, request.prompt.as_deref(), false)?;
     resolution.warnings.extend(warnings);
     let Some(crate::resolver::MemoryOutcome { dir: found, load: loaded }) = found else { return Ok(()) };
     resolution.memory = Some(loaded.report);

@@ -254,14 +254,12 @@ fn the_root_must_be_exact() {
     let env: Environment = p.env();
     let reader = Reader::new(Budget::UNLIMITED);
     for (root, expected) in [("relative/root", "absolute"), ("/definitely/not/here", "no such directory")] {
-        let err = build(&CatalogRequest::new(Host::Generic, root), &env, &reader, &ids(), None)
-            .unwrap_err();
+        let err = build(&CatalogRequest::new(Host::Generic, root), &env, &reader, &ids(), None).unwrap_err();
         assert!(err.to_string().contains(expected), "{err}");
     }
     // A subdirectory is used as given: no walking up to the git root.
     let c =
-        build(&CatalogRequest::new(Host::Generic, p.tree.join("pkg")), &env, &reader, &ids(), None)
-            .unwrap();
+        build(&CatalogRequest::new(Host::Generic, p.tree.join("pkg")), &env, &reader, &ids(), None).unwrap();
     assert_eq!(c.resolution.project_root, p.tree.join("pkg"));
     assert_eq!(c.sources.iter().map(|s| s.rel_path.as_str()).collect::<Vec<_>>(), vec!["AGENTS.md"]);
 }
@@ -280,7 +278,10 @@ fn an_unlistable_rules_directory_is_a_gap_and_a_retry_succeeds_once_fixed() {
         });
         let err = failed.expect_err("a rules directory that cannot be listed gives no receipt");
         assert_eq!(err.causes.len(), 1, "{err}");
-        assert_eq!((err.causes[0].what.as_str(), err.causes[0].cause.as_str()), (locked, "permission-denied"));
+        assert_eq!(
+            (err.causes[0].what.as_str(), err.causes[0].cause.as_str()),
+            (locked, "permission-denied")
+        );
         chmod(&p.tree.join(locked), 0o755);
         let p3 = p.clone();
         let fixed = without_dac_override(move || {

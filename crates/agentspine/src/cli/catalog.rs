@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::catalog::{self, Catalog, CatalogRequest};
 use agentspine_core::Host;
+use agentspine_core::catalog::{self, Catalog, CatalogRequest};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 

@@ -176,7 +176,8 @@ impl Hook<'_> {
         if targets.is_empty() {
             return Vec::new();
         }
-        let chained = self.chain_files(&targets, agentspine_core::delta::loads_nested(self.host.host(), tool));
+        let chained =
+            self.chain_files(&targets, agentspine_core::delta::loads_nested(self.host.host(), tool));
         // The host has these (or is about to load them): recorded so that
         // no later tool call repeats them.
         self.mark_sent(&chained.host_loaded);

@@ -62,11 +62,7 @@ impl Hook<'_> {
         let native: BTreeSet<PathBuf> = if all {
             BTreeSet::new()
         } else {
-            self.resolved(self.resolver.chain(&request))?
-                .parts
-                .into_iter()
-                .map(|p| p.path)
-                .collect()
+            self.resolved(self.resolver.chain(&request))?.parts.into_iter().map(|p| p.path).collect()
         };
         let mut agents_labels = BTreeSet::new();
         let mut parts = Vec::new();

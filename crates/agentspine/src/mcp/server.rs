@@ -119,7 +119,9 @@ impl Server {
                 return None;
             }
             Err(_) => {
-                tracing::warn!("mcp: the client did not answer roots/list in time; only the launch's roots apply");
+                tracing::warn!(
+                    "mcp: the client did not answer roots/list in time; only the launch's roots apply"
+                );
                 return None;
             }
         };
@@ -128,7 +130,12 @@ impl Server {
     }
 
     /// Runs one tool on the blocking pool and shapes its answer.
-    async fn call<P, F>(&self, context: RequestContext<RoleServer>, params: P, tool: F) -> Result<CallToolResult, ErrorData>
+    async fn call<P, F>(
+        &self,
+        context: RequestContext<RoleServer>,
+        params: P,
+        tool: F,
+    ) -> Result<CallToolResult, ErrorData>
     where
         P: Send + 'static,
         F: FnOnce(&Tools, &ClientRoots, P) -> Result<Value, ToolError> + Send + 'static,

@@ -130,7 +130,11 @@ impl Tools {
     }
 
     /// `session_briefing`: the byte-budgeted briefing of the catalog.
-    pub fn session_briefing(&self, client: &ClientRoots, p: SessionBriefingParams) -> Result<Value, ToolError> {
+    pub fn session_briefing(
+        &self,
+        client: &ClientRoots,
+        p: SessionBriefingParams,
+    ) -> Result<Value, ToolError> {
         let state = self.state();
         let root = self.root(client, &p.project_root)?;
         let resolver = self.resolver(&state);

@@ -6,7 +6,9 @@
 use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 
-use agentspine_core::{Environment, Host, Request, Resolution, ResolveError, Resolver, Verdict, lexical, render_native};
+use agentspine_core::{
+    Environment, Host, Request, Resolution, ResolveError, Resolver, Verdict, lexical, render_native,
+};
 use agentspine_fs::{Budget, Reader, Root};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -141,7 +143,12 @@ fn chain_for(
 }
 
 /// The root chain of a session.
-pub fn root_chain(env: &Environment, root: &Path, handle: &Root, deadline: Instant) -> Result<Chain, Failure> {
+pub fn root_chain(
+    env: &Environment,
+    root: &Path,
+    handle: &Root,
+    deadline: Instant,
+) -> Result<Chain, Failure> {
     chain_for(env, root, handle, None, deadline, false)
 }
 
@@ -216,7 +223,13 @@ fn resolver(env: &Environment, reader: Reader) -> Resolver<'static> {
 }
 
 fn request(root: &Path, target: Option<PathBuf>) -> Request {
-    Request { host: Host::Desktop, cwd: root.to_path_buf(), root: Some(root.to_path_buf()), target, transcript_path: None }
+    Request {
+        host: Host::Desktop,
+        cwd: root.to_path_buf(),
+        root: Some(root.to_path_buf()),
+        target,
+        transcript_path: None,
+    }
 }
 
 fn symlink(names: &[String]) -> Failure {

@@ -51,7 +51,13 @@ pub struct Prompt {
 }
 
 impl Session {
-    pub fn new(id: String, handle: agentspine_fs::Root, alias: PathBuf, token: String, base: Chain) -> Session {
+    pub fn new(
+        id: String,
+        handle: agentspine_fs::Root,
+        alias: PathBuf,
+        token: String,
+        base: Chain,
+    ) -> Session {
         let prompt =
             Prompt { number: 0, base: Arc::new(base), chains: HashMap::new(), paths: HashMap::new() };
         let root = handle.host_path().to_path_buf();

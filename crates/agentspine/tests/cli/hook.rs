@@ -369,7 +369,9 @@ fn the_home_directory_is_never_a_project() {
     std::fs::create_dir(ex.home.join(".git")).unwrap();
     let target = ex.home.join("work/sub/a.ts");
     let patch = format!("*** Begin Patch\n*** Update File: {}\n*** End Patch\n", target.display());
-    for (cwd, codex_sends) in [(ex.home.clone(), ""), (ex.home.join("work"), "## sub/AGENTS.md\n\nnested in home")] {
+    for (cwd, codex_sends) in
+        [(ex.home.clone(), ""), (ex.home.join("work"), "## sub/AGENTS.md\n\nnested in home")]
+    {
         let edit = claude_tool(&ex, "s1", &cwd, "Edit", json!({ "file_path": target }));
         // Below Claude Code's start directory: it loads the file itself.
         assert_eq!(ex.stdout(&ex.hook("claude", &edit, &[])), "", "{}", cwd.display());

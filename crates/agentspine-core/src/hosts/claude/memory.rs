@@ -54,7 +54,8 @@ pub(crate) fn project_path(located: &Located) -> PathBuf {
 fn worktree_main(reader: &agentspine_fs::Reader, git_root: &Path, text: &[u8]) -> Option<PathBuf> {
     let text = std::str::from_utf8(text).ok()?;
     let named = Path::new(text.trim().strip_prefix("gitdir:")?.trim());
-    let gitdir = crate::locate::lexical(&if named.is_absolute() { named.to_path_buf() } else { git_root.join(named) });
+    let gitdir =
+        crate::locate::lexical(&if named.is_absolute() { named.to_path_buf() } else { git_root.join(named) });
     let main_git = gitdir.parent()?.parent()?;
     if gitdir.parent()?.file_name()? != "worktrees" || main_git.file_name()? != ".git" {
         return None;
@@ -105,7 +106,8 @@ pub(crate) fn index_part(
     let Some(found) = find(env, located, settings) else { return };
     let path = found.dir.join(INDEX);
     let label = tilde(&path, env.home.as_deref());
-    let dir = match crate::memory::load::open_dir(located.root.reader(), &found.dir, found.anchor.as_deref()) {
+    let dir = match crate::memory::load::open_dir(located.root.reader(), &found.dir, found.anchor.as_deref())
+    {
         Ok(dir) => dir,
         Err(e) => {
             gather.probe(label, Scope::Memory, crate::chain::verdict_of(&e));

@@ -174,8 +174,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
         return;
     }
     walk.user(gather);
-    for path in above_root(reader, located, &["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"])
-    {
+    for path in above_root(reader, located, &["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]) {
         gather.probe_differs(
             path.display().to_string(),
             Scope::Project,
