@@ -15,8 +15,8 @@
 //!   within [`LINE_TIMEOUT`].
 //!
 //! A connection the server closes is told why first, in one error line
-//! with id `null` (`auth-timeout`, `evicted`, `line-timeout`), when the
-//! peer still reads.
+//! with id `null` (`auth-timeout`, `evicted`, `line-timeout`), if its
+//! socket takes the line at once (a peer that stopped reading gets none).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,9 +47,6 @@ pub const LINE_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long answers still owed may take to reach the peer when an
 /// authenticated connection ends (a resolution answers within 2 s).
 const FLUSH: Duration = Duration::from_secs(3);
-
-/// How long the farewell line of a pending connection may take.
-const FAREWELL: Duration = Duration::from_millis(100);
 
 /// Why a connection ended.
 enum End {
@@ -89,10 +86,7 @@ impl End {
             End::SlowLine => Fault::new(
                 wire::INVALID_REQUEST,
                 "line-timeout",
-                format!(
-                    "closed: a line did not end within {} s of its first byte",
-                    LINE_TIMEOUT.as_secs()
-                ),
+                format!("closed: a line did not end within {} s of its first byte", LINE_TIMEOUT.as_secs()),
             ),
         };
         Some(fault)
@@ -110,10 +104,13 @@ enum Proof {
 }
 
 /// Serves one connection until the peer closes it or a limit does.
-pub async fn serve(stream: UnixStream, server: Arc<Server>, ticket: Ticket) {
+///
+/// The ticket is dropped last, after the socket: a pending connection's
+/// slot comes back only once its descriptor is closed.
+pub async fn serve(stream: UnixStream, server: Arc<Server>, mut ticket: Ticket) {
     let ours = rustix::process::geteuid().as_raw();
     let peer = stream.peer_cred().map(|cred| cred.uid());
-    let (read, mut write) = stream.into_split();
+    let (read, write) = stream.into_split();
     match peer {
         Ok(uid) if uid == ours => {}
         outcome => {
@@ -124,37 +121,48 @@ pub async fn serve(stream: UnixStream, server: Arc<Server>, ticket: Ticket) {
                 "peer-uid",
                 format!("refused: the peer's uid {who} is not this server's uid {ours}"),
             );
-            let _ = tokio::time::timeout(FAREWELL, write.write_all(&wire::error(&Value::Null, &fault))).await;
+            last_words(&write, &wire::error(&Value::Null, &fault));
             return;
         }
     }
-    let (frames, outgoing) = mpsc::channel::<Vec<u8>>(64);
-    let writer = tokio::spawn(write_frames(write, outgoing));
     let mut peer = Peer {
         input: BufReader::with_capacity(64 * 1024, read),
         line: Vec::new(),
         role: Role::default(),
-        frames,
+        output: Output::Direct(write),
         in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
         server,
     };
-    let (end, grace) = match peer.authenticate(ticket).await {
-        Ok(place) => (peer.serve(place).await, FLUSH),
-        Err(end) => (end, FAREWELL),
+    let end = match peer.authenticate(&mut ticket).await {
+        Ok(place) => peer.serve(place).await,
+        Err(end) => end,
     };
-    if let Some(fault) = end.farewell() {
-        let _ = peer.frames.try_send(wire::error(&Value::Null, &fault));
+    let farewell = end.farewell();
+    match peer.output {
+        Output::Direct(write) => {
+            if let Some(fault) = farewell {
+                last_words(&write, &wire::error(&Value::Null, &fault));
+            }
+        }
+        Output::Gone => {}
+        Output::Queued { frames, mut writer } => {
+            if let Some(fault) = farewell {
+                let _ = frames.try_send(wire::error(&Value::Null, &fault));
+            }
+            drop(frames);
+            // Resolutions still running answer within their 2 s.
+            if tokio::time::timeout(FLUSH, &mut writer).await.is_err() {
+                writer.abort();
+            }
+        }
     }
-    drop(peer);
-    finish(writer, grace).await;
 }
 
-/// Lets the writer send what is owed for at most `grace`, then drops it
-/// (and with it the socket).
-async fn finish(mut writer: JoinHandle<()>, grace: Duration) {
-    if tokio::time::timeout(grace, &mut writer).await.is_err() {
-        writer.abort();
-    }
+/// Writes a pending connection's last line if the socket takes it at
+/// once: closing it never waits on the peer (the accept loop waits for
+/// an evicted connection to close).
+fn last_words(write: &OwnedWriteHalf, frame: &[u8]) {
+    let _ = write.try_write(frame);
 }
 
 async fn write_frames(mut write: OwnedWriteHalf, mut outgoing: mpsc::Receiver<Vec<u8>>) {
@@ -165,12 +173,26 @@ async fn write_frames(mut write: OwnedWriteHalf, mut outgoing: mpsc::Receiver<Ve
     }
 }
 
+/// Where answers go: written in place while the connection is pending
+/// (every answer there is immediate, and the phase's deadline bounds the
+/// write), through a writer task once it is authenticated (resolutions
+/// answer out of order).
+enum Output {
+    Direct(OwnedWriteHalf),
+    Queued {
+        frames: mpsc::Sender<Vec<u8>>,
+        writer: JoinHandle<()>,
+    },
+    /// Only while one becomes the other.
+    Gone,
+}
+
 /// One connection's reading side and what it has proved.
 struct Peer {
     input: BufReader<OwnedReadHalf>,
     line: Vec<u8>,
     role: Role,
-    frames: mpsc::Sender<Vec<u8>>,
+    output: Output,
     in_flight: Arc<Semaphore>,
     server: Arc<Server>,
 }
@@ -179,7 +201,7 @@ impl Peer {
     /// The pending phase: requests until one proves a role, within the
     /// ticket's deadline and until a newer connection evicts this one;
     /// then the place in the role's pool.
-    async fn authenticate(&mut self, mut ticket: Ticket) -> Result<Place, End> {
+    async fn authenticate(&mut self, ticket: &mut Ticket) -> Result<Place, End> {
         let deadline = ticket.deadline;
         let proof = tokio::select! {
             biased;
@@ -202,9 +224,16 @@ impl Peer {
                     pool.capacity()
                 ),
             );
-            self.answer(id, Err(fault)).await;
+            if let (Output::Direct(write), Some(id)) = (&mut self.output, id) {
+                last_words(write, &wire::error(&id, &fault));
+            }
             return Err(End::Busy);
         };
+        if let Output::Direct(write) = std::mem::replace(&mut self.output, Output::Gone) {
+            let (frames, outgoing) = mpsc::channel::<Vec<u8>>(64);
+            let writer = tokio::spawn(write_frames(write, outgoing));
+            self.output = Output::Queued { frames, writer };
+        }
         match proof {
             Proof::Host { id, answer } => self.answer(id, Ok(answer)).await,
             Proof::Sidecar(request) => self.dispatch(request).await,
@@ -287,9 +316,16 @@ impl Peer {
     /// before the next line is read.
     async fn dispatch(&mut self, request: Request) {
         if request.method == "project.instructions.resolve" {
-            let permit =
-                self.in_flight.clone().acquire_owned().await.expect("the in-flight semaphore is never closed");
-            let (server, frames) = (self.server.clone(), self.frames.clone());
+            let permit = self
+                .in_flight
+                .clone()
+                .acquire_owned()
+                .await
+                .expect("the in-flight semaphore is never closed");
+            let Output::Queued { frames, .. } = &self.output else {
+                unreachable!("a connection is authenticated before it dispatches a resolution")
+            };
+            let (server, frames) = (self.server.clone(), frames.clone());
             tokio::spawn(async move {
                 let mut sidecar = Role::default();
                 let outcome = server.call(&mut sidecar, &request.method, request.params).await;
@@ -304,15 +340,24 @@ impl Peer {
         }
     }
 
-    async fn answer(&self, id: Option<Value>, outcome: Result<Value, Fault>) {
+    async fn answer(&mut self, id: Option<Value>, outcome: Result<Value, Fault>) {
         if let Some(frame) = frame(id, outcome) {
             self.send(frame).await;
         }
     }
 
-    async fn send(&self, frame: Vec<u8>) {
-        // The writer is gone only when the peer stopped reading for good.
-        let _ = self.frames.send(frame).await;
+    /// A failed write means the peer stopped reading for good; the next
+    /// read ends the connection.
+    async fn send(&mut self, frame: Vec<u8>) {
+        match &mut self.output {
+            Output::Direct(write) => {
+                let _ = write.write_all(&frame).await;
+            }
+            Output::Queued { frames, .. } => {
+                let _ = frames.send(frame).await;
+            }
+            Output::Gone => {}
+        }
     }
 }
 

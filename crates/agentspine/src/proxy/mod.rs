@@ -243,9 +243,11 @@ async fn accept(listener: UnixListener, server: Arc<methods::Server>) -> anyhow:
                         continue;
                     }
                 };
-                // Never waits: at the cap, the oldest pending connection is
-                // told to close, and closes itself.
-                let ticket = admission.admit();
+                // At the cap the oldest pending connection is told to go,
+                // and its slot comes back once it has closed, which waits
+                // for nothing (its farewell is written only if the socket
+                // takes it at once): never a wait on a peer.
+                let ticket = admission.admit().await;
                 tokio::spawn(connection::serve(stream, server.clone(), ticket));
             }
         }
