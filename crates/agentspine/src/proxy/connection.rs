@@ -133,9 +133,11 @@ pub async fn serve(stream: UnixStream, server: Arc<Server>, mut ticket: Ticket) 
         in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
         server,
     };
-    let end = match peer.authenticate(&mut ticket).await {
-        Ok(place) => peer.serve(place).await,
-        Err(end) => end,
+    // An authenticated connection's place, like a pending one's slot, is
+    // given back once its socket is closed.
+    let (end, _place) = match peer.authenticate(&mut ticket).await {
+        Ok(place) => (peer.serve().await, Some(place)),
+        Err(end) => (end, None),
     };
     let farewell = end.farewell();
     match peer.output {
@@ -263,9 +265,8 @@ impl Peer {
         }
     }
 
-    /// The authenticated phase, holding `place` until the connection ends.
-    async fn serve(&mut self, place: Place) -> End {
-        let _place = place;
+    /// The authenticated phase, until the connection ends.
+    async fn serve(&mut self) -> End {
         loop {
             match self.next_request(MAX_LINE, Some(LINE_TIMEOUT)).await {
                 Ok(Some(request)) => self.dispatch(request).await,
