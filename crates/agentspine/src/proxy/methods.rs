@@ -186,7 +186,7 @@ impl Server {
 
     /// Whether a resolution's params name a bound session and carry its
     /// token: what makes a connection a sidecar's for the connection
-    /// limits. Asked once, of a connection's first such request.
+    /// limits. Asked only while a connection has not yet authenticated.
     pub fn proves_sidecar(&self, params: &Value) -> bool {
         let field = |name: &str| params.get(name).and_then(Value::as_str);
         match (field("session_id"), field("token")) {
