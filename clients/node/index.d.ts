@@ -149,6 +149,8 @@ export declare function readControlToken(socketPath: string): Promise<string>;
 export declare class Connection {
   static connect(socketPath: string, options?: { timeoutMs?: number }): Promise<Connection>;
   request<T = unknown>(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<T>;
+  /** Whether the connection has closed (either side) or failed. */
+  readonly closed: boolean;
   close(): void;
 }
 

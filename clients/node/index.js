@@ -143,6 +143,11 @@ export class Connection {
     });
   }
 
+  /** Whether the connection has closed (either side) or failed. */
+  get closed() {
+    return this.#closed !== null;
+  }
+
   /** Closes the connection; requests still waiting are rejected. */
   close() {
     this.#failAll(new Error('the connection was closed'));
@@ -357,8 +362,7 @@ export class SidecarClient {
     const started = performance.now();
     const params = { session_id: this.#sessionId, token: this.#token, path: targetPath };
     try {
-      this.#connection ??= await Connection.connect(this.#socketPath, { timeoutMs: this.#timeoutMs });
-      return await this.#connection.request('project.instructions.resolve', params, { timeoutMs: this.#timeoutMs });
+      return await this.#request(params);
     } catch (error) {
       if (error instanceof RpcError) throw error;
       // The connection is gone or stuck: the next call connects again.
@@ -379,5 +383,29 @@ export class SidecarClient {
   close() {
     this.#connection?.close();
     this.#connection = null;
+  }
+
+  /**
+   * One resolution. The server closes a connection that has not
+   * authenticated within 3 s (`auth-timeout`), or when newer ones crowd it
+   * out (`evicted`); a sidecar's connection authenticates with its first
+   * resolution, so one opened early and left idle is replaced, and a
+   * request the server closed that way is sent again once.
+   * @param {Record<string, unknown>} params
+   */
+  async #request(params) {
+    for (let attempt = 0; ; attempt++) {
+      if (this.#connection?.closed) this.#connection = null;
+      this.#connection ??= await Connection.connect(this.#socketPath, { timeoutMs: this.#timeoutMs });
+      try {
+        return await this.#connection.request('project.instructions.resolve', params, { timeoutMs: this.#timeoutMs });
+      } catch (error) {
+        const closedPending =
+          error instanceof RpcError && error.method === 'connection' && ['auth-timeout', 'evicted'].includes(error.reason);
+        if (!closedPending || attempt > 0) throw error;
+        this.#connection.close();
+        this.#connection = null;
+      }
+    }
   }
 }

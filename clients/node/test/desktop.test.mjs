@@ -205,6 +205,27 @@ test('a sidecar reconnects when the server comes back on the same socket', async
   await assert.rejects(sidecar.resolve('a/x.ts'), (e) => e instanceof RpcError && e.reason === 'invalid-session-token');
 });
 
+test('a sidecar connected early and idle past the server\'s 3 s is still answered', async (t) => {
+  const { root, socketPath } = await desk(t);
+  const host = await HostClient.connect({ socketPath });
+  t.after(() => host.close());
+  await host.registerProject(root);
+  const bound = await host.bindSession('s', root);
+  // No base chain: a failure would be thrown, not papered over.
+  const sidecar = await SidecarClient.connect({ socketPath, sessionId: 's', token: bound.token });
+  t.after(() => sidecar.close());
+  // The server closes a connection that has not authenticated within 3 s.
+  await new Promise((resolve) => setTimeout(resolve, 3500));
+  const answer = await sidecar.resolve('a/x.ts');
+  assert.deepEqual([answer.cache, answer.fallback], ['miss', null]);
+  assert.deepEqual(labels(answer.chain), ['~/.pi/agent/AGENTS.md', 'AGENTS.md', 'a/AGENTS.md']);
+  // Authenticated by that answer, the new connection has no idle limit.
+  await new Promise((resolve) => setTimeout(resolve, 3500));
+  assert.equal((await sidecar.resolve('a/x.ts')).cache, 'hit');
+  // And the host's connection, authenticated at once, never had one.
+  assert.equal((await host.listProjects()).projects.length, 1);
+});
+
 test('sixteen sidecars in parallel, two sessions, each gets its own session only', async (t) => {
   const { root, socketPath } = await desk(t);
   const host = await HostClient.connect({ socketPath });

@@ -5,10 +5,19 @@
 //! the cap; the rest of a longer line is thrown away as it arrives, so
 //! memory stays bounded whatever a peer sends, and the caller can answer
 //! the line it never read.
+//!
+//! The socket also bounds the time a line may take: once its first byte
+//! has arrived, [`next_line_within`] waits at most a given time for the
+//! rest, so a peer that sends one byte now and then cannot hold a
+//! connection open in the middle of a line. Waiting for a line to begin is
+//! not bounded here (an idle connection is the caller's decision), and a
+//! line that arrives whole in one read never starts a timer.
 
 use std::io;
+use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::time::Instant;
 
 /// What reading one line gave.
 #[derive(Debug, PartialEq, Eq)]
@@ -29,10 +38,46 @@ pub async fn next_line<R: AsyncBufRead + Unpin>(
     line: &mut Vec<u8>,
     cap: usize,
 ) -> io::Result<Line> {
+    read_line(input, line, cap, None).await
+}
+
+/// [`next_line`], except that a line whose first byte has arrived must end
+/// within `limit`: else the error is [`io::ErrorKind::TimedOut`] and what
+/// arrived of the line is dropped (the stream is then mid-line, so the
+/// caller closes it).
+pub async fn next_line_within<R: AsyncBufRead + Unpin>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    cap: usize,
+    limit: Duration,
+) -> io::Result<Line> {
+    read_line(input, line, cap, Some(limit)).await
+}
+
+async fn read_line<R: AsyncBufRead + Unpin>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    cap: usize,
+    limit: Option<Duration>,
+) -> io::Result<Line> {
     line.clear();
     let mut discarding = false;
+    // Set when a line has begun and not ended in the same read.
+    let mut deadline: Option<Instant> = None;
     loop {
-        let available = input.fill_buf().await?;
+        let available = match deadline {
+            None => input.fill_buf().await?,
+            Some(until) => match tokio::time::timeout_at(until, input.fill_buf()).await {
+                Ok(read) => read?,
+                Err(_) => {
+                    *line = Vec::new();
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the rest of the line did not arrive in time",
+                    ));
+                }
+            },
+        };
         if available.is_empty() {
             return Ok(if discarding || line.is_empty() { Line::Eof } else { Line::Complete });
         }
@@ -49,6 +94,9 @@ pub async fn next_line<R: AsyncBufRead + Unpin>(
         input.consume(newline.map_or(body, |n| n + 1));
         if newline.is_some() {
             return Ok(if discarding { Line::Oversized } else { Line::Complete });
+        }
+        if deadline.is_none() {
+            deadline = limit.map(|limit| Instant::now() + limit);
         }
     }
 }
@@ -94,6 +142,40 @@ mod tests {
     #[test]
     fn an_oversized_line_cut_by_end_of_input_is_dropped_silently() {
         assert_eq!(run(lines(b"ok\n0123456789abcdef", 10)), vec![(Line::Complete, b"ok".to_vec())]);
+    }
+
+    #[test]
+    fn a_line_must_end_in_time_once_begun_but_may_be_long_in_coming() {
+        use tokio::io::AsyncWriteExt;
+        const LIMIT: Duration = Duration::from_millis(200);
+        run(async {
+            let (mut peer, ours) = tokio::io::duplex(64);
+            let mut reader = BufReader::new(ours);
+            let mut line = Vec::new();
+            // Idle for longer than the limit, then a whole line: read.
+            let writer = tokio::spawn(async move {
+                tokio::time::sleep(LIMIT * 2).await;
+                peer.write_all(b"whole\n").await.unwrap();
+                peer.write_all(b"ha").await.unwrap();
+                tokio::time::sleep(LIMIT / 4).await;
+                peer.write_all(b"lf\nslo").await.unwrap();
+                tokio::time::sleep(LIMIT * 3).await;
+                peer.write_all(b"w\n").await.unwrap();
+                peer
+            });
+            assert_eq!(next_line_within(&mut reader, &mut line, 1024, LIMIT).await.unwrap(), Line::Complete);
+            assert_eq!(line, b"whole");
+            // A line in two parts, the second within the limit: read.
+            assert_eq!(next_line_within(&mut reader, &mut line, 1024, LIMIT).await.unwrap(), Line::Complete);
+            assert_eq!(line, b"half");
+            // A line whose rest comes too late: dropped with TimedOut.
+            let started = std::time::Instant::now();
+            let err = next_line_within(&mut reader, &mut line, 1024, LIMIT).await.unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+            assert!(started.elapsed() < LIMIT * 2, "{:?}", started.elapsed());
+            assert_eq!(line.capacity(), 0);
+            drop(writer.await.unwrap());
+        });
     }
 
     #[test]

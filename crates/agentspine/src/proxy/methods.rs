@@ -185,6 +185,17 @@ impl Server {
         if self.registry().is_registered(&root) { Ok(root) } else { Err(not_registered(String::new())) }
     }
 
+    /// Whether a resolution's params name a bound session and carry its
+    /// token: what makes a connection a sidecar's for the connection
+    /// limits. Asked only while a connection has not yet authenticated.
+    pub fn proves_sidecar(&self, params: &Value) -> bool {
+        let field = |name: &str| params.get(name).and_then(Value::as_str);
+        match (field("session_id"), field("token")) {
+            (Some(id), Some(token)) => self.registry().authorize(id, token).is_ok(),
+            _ => false,
+        }
+    }
+
     /// Carries out one request for a connection with `role`.
     pub async fn call(self: &Arc<Self>, role: &mut Role, method: &str, value: Value) -> Result<Value, Fault> {
         match method {

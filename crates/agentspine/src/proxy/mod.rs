@@ -3,13 +3,32 @@
 //!
 //! - `socket`: where the socket lives, its private directory, the control
 //!   token file, stale sockets;
-//! - `connection`: one peer (uid check, line framing, ordering);
+//! - `admission`: how many connections are held and for how long, by what
+//!   they have proved;
+//! - `connection`: one peer (uid check, line framing, ordering, the time a
+//!   line may take);
 //! - `wire`: JSON-RPC 2.0 lines, 1 MiB each at most;
 //! - `methods`: the host's methods and the sidecar's one method;
 //! - `sessions`: registered roots, bound sessions, the per-prompt cache;
 //! - `chain`: the desktop chains themselves, over agentspine-core;
 //! - `files`: the two `AGENTS.md` files the host may edit.
+//!
+//! Limits, so that the user's other processes (an agent's shell can open
+//! connections too) cannot lock the host out:
+//!
+//! | what | limit |
+//! |---|---|
+//! | a connection that has not authenticated (`host.authenticate`, or a sidecar's resolution naming a bound session and its token) | closed 3 s after it was accepted (`auth-timeout`) |
+//! | unauthenticated connections | 64; one more closes the oldest (`evicted`) |
+//! | its lines | 64 KiB each |
+//! | host connections | 16, sidecar connections 256; a full pool answers `busy` |
+//! | an authenticated connection | no idle limit; lines of 1 MiB; a line must end within 3 s of its first byte (`line-timeout`) |
+//! | resolutions | 16 at once per connection, 32 on workers in all, 2 s each |
+//!
+//! So the server holds at most 336 connections (and as many descriptors,
+//! beyond its own few), and the accept loop never waits on a peer.
 
+mod admission;
 mod chain;
 mod connection;
 mod files;
@@ -27,7 +46,6 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use tokio::net::UnixListener;
 use tokio::signal::unix::{SignalKind, signal};
-use tokio::sync::Semaphore;
 
 /// Serve project instructions to a desktop app over a local socket.
 ///
@@ -57,6 +75,13 @@ use tokio::sync::Semaphore;
 /// prompt), or after 2 seconds or any error the session's root chain with
 /// `fallback: {reason}` (also written to `agentspine audit --host
 /// desktop`); every answer has `duration_ms`, `cache` and `fallback`.
+///
+/// Limits: a connection must authenticate (host.authenticate, or a
+/// sidecar's first resolve) within 3 s of connecting, and at most 64 may
+/// be waiting to (one more closes the oldest), with lines of 64 KiB; host
+/// (16) and sidecar (256) connections have places of their own, no idle
+/// limit, and 3 s for a line to end once begun. A connection closed by a
+/// limit is told why (`auth-timeout`, `evicted`, `line-timeout`, `busy`).
 ///
 /// Stops cleanly on SIGTERM or SIGINT (the socket and the token file are
 /// removed). A client for Node.js is in clients/node/.
@@ -91,9 +116,6 @@ impl Args {
         self.json
     }
 }
-
-/// Connections served at once; more are refused until one closes.
-const MAX_CONNECTIONS: usize = 256;
 
 /// How long shutdown waits for work still running.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
@@ -207,7 +229,7 @@ fn ready(socket: &std::path::Path, token_file: Option<&std::path::Path>, json: b
 async fn accept(listener: UnixListener, server: Arc<methods::Server>) -> anyhow::Result<ExitCode> {
     let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
     let mut int = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
-    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let admission = admission::Admission::new();
     loop {
         tokio::select! {
             _ = term.recv() => break,
@@ -221,16 +243,12 @@ async fn accept(listener: UnixListener, server: Arc<methods::Server>) -> anyhow:
                         continue;
                     }
                 };
-                let Ok(permit) = connections.clone().try_acquire_owned() else {
-                    tracing::warn!("serve: {MAX_CONNECTIONS} connections are open; refused one more");
-                    tokio::spawn(connection::refuse_busy(stream));
-                    continue;
-                };
-                let server = server.clone();
-                tokio::spawn(async move {
-                    connection::serve(stream, server).await;
-                    drop(permit);
-                });
+                // At the cap the oldest pending connection is told to go,
+                // and its slot comes back once it has closed, which waits
+                // for nothing (its farewell is written only if the socket
+                // takes it at once): never a wait on a peer.
+                let ticket = admission.admit().await;
+                tokio::spawn(connection::serve(stream, server.clone(), ticket));
             }
         }
     }

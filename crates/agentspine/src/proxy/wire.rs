@@ -18,7 +18,7 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 
-pub use crate::lines::{Line, next_line};
+pub use crate::lines::{Line, next_line, next_line_within};
 
 /// A request as read off the wire.
 #[derive(Debug)]

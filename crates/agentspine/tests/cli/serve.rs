@@ -2,8 +2,9 @@
 //! real Unix socket: the host's methods, the sidecar's resolve, every
 //! refusal, the per-prompt cache, the 2-second fallback on a slow file
 //! system (a binary built with the `fault-injection` feature), 64
-//! concurrent sidecar connections, and the socket's own life (modes,
-//! stale socket, SIGTERM, peer uid, line cap).
+//! concurrent sidecar connections, the socket's own life (modes, stale
+//! socket, SIGTERM, peer uid, line cap) and its limits (1,000 idle
+//! connections, slow lines, full pools).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -846,38 +847,265 @@ fn lines_over_one_mebibyte_and_bad_json_are_answered_and_the_connection_goes_on(
     assert_eq!(client.ok("projects.list", json!({})), json!({ "projects": [] }));
 }
 
+/// The server's limits (`src/proxy/admission.rs`, `connection.rs`).
+const PENDING: usize = 64;
+const PENDING_TIMEOUT: Duration = Duration::from_secs(3);
+const LINE_TIMEOUT: Duration = Duration::from_secs(3);
+const HOSTS: usize = 16;
+const SIDECARS: usize = 256;
+
+/// How long the host's authentication and a sidecar's resolution may take
+/// while the socket is crowded: a round trip on an idle machine is well
+/// under a millisecond.
+const CROWDED_BOUND: Duration = Duration::from_secs(1);
+
+/// The descriptors a process has open, where /proc says.
+fn open_fds(pid: u32) -> Option<usize> {
+    Some(std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count())
+}
+
+/// Raises this process's soft limit on open files to at least `want`;
+/// false when the hard limit is lower.
+fn raise_nofile(want: u64) -> bool {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    if limit.current.is_some_and(|soft| soft >= want) || limit.current.is_none() {
+        return true;
+    }
+    if limit.maximum.is_some_and(|hard| hard < want) {
+        return false;
+    }
+    limit.current = Some(want);
+    setrlimit(Resource::Nofile, limit).is_ok()
+}
+
+/// What the server sent on a connection it closed: the farewell's reason,
+/// read to end of file (so the server did close it).
+fn closed_with(stream: &mut UnixStream) -> String {
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut sent = String::new();
+    stream.read_to_string(&mut sent).unwrap_or_else(|e| panic!("not closed by the server: {e}"));
+    let answer: Value = serde_json::from_str(sent.lines().next().unwrap_or("null")).unwrap();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    answer["error"]["data"]["reason"].as_str().unwrap_or_else(|| panic!("no reason: {sent:?}")).to_owned()
+}
+
+/// Whether a connection is still open with nothing sent on it (a read
+/// would wait).
+fn still_open(mut stream: &UnixStream) -> bool {
+    stream.set_nonblocking(true).unwrap();
+    let open = matches!(stream.read(&mut [0u8; 1]), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
+    stream.set_nonblocking(false).unwrap();
+    open
+}
+
+/// Sends `line` one byte every 300 ms until the server closes the
+/// connection; returns the farewell's reason and the time from the first
+/// byte to end of file.
+fn slowloris(mut stream: UnixStream, line: &'static [u8]) -> (String, Duration) {
+    let mut writer = stream.try_clone().unwrap();
+    let started = Instant::now();
+    let trickle = std::thread::spawn(move || {
+        for byte in line.iter().cycle() {
+            if writer.write_all(&[*byte]).is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    });
+    let reason = closed_with(&mut stream);
+    let took = started.elapsed();
+    trickle.join().unwrap();
+    (reason, took)
+}
+
 #[test]
-fn past_256_connections_a_new_one_is_told_the_server_is_busy() {
+fn a_thousand_idle_connections_and_slow_lines_never_lock_the_host_out() {
+    const IDLE: usize = 1000;
+    if !raise_nofile(IDLE as u64 + 1024) {
+        eprintln!("skipped: the hard limit on open files is below {} and cannot be raised", IDLE + 1024);
+        return;
+    }
     let desk = Desk::new();
     let served = desk.serve();
-    let mut open: Vec<Client> = (0..256).map(|_| served.client()).collect();
-    // Each is accepted and served.
-    for client in &mut open {
-        assert_eq!(client.refused("projects.list", json!({})).0, "unauthorized");
+    let pid = served.child.id();
+    let fds = || open_fds(pid);
+    // Warm up what the server opens once (the state store, at the first
+    // bind), then let the host go.
+    let bound = {
+        let mut host = served.host();
+        let bound = bind(&mut host, &desk.root, "s1");
+        resolve(&mut served.client(), &bound, "b/y.ts");
+        bound
+    };
+    let settled = |want: usize| {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while fds() != Some(want) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        fds()
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let base = fds();
+
+    // 1,000 connections that never send a byte, opened as fast as possible.
+    let flood_started = Instant::now();
+    let mut during_flood = 0;
+    let mut idle: Vec<UnixStream> = Vec::with_capacity(IDLE);
+    for n in 0..IDLE {
+        idle.push(UnixStream::connect(served.socket()).unwrap());
+        if n % 25 == 24 {
+            during_flood = during_flood.max(fds().unwrap_or(0));
+        }
     }
+    let flood = flood_started.elapsed();
+    // A client that never finishes its authentication, and a host that
+    // never finishes its second line.
+    let request = br#"{"jsonrpc":"2.0","id":1,"method":"projects.list","params":{}}"#;
+    let pending_slow = std::thread::spawn({
+        let stream = UnixStream::connect(served.socket()).unwrap();
+        move || slowloris(stream, request)
+    });
+    let slow_host = served.host();
+    let host_slow = std::thread::spawn(move || {
+        let stream = slow_host.writer.try_clone().unwrap();
+        (slowloris(stream, request), slow_host)
+    });
+
+    // Meanwhile, the host and the sidecar get in and are answered.
+    let started = Instant::now();
+    let mut host = served.host();
+    let authenticated = started.elapsed();
+    assert!(authenticated < CROWDED_BOUND, "the host authenticated after {authenticated:?}");
+    let started = Instant::now();
+    let mut sidecar = served.client();
+    let answer = resolve(&mut sidecar, &bound, "a/x.ts");
+    let resolved = started.elapsed();
+    assert!(resolved < CROWDED_BOUND, "the sidecar was answered after {resolved:?}");
+    assert_eq!((answer["fallback"].clone(), answer["cache"].clone()), (Value::Null, json!("miss")));
+    assert_eq!(labels(&answer["chain"]), ["~/.pi/agent/AGENTS.md", "AGENTS.md", "a/AGENTS.md"]);
+    let crowded = fds();
+    eprintln!();
+
+    // The oldest idle connections were closed as newer ones came; the
+    // newest are still open, until their time is up.
+    let newest = IDLE - (PENDING - 2);
+    assert!(idle[newest..].iter().all(still_open), "the newest were closed early");
+    let deadline = flood_started + PENDING_TIMEOUT + Duration::from_millis(1500);
+    let mut reasons: Vec<String> = Vec::with_capacity(IDLE);
+    for stream in &mut idle {
+        reasons.push(closed_with(stream));
+    }
+    assert!(
+        Instant::now() < deadline,
+        "the idle connections were closed only after {:?}",
+        flood_started.elapsed()
+    );
+    let evicted = reasons.iter().take_while(|r| *r == "evicted").count();
+    assert_eq!(
+        (evicted, reasons[evicted..].iter().filter(|r| *r == "auth-timeout").count()),
+        (newest, IDLE - newest),
+        "the flood took {flood:?}: {reasons:?}"
+    );
+
+    // The slow lines hold nothing: the pending one goes at its deadline,
+    // the host's a line timeout after its first byte.
+    let (reason, took) = pending_slow.join().unwrap();
+    assert_eq!(reason, "auth-timeout");
+    assert!(
+        took >= PENDING_TIMEOUT - Duration::from_millis(100)
+            && took < PENDING_TIMEOUT + Duration::from_secs(1),
+        "{took:?}"
+    );
+    let ((reason, took), _) = host_slow.join().unwrap();
+    assert_eq!(reason, "line-timeout");
+    assert!(
+        took >= LINE_TIMEOUT - Duration::from_millis(100) && took < LINE_TIMEOUT + Duration::from_secs(1),
+        "{took:?}"
+    );
+
+    // Authenticated connections have no idle limit.
+    assert_eq!(host.ok("projects.list", json!({}))["projects"][0]["sessions"], 1);
+    assert_eq!(resolve(&mut sidecar, &bound, "a/x.ts")["cache"], "hit");
+
+    // The server's descriptors: during the flood, its own, the pending
+    // cap and the one connection being accepted; with the host, the slow
+    // host and the sidecar in, the pending cap and those three; once the
+    // pending ones are gone, its own and the host's and the sidecar's.
+    match (base, crowded) {
+        (Some(base), Some(crowded)) => {
+            assert!(during_flood <= base + PENDING + 1, "{during_flood} open in the flood, {base} before");
+            assert!(crowded <= base + PENDING + 3, "{crowded} open, {base} before the flood");
+            assert_eq!(settled(base + 2), Some(base + 2), "{base} open before the flood");
+        }
+        _ => eprintln!("skipped the descriptor counts: no /proc/<pid>/fd here"),
+    }
+}
+
+#[test]
+fn host_and_sidecar_connections_have_places_of_their_own() {
+    // About 420 descriptors of this test's own, beside the other tests'.
+    if !raise_nofile(1024) {
+        eprintln!("skipped: the hard limit on open files is below 1024 and cannot be raised");
+        return;
+    }
+    let desk = Desk::new();
+    let served = desk.serve();
+    let mut host = served.host();
+    let bound = bind(&mut host, &desk.root, "s1");
+    // A crowd of pending connections takes none of their places.
+    let _crowd: Vec<UnixStream> =
+        (0..PENDING * 2).map(|_| UnixStream::connect(served.socket()).unwrap()).collect();
+    let mut hosts: Vec<Client> = (1..HOSTS).map(|_| served.host()).collect();
     let mut extra = served.client();
-    let mut line = String::new();
-    extra.reader.read_line(&mut line).unwrap();
-    let answer: Value = serde_json::from_str(&line).unwrap();
-    assert_eq!(answer["error"]["data"]["reason"], "busy", "{answer}");
-    // One closes: the next is served again.
-    drop(open.pop());
+    let (reason, message) = extra.refused("host.authenticate", json!({ "control_token": served.token() }));
+    assert_eq!(reason, "busy");
+    assert!(message.contains("16 host connections are open"), "{message}");
+    let mut rest = String::new();
+    extra.reader.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "", "closed after the answer");
+
+    let mut sidecars: Vec<Client> = (0..SIDECARS)
+        .map(|_| {
+            let mut sidecar = served.client();
+            resolve(&mut sidecar, &bound, "a/x.ts");
+            sidecar
+        })
+        .collect();
+    let mut extra = served.client();
+    let params = json!({ "session_id": "s1", "token": bound["token"], "path": "a/x.ts" });
+    let (reason, message) = extra.refused("project.instructions.resolve", params);
+    assert_eq!(reason, "busy");
+    assert!(message.contains("256 sidecar connections are open"), "{message}");
+    // A wrong token proves nothing and takes no place: it is refused as
+    // before, on a connection that stays pending.
+    let mut stranger = served.client();
+    let params = json!({ "session_id": "s1", "token": "0".repeat(64), "path": "a/x.ts" });
+    assert_eq!(stranger.refused("project.instructions.resolve", params).0, "invalid-session-token");
+
+    // Every place taken still works; one given back is taken again.
+    for client in hosts.iter_mut().chain([&mut host]) {
+        client.ok("projects.list", json!({}));
+    }
+    assert_eq!(resolve(&mut sidecars[SIDECARS - 1], &bound, "b/y.ts")["fallback"], Value::Null);
+    drop(hosts.pop());
+    drop(sidecars.pop());
     let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
+    let again = |method: &str, params: Value| loop {
         let mut client = served.client();
-        // A refused connection may be closed before the request is written.
-        let _ = client.writer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"projects.list\"}\n");
-        let mut line = String::new();
-        client.reader.read_line(&mut line).unwrap();
-        let answer: Value = serde_json::from_str(&line).unwrap();
-        let reason = answer["error"]["data"]["reason"].as_str().unwrap().to_owned();
-        if reason == "busy" && Instant::now() < deadline {
+        let answer = client.call(method, params.clone());
+        if answer["error"]["data"]["reason"] == "busy" && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
             continue;
         }
-        assert_eq!(reason, "unauthorized", "{answer}");
-        break;
-    }
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        return client;
+    };
+    again("host.authenticate", json!({ "control_token": served.token() })).ok("projects.list", json!({}));
+    again(
+        "project.instructions.resolve",
+        json!({ "session_id": "s1", "token": bound["token"], "path": "." }),
+    );
 }
 
 #[test]
