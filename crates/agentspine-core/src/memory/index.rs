@@ -10,7 +10,7 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 
-/// At most this many direct links; more fails closed (`index-too-large`).
+/// At most this many direct links; more fails closed (`index-too-many-links`).
 pub const MAX_LINKS: usize = 4096;
 
 /// A relevance marker.

@@ -132,7 +132,8 @@ pub struct IndexText {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MemoryLoad {
     /// `loaded`, `no-memory-directory`, `no-index`, or why memory failed
-    /// closed (`index-too-large`, `index-symlink`, `index-changed`, …).
+    /// closed (`index-too-large`, `index-too-many-links`, `index-symlink`,
+    /// `index-changed`, …).
     pub status: String,
     /// The index, when it was read.
     pub index: Option<IndexText>,
@@ -246,7 +247,8 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
     let parsed = index::parse(&text);
     report.indexed = parsed.links.len() as u64;
     if parsed.too_many_links {
-        return MemoryLoad::closed("index-too-large", report);
+        // A bound on the links, not on the bytes: said as such.
+        return MemoryLoad::closed("index-too-many-links", report);
     }
     if let Some(cache) = request.cache {
         let linked: Vec<String> =

@@ -189,11 +189,12 @@ fn escapes_links_and_bad_targets_are_counted_never_followed() {
 #[test]
 fn an_index_over_the_limits_fails_closed() {
     let dir = tempfile::tempdir().unwrap();
+    // 4,097 links: the link bound, named as such (the file is small).
     let many: String =
-        (0..100_000).map(|i| format!("- [f{i}](f{i}.md) <!-- agentspine:always -->\n")).collect();
+        (0..=4096).map(|i| format!("- [f{i}](f{i}.md) <!-- agentspine:always -->\n")).collect();
     write(&dir.path().join("MEMORY.md"), many.as_bytes());
     let (loaded, cost) = run(dir.path(), &ScopeIds::default(), None, None);
-    assert_eq!(loaded.status, "index-too-large");
+    assert_eq!(loaded.status, "index-too-many-links");
     assert!(loaded.facts.is_empty() && loaded.index.is_none());
     assert_eq!(cost.opens, 2, "the directory and the index, nothing else");
 

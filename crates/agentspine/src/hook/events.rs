@@ -117,12 +117,12 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
 
 /// Where the host loaded its chain from (see [`Hook::session_dir`]).
 fn session_dir(host: HookHost, cwd: &Path) -> PathBuf {
-    let cwd = super::targets::lexical(cwd);
+    let cwd = agentspine_core::lexical(cwd);
     if host == HookHost::Claude
         && let Some(project) = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from)
         && project.is_absolute()
     {
-        let project = super::targets::lexical(&project);
+        let project = agentspine_core::lexical(&project);
         if cwd.starts_with(&project) {
             return project;
         }

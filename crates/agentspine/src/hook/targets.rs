@@ -2,7 +2,7 @@
 //! host's own tool names. Only paths the tool names itself count: shell
 //! commands are never parsed (a guess is not evidence).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -36,7 +36,7 @@ pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Pat
     for name in named.iter().map(|n| n.trim()).filter(|n| !n.is_empty() && !n.contains('\0')) {
         let path = Path::new(name);
         let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-        let reduced = lexical(&absolute);
+        let reduced = agentspine_core::lexical(&absolute);
         if !out.contains(&reduced) {
             out.push(reduced);
         }
@@ -59,21 +59,6 @@ pub fn patch_targets(patch: &str) -> Vec<String> {
         })
         .filter(|p| !p.is_empty())
         .collect()
-}
-
-/// `.` dropped, `..` pops, never above `/`.
-pub fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for component in path.components() {
-        match component {
-            Component::Normal(name) => out.push(name),
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]
