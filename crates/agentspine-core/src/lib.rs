@@ -34,6 +34,7 @@ pub mod hosts;
 mod locate;
 pub mod memory;
 pub mod policy;
+pub mod report;
 mod resolution;
 pub mod resolver;
 pub mod text;

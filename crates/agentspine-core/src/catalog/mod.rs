@@ -351,7 +351,7 @@ pub(crate) fn gap_cause(verdict: &Verdict) -> Option<String> {
 }
 
 /// SHA-256 over the profile paths and settings that drive this host.
-fn profile_digest(host: Host, env: &Environment) -> String {
+pub(crate) fn profile_digest(host: Host, env: &Environment) -> String {
     let mut hash = Sha256::new();
     let mut add = |name: &str, value: Option<&Path>| {
         hash.update(name.as_bytes());

@@ -53,17 +53,41 @@ pub fn chars(text: &str) -> usize {
     text.encode_utf16().count()
 }
 
+/// Lays `blocks` out within [`LIMIT`], then `tail` whole after them
+/// (room for it is kept first: the session's `sourceResolution` report is
+/// never cut or left out); `None` when there is nothing. `shown` counts
+/// `tail` as the index after the last block.
+pub fn fit_with_tail(blocks: &[Block], tail: Option<&Block>) -> Option<Fitted> {
+    let Some(tail) = tail else { return fit(blocks) };
+    let rendered = tail.render();
+    let reserve = chars(&rendered) + 2;
+    let mut fitted = fit_within(blocks, LIMIT.saturating_sub(reserve))
+        .unwrap_or(Fitted { text: String::new(), shown: Vec::new() });
+    if !fitted.text.is_empty() {
+        fitted.text.push_str("\n\n");
+    }
+    fitted.text.push_str(&rendered);
+    fitted.shown.push(blocks.len());
+    debug_assert!(chars(&fitted.text) <= LIMIT);
+    Some(fitted)
+}
+
 /// Lays `blocks` out within [`LIMIT`]; `None` when there are none.
 pub fn fit(blocks: &[Block]) -> Option<Fitted> {
+    fit_within(blocks, LIMIT)
+}
+
+/// Lays `blocks` out within `limit` characters.
+fn fit_within(blocks: &[Block], limit: usize) -> Option<Fitted> {
     if blocks.is_empty() {
         return None;
     }
     let rendered: Vec<String> = blocks.iter().map(Block::render).collect();
     let whole = rendered.join("\n\n");
-    if chars(&whole) <= LIMIT {
+    if chars(&whole) <= limit {
         return Some(Fitted { text: whole, shown: (0..blocks.len()).collect() });
     }
-    let budget = LIMIT - NOTE_ROOM;
+    let budget = limit.saturating_sub(NOTE_ROOM);
     let mut text = String::new();
     let mut shown = Vec::new();
     for (i, block) in rendered.iter().enumerate() {
@@ -101,7 +125,7 @@ pub fn fit(blocks: &[Block]) -> Option<Fitted> {
         }
         text.push_str(&format!("[agentspine: {left_out} more {noun} not shown; run `agentspine briefing`]"));
     }
-    debug_assert!(chars(&text) <= LIMIT, "the notes fit in NOTE_ROOM");
+    debug_assert!(chars(&text) <= limit, "the notes fit in NOTE_ROOM");
     Some(Fitted { text, shown })
 }
 

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use agentspine_fs::{Budget, Reader};
 use agentspine_store::AuditEvent;
+use sha2::Digest;
 
 use super::context::{self, Block, Output};
 use super::payload::{self, Payload};
@@ -76,10 +77,13 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         state: &state,
         sent: std::cell::OnceCell::new(),
     };
+    let mut tail = None;
     let blocks = match payload.hook_event_name.as_str() {
         "SessionStart" => {
             shared.set_phase("memory");
-            hook.session_start()
+            let (blocks, report) = hook.session_start();
+            tail = report;
+            blocks
         }
         "UserPromptSubmit" => {
             shared.set_phase("memory");
@@ -104,7 +108,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         _ => Vec::new(),
     };
     shared.set_phase("output");
-    let Some(fitted) = context::fit(&blocks) else { return };
+    let Some(fitted) = context::fit_with_tail(&blocks, tail.as_ref()) else { return };
     let line = Output::new(&payload.hook_event_name, &fitted.text).to_line();
     if !shared.print(&line) {
         return;
@@ -112,7 +116,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     // Recorded only once printed: a source is never marked sent that the
     // host did not get.
     shared.set_phase("session-state");
-    hook.mark_sent(fitted.shown.iter().map(|&i| &blocks[i]));
+    hook.mark_sent(fitted.shown.iter().filter_map(|&i| blocks.get(i).or(tail.as_ref())));
 }
 
 /// Where the host loaded its chain from (see [`Hook::session_dir`]).
@@ -134,7 +138,7 @@ impl Hook<'_> {
     /// `SessionStart`: a fresh start or a compaction forgets what the
     /// session was sent (the model no longer has it); then, for Claude,
     /// the memory facts relevant to the session's scope.
-    fn session_start(&self) -> Vec<Block> {
+    fn session_start(&self) -> (Vec<Block>, Option<Block>) {
         let fresh = matches!(self.payload.source.as_deref(), Some("startup" | "compact"));
         if let Some(store) = &self.state.store
             && let Err(e) = store
@@ -145,14 +149,18 @@ impl Hook<'_> {
         // The instruction files the user asked for that the host never
         // reads (agentspine's configuration; off by default).
         let mut blocks = self.session_instructions();
-        blocks.extend(match self.host {
-            HookHost::Claude => self.memory_facts(None, fresh),
+        let memory = match self.host {
+            HookHost::Claude => {
+                let (facts, report) = self.memory_facts_with_report(None, fresh);
+                blocks.extend(facts);
+                report
+            }
             // Codex keeps no memory directory.
-            HookHost::Codex => Vec::new(),
-        });
+            HookHost::Codex => None,
+        };
         // Both hosts: what the user's bindings carry (context only).
         blocks.extend(self.continuity());
-        blocks
+        (blocks, self.session_report(memory.as_ref()))
     }
 
     /// `UserPromptSubmit`: the facts relevant to this prompt (and to the
@@ -182,6 +190,30 @@ impl Hook<'_> {
         // no later tool call repeats them.
         self.mark_sent(&chained.host_loaded);
         chained.send
+    }
+
+    /// The compact `sourceResolution` report, last, once per session (a
+    /// resume with the same report sends nothing again).
+    fn session_report(&self, memory: Option<&agentspine_core::memory::MemoryReport>) -> Option<Block> {
+        let report = match self.resolver.compact_report(&self.session_request(), memory) {
+            Ok(report) => report,
+            Err(e) => {
+                self.audit(
+                    "report",
+                    e.code(),
+                    Some(self.session_dir.display().to_string()),
+                    Some(e.to_string()),
+                );
+                return None;
+            }
+        };
+        let text = report.line();
+        let sha256 = hex::encode(sha2::Sha256::digest(text.as_bytes()));
+        let source_id = "agentspine:source-resolution".to_owned();
+        if self.was_sent(&source_id, &sha256) {
+            return None;
+        }
+        Some(Block { source_id, sha256, heading: "[agentspine sourceResolution]".to_owned(), text })
     }
 
     /// Forgets what this session was sent.

@@ -17,6 +17,15 @@ impl Hook<'_> {
     /// drops the memory directory's cached snapshots first, so every fact
     /// is read again from disk.
     pub(super) fn memory_facts(&self, prompt: Option<&str>, fresh: bool) -> Vec<Block> {
+        self.memory_facts_with_report(prompt, fresh).0
+    }
+
+    /// The facts not yet sent, and what the memory load found.
+    pub(super) fn memory_facts_with_report(
+        &self,
+        prompt: Option<&str>,
+        fresh: bool,
+    ) -> (Vec<Block>, Option<agentspine_core::memory::MemoryReport>) {
         let scope = self.scope();
         let outcome = match self.resolver.memory(&self.session_request(), &scope, prompt, fresh) {
             Ok((outcome, _warnings)) => outcome,
@@ -27,10 +36,10 @@ impl Hook<'_> {
                     Some(self.session_dir.display().to_string()),
                     Some(e.to_string()),
                 );
-                return Vec::new();
+                return (Vec::new(), None);
             }
         };
-        let Some(MemoryOutcome { dir: found, load: loaded }) = outcome else { return Vec::new() };
+        let Some(MemoryOutcome { dir: found, load: loaded }) = outcome else { return (Vec::new(), None) };
         let index = found.dir.join(agentspine_core::memory::load::INDEX);
         if !FINE.contains(&loaded.status.as_str()) {
             self.audit("memory", &loaded.status, Some(index.display().to_string()), None);
@@ -66,7 +75,7 @@ impl Hook<'_> {
                 sha256: fact.sha256.clone(),
             });
         }
-        blocks
+        (blocks, Some(loaded.report))
     }
 
     /// `$AGENTSPINE_SCOPE`, else the project's stored scope; a malformed

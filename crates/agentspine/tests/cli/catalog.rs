@@ -161,18 +161,18 @@ fn a_required_preflight_exits_3_naming_each_cause_and_audits_it() {
       "error": {
         "causes": [
           {
+            "cause": "budget-exhausted",
+            "required": true,
+            "what": "AGENTS.md"
+          },
+          {
             "cause": "truncated",
             "required": true,
             "what": "packages/AGENTS.md"
-          },
-          {
-            "cause": "budget-exhausted",
-            "required": true,
-            "what": "packages/api/AGENTS.override.md"
           }
         ],
         "code": "preflight-incomplete",
-        "message": "required preflight incomplete: packages/AGENTS.md (truncated), packages/api/AGENTS.override.md (budget-exhausted)"
+        "message": "required preflight incomplete: AGENTS.md (budget-exhausted), packages/AGENTS.md (truncated)"
       }
     }
     "#);
@@ -183,7 +183,7 @@ fn a_required_preflight_exits_3_naming_each_cause_and_audits_it() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&audit.stdout),
-        "desktop|preflight-failed|discovery|truncated|packages/AGENTS.md\n"
+        "desktop|preflight-failed|discovery|budget-exhausted|AGENTS.md\n"
     );
 }
 

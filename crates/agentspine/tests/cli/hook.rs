@@ -23,8 +23,18 @@ impl Example {
     /// Runs `agentspine hook HOST` with `payload` on stdin; checks what
     /// every hook run promises whatever the input: exit 0, and never a
     /// permission decision on stdout.
+    /// The `sourceResolution` block a session start ends with is taken
+    /// out (its own tests look at it: see [`Example::hook_report`]).
     fn hook(&self, host: &str, payload: &serde_json::Value, env: &[(&str, &str)]) -> Output {
-        self.hook_raw(host, payload.to_string().as_bytes(), env)
+        let mut out = self.hook_raw(host, payload.to_string().as_bytes(), env);
+        out.stdout = crate::support::split_report(&out.stdout).0;
+        out
+    }
+
+    /// The `sourceResolution` line of a run, if it has one.
+    fn hook_report(&self, host: &str, payload: &serde_json::Value, env: &[(&str, &str)]) -> Option<String> {
+        let out = self.hook_raw(host, payload.to_string().as_bytes(), env);
+        crate::support::split_report(&out.stdout).1
     }
 
     fn hook_raw(&self, host: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output {
@@ -131,7 +141,7 @@ fn users_edit(ex: &Example) -> serde_json::Value {
 fn claude_session_start_sends_the_scoped_facts_not_the_index() {
     let ex = Example::new().with_memory();
     let out = ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[SCOPE]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/people/owner.md:\n\nThe owner reviews in the morning; ask before force-pushing."}}"###);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/people/owner.md:\n\nThe owner reviews in the morning; ask before force-pushing.","hookEventName":"SessionStart"}}"#);
     // Resumed: the model still has them. Compacted: it no longer does.
     let resumed = ex.hook("claude", &claude_start(&ex, "s1", "resume"), &[SCOPE]);
     assert_eq!(ex.stdout(&resumed), "");
@@ -139,7 +149,7 @@ fn claude_session_start_sends_the_scoped_facts_not_the_index() {
     assert_eq!(ex.stdout(&compacted), ex.stdout(&out));
     // Without a scope only `always` facts are relevant.
     let unscoped = ex.hook("claude", &claude_start(&ex, "s2", "startup"), &[]);
-    insta::assert_snapshot!(ex.stdout(&unscoped), @r###"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning."}}"###);
+    insta::assert_snapshot!(ex.stdout(&unscoped), @r#"{"hookSpecificOutput":{"additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.","hookEventName":"SessionStart"}}"#);
     assert_eq!(ex.audit_rows(), "");
 }
 
@@ -557,7 +567,7 @@ fn claude_session_start_adds_the_agents_md_files_claude_skips_when_configured() 
     let skipped = config(&ex, "[claude]\nsession_start_agents_md = \"skipped\"\n");
     let env = [("AGENTSPINE_CONFIG", skipped.as_str())];
     let out = ex.hook("claude", &start("s1", "startup"), &env);
-    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Contents of [TREE]/AGENTS.md:\n\n# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n\nContents of [TREE]/packages/api/AGENTS.md:\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin."}}"#);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"additionalContext":"Contents of [TREE]/AGENTS.md:\n\n# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n\nContents of [TREE]/packages/api/AGENTS.md:\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin.","hookEventName":"SessionStart"}}"#);
     // Resumed: the session has them. Compacted: it no longer does.
     assert_eq!(ex.stdout(&ex.hook("claude", &start("s1", "resume"), &env)), "");
     assert_eq!(ex.stdout(&ex.hook("claude", &start("s1", "compact"), &env)), ex.stdout(&out));
@@ -615,4 +625,38 @@ fn a_malformed_configuration_is_an_audit_row_and_changes_nothing_else() {
     let out = ex.hook("claude", &claude_start(&ex, "s1", "startup"), &[("AGENTSPINE_CONFIG", bad.as_str())]);
     assert_eq!(ex.stdout(&out), "");
     assert_eq!(ex.audit_rows(), "claude|SessionStart|config|config-malformed|[TMP]/agentspine.toml\n");
+}
+
+#[test]
+fn session_start_ends_with_the_compact_source_resolution_report() {
+    let ex = Example::new().with_memory();
+    let api = ex.tree.join("packages/api");
+    let start = json!({
+        "session_id": "r1", "transcript_path": null, "cwd": api,
+        "hook_event_name": "SessionStart", "source": "startup",
+    });
+    let line = ex.hook_report("claude", &start, &[SCOPE]).expect("a report at session start");
+    let line = ex.filter(&line);
+    assert!(line.len() <= 480, "{line}");
+    assert!(line.starts_with("host claude; root [TREE] (project); sources "), "{line}");
+    assert!(line.contains("memory-facts 3"), "the always, project and person facts: {line}");
+    assert!(line.ends_with("; reason none"), "{line}");
+    // Counts and digests only: no fact's path or content.
+    assert!(!line.contains("style.md") && !line.contains("Answer briefly"), "{line}");
+    // Once per session: a resume with the same report sends it no more.
+    let resume = json!({
+        "session_id": "r1", "transcript_path": null, "cwd": api,
+        "hook_event_name": "SessionStart", "source": "resume",
+    });
+    assert_eq!(ex.hook_report("claude", &resume, &[SCOPE]), None);
+    // Never a project: the reason says so, for both hosts.
+    let home = json!({
+        "session_id": "r2", "transcript_path": null, "cwd": ex.home,
+        "hook_event_name": "SessionStart", "source": "startup",
+    });
+    for host in ["claude", "codex"] {
+        let line = ex.filter(&ex.hook_report(host, &home, &[]).unwrap_or_default());
+        assert!(line.starts_with(&format!("host {host}; root [HOME] (home); sources ")), "{host}: {line}");
+        assert!(line.ends_with("; reason root-is-home"), "{host}: {line}");
+    }
 }

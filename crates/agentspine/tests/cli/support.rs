@@ -178,3 +178,30 @@ pub fn fault_binary() -> PathBuf {
         })
         .clone()
 }
+
+/// The heading of the compact `sourceResolution` block a hook appends at
+/// session start.
+pub const REPORT_HEADING: &str = "[agentspine sourceResolution]";
+
+/// A hook's stdout without its `sourceResolution` block (always last), and
+/// that block's line. The JSON is written again as the hook writes it;
+/// with nothing else in it, stdout is empty.
+pub fn split_report(stdout: &[u8]) -> (Vec<u8>, Option<String>) {
+    if stdout.is_empty() {
+        return (Vec::new(), None);
+    }
+    let mut value: serde_json::Value = serde_json::from_slice(stdout).unwrap();
+    let context = value["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned();
+    let marker = format!("{REPORT_HEADING}\n\n");
+    let Some(at) = context.rfind(&marker) else { return (stdout.to_vec(), None) };
+    let line = context[at + marker.len()..].to_owned();
+    assert!(!line.contains('\n'), "the report is one line, and last: {context:?}");
+    let rest = context[..at].trim_end_matches('\n').to_owned();
+    if rest.is_empty() {
+        return (Vec::new(), Some(line));
+    }
+    value["hookSpecificOutput"]["additionalContext"] = serde_json::Value::String(rest);
+    let mut out = serde_json::to_vec(&value).unwrap();
+    out.push(b'\n');
+    (out, Some(line))
+}
