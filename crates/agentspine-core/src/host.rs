@@ -4,21 +4,25 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// An agent that consumes context.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// An agent that consumes context: the one host type, parsed by the
+/// command line (feature `clap`), described to MCP clients (feature
+/// `schemars`) and read from JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Host {
-    /// Codex CLI.
+    /// Codex CLI: AGENTS.override.md / AGENTS.md per directory, 32 KiB total.
     Codex,
-    /// Claude Code.
+    /// Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory.
     Claude,
-    /// The pi coding-agent CLI.
+    /// The pi coding agent: AGENTS.md or CLAUDE.md per directory.
     Pi,
-    /// The desktop rule (ADR 0037): bounded, labelled, 32 KiB.
+    /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
     Desktop,
-    /// Project sources only, by the desktop rule, with no profile.
+    /// Project files only, by the desktop rule, with no profile.
+    #[default]
     Generic,
 }
 
@@ -35,6 +39,24 @@ impl Host {
             Host::Desktop => "desktop",
             Host::Generic => "generic",
         }
+    }
+}
+
+/// Plain strings in the schema (no `$ref`, no `oneOf`), so every MCP
+/// client shows the choices.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Host {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Host".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Host::ALL.iter().map(|h| h.as_str()).collect();
+        schemars::json_schema!({ "type": "string", "enum": names })
     }
 }
 

@@ -18,8 +18,8 @@ use crate::state::State;
 #[derive(Debug, clap::Args)]
 pub struct CatalogArgs {
     /// Whose rules apply (`generic`: project files only, no profile or memory).
-    #[arg(long, default_value = "generic", value_parser = ["codex", "claude", "pi", "desktop", "generic"])]
-    host: String,
+    #[arg(long, value_enum, default_value_t = Host::Generic)]
+    host: Host,
     /// Project root [default: found from the working directory by the host's rule].
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
@@ -127,7 +127,7 @@ impl ReadArgs {
 
 /// The catalog for these arguments, with its reader and state.
 fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog, Reader, State)> {
-    let host: Host = common.host.parse().map_err(anyhow::Error::msg)?;
+    let host = common.host;
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
     let state = State::open();
@@ -170,7 +170,7 @@ fn preflight(
         Ok(receipt) => Ok(Some(receipt)),
         Err(e) => {
             state.audit(agentspine_store::AuditEvent {
-                host: common.host.clone(),
+                host: common.host.to_string(),
                 event: "preflight-failed".into(),
                 phase: "discovery".into(),
                 code: e.causes.first().map(|g| g.cause.clone()).unwrap_or_default(),

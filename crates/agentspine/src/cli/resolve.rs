@@ -31,8 +31,8 @@ use clap::ValueEnum;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// Whose rules to apply.
-    #[arg(long, value_enum, default_value_t = HostArg::Generic)]
-    host: HostArg,
+    #[arg(long, value_enum, default_value_t = Host::Generic)]
+    host: Host,
     /// Working directory the host runs in [default: the current directory,
     /// or the root when the current directory lies outside --root].
     #[arg(long, value_name = "DIR")]
@@ -61,32 +61,6 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum HostArg {
-    /// Codex CLI: AGENTS.override.md / AGENTS.md per directory, 32 KiB total.
-    Codex,
-    /// Claude Code: CLAUDE.md family, .claude/rules, @imports.
-    Claude,
-    /// The pi coding agent: AGENTS.md or CLAUDE.md per directory.
-    Pi,
-    /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
-    Desktop,
-    /// Project files only, by the desktop rule, with no profile.
-    Generic,
-}
-
-impl From<HostArg> for Host {
-    fn from(h: HostArg) -> Host {
-        match h {
-            HostArg::Codex => Host::Codex,
-            HostArg::Claude => Host::Claude,
-            HostArg::Pi => Host::Pi,
-            HostArg::Desktop => Host::Desktop,
-            HostArg::Generic => Host::Generic,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Native,
@@ -113,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
     let request = Request {
-        host: args.host.into(),
+        host: args.host,
         cwd: resolver.working_dir(&current, args.root.as_deref(), args.cwd.as_deref()),
         root: args.root.map(absolute),
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),

@@ -29,8 +29,8 @@ use crate::state::State;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// Whose rules apply.
-    #[arg(long, value_parser = ["codex", "claude", "pi", "desktop", "generic"])]
-    host: String,
+    #[arg(long, value_enum)]
+    host: Host,
     /// Working directory [default: the current directory].
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
@@ -108,7 +108,7 @@ pub(crate) fn bindings(state: &State, host: Host) -> Option<serde_json::Value> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let host: Host = args.host.parse().map_err(anyhow::Error::msg)?;
+    let host = args.host;
     let state = State::open();
     for warning in &state.warnings {
         eprintln!("warning: {warning}");

@@ -7,33 +7,7 @@ use std::path::PathBuf;
 
 use agentspine_core::Host;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-/// Whose loading rules apply. Plain strings in the schema (no `$ref`), so
-/// every client shows the choices.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-#[schemars(inline)]
-pub enum HostName {
-    Codex,
-    Claude,
-    Pi,
-    Desktop,
-    #[default]
-    Generic,
-}
-
-impl From<HostName> for Host {
-    fn from(h: HostName) -> Host {
-        match h {
-            HostName::Codex => Host::Codex,
-            HostName::Claude => Host::Claude,
-            HostName::Pi => Host::Pi,
-            HostName::Desktop => Host::Desktop,
-            HostName::Generic => Host::Generic,
-        }
-    }
-}
+use serde::Deserialize;
 
 /// Arguments of `session_briefing`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -48,7 +22,7 @@ pub struct SessionBriefingParams {
     /// agent; desktop: a desktop app, with the user's ~/.pi/agent/AGENTS.md),
     /// otherwise generic (project files only, no user profile).
     #[serde(default)]
-    pub host: HostName,
+    pub host: Host,
     /// The directory you are working in: absolute, or relative to
     /// project_root; must lie inside it. Default: project_root.
     pub cwd: Option<PathBuf>,
@@ -84,7 +58,7 @@ pub struct KnowledgeQueryParams {
     /// agent; desktop: a desktop app, with the user's ~/.pi/agent/AGENTS.md),
     /// otherwise generic (project files only, no user profile).
     #[serde(default)]
-    pub host: HostName,
+    pub host: Host,
     /// What you want to know, in plain words (no query syntax), e.g. "how
     /// are releases tagged". Passages are ranked by shared words (BM25).
     #[schemars(length(min = 1, max = 2048))]
@@ -111,7 +85,7 @@ pub struct ResolveContextParams {
     /// agent; desktop: a desktop app, with the user's ~/.pi/agent/AGENTS.md),
     /// otherwise generic (project files only, no user profile).
     #[serde(default)]
-    pub host: HostName,
+    pub host: Host,
     /// The file or directory you are about to work on: absolute, or
     /// relative to project_root. It must exist inside project_root and no
     /// symbolic link may be on its path.
@@ -127,7 +101,7 @@ pub struct ReadDocumentParams {
     pub project_root: PathBuf,
     /// The same host the source id came from.
     #[serde(default)]
-    pub host: HostName,
+    pub host: Host,
     /// A `source_id` exactly as session_briefing or delivery_knowledge_query
     /// returned it (`src_…`). It is opaque: a path is never accepted.
     pub source_id: String,

@@ -150,11 +150,11 @@ impl Tools {
             scope: scope(&state, p.scope.as_deref(), &root)?,
             prompt: p.prompt,
             markdown: true,
-            continuity: state.continuity(p.host.into()),
-            ..CatalogRequest::new(p.host.into(), root)
+            continuity: state.continuity(p.host),
+            ..CatalogRequest::new(p.host, root)
         };
         let catalog = resolver.catalog(&request)?;
-        let receipt = if p.required { Some(required(&state, &catalog, p.host.into())?) } else { None };
+        let receipt = if p.required { Some(required(&state, &catalog, p.host)?) } else { None };
         let briefing = catalog::briefing(&catalog, budget);
         let mut value = to_json(&briefing);
         value["sources"] = to_json(&catalog.sources);
@@ -186,11 +186,11 @@ impl Tools {
             scope: scope(&state, None, &root)?,
             prompt: Some(text.to_owned()),
             markdown: true,
-            continuity: state.continuity(p.host.into()),
-            ..CatalogRequest::new(p.host.into(), root)
+            continuity: state.continuity(p.host),
+            ..CatalogRequest::new(p.host, root)
         };
         let catalog = resolver.catalog(&request)?;
-        let receipt = if p.required { Some(required(&state, &catalog, p.host.into())?) } else { None };
+        let receipt = if p.required { Some(required(&state, &catalog, p.host)?) } else { None };
         let answer = catalog::query(&catalog, text, k, catalog::briefing::DEFAULT_BUDGET);
         let mut value = to_json(&answer);
         value["receipt"] = to_json(&receipt);
@@ -206,7 +206,7 @@ impl Tools {
         let resolver = self.resolver(&state);
         let target = inside(&root, &p.target_path, "target_path")?;
         let request = Request {
-            host: p.host.into(),
+            host: p.host,
             cwd: root.clone(),
             root: Some(root),
             target: Some(target),
@@ -225,7 +225,7 @@ impl Tools {
         let state = self.state();
         let root = self.root(client, &p.project_root)?;
         let resolver = self.resolver(&state);
-        let host: Host = p.host.into();
+        let host = p.host;
         let id = p.source_id.trim();
         if !id.starts_with("src_") || id.len() > 64 {
             return Err(ToolError::Argument(
