@@ -21,6 +21,16 @@ pub struct ScopeIds(pub BTreeSet<String>);
 #[error("{0:?} is not a scope id: use person:ID, project:ID, group:ID or task:ID")]
 pub struct BadScopeId(pub String);
 
+/// A scope that does not parse, and where it came from.
+#[derive(Debug, thiserror::Error)]
+#[error("{source_name}: {error}")]
+pub struct ScopeSourceError {
+    /// The argument's name, or `$AGENTSPINE_SCOPE`.
+    pub source_name: &'static str,
+    /// What is wrong with it.
+    pub error: BadScopeId,
+}
+
 impl ScopeIds {
     /// Parses ids separated by commas or whitespace.
     pub fn parse(text: &str) -> Result<ScopeIds, BadScopeId> {
@@ -35,6 +45,26 @@ impl ScopeIds {
             ids.insert(id.to_owned());
         }
         Ok(ScopeIds(ids))
+    }
+
+    /// The scope of a request, one precedence on every surface: the
+    /// request's own argument (`(its name, its text)`), else
+    /// `$AGENTSPINE_SCOPE` (`environment`),
+    /// else what was stored for the project (`stored`, asked only then),
+    /// else none. Nothing is guessed from file contents.
+    pub fn resolve(
+        argument: Option<(&'static str, &str)>,
+        environment: Option<&str>,
+        stored: impl FnOnce() -> Option<Vec<String>>,
+    ) -> Result<ScopeIds, ScopeSourceError> {
+        if let Some((name, text)) = argument {
+            return ScopeIds::parse(text).map_err(|e| ScopeSourceError { source_name: name, error: e });
+        }
+        if let Some(text) = environment {
+            return ScopeIds::parse(text)
+                .map_err(|e| ScopeSourceError { source_name: "$AGENTSPINE_SCOPE", error: e });
+        }
+        Ok(ScopeIds(stored().unwrap_or_default().into_iter().collect()))
     }
 
     /// Whether the scope holds `id`.

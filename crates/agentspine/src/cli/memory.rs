@@ -111,16 +111,17 @@ pub(crate) fn current_scope(
     state: &State,
     cwd: &std::path::Path,
 ) -> anyhow::Result<ScopeIds> {
-    if let Some(text) = flag {
-        return ScopeIds::parse(text).context("--scope");
+    let environment = std::env::var("AGENTSPINE_SCOPE").ok();
+    let mut stored_error = None;
+    let scope = ScopeIds::resolve(flag.map(|f| ("--scope", f)), environment.as_deref(), || {
+        let store = state.store.as_ref()?;
+        let root = super::project_root(Some(cwd)).ok()?;
+        store.scope_get(&store.root_digest(&root)).map_err(|e| stored_error = Some(e)).ok()?
+    })?;
+    if let Some(e) = stored_error {
+        return Err(e.into());
     }
-    if let Ok(text) = std::env::var("AGENTSPINE_SCOPE") {
-        return ScopeIds::parse(&text).context("$AGENTSPINE_SCOPE");
-    }
-    let Some(store) = &state.store else { return Ok(ScopeIds::default()) };
-    let Ok(root) = super::project_root(Some(cwd)) else { return Ok(ScopeIds::default()) };
-    let ids = store.scope_get(&store.root_digest(&root))?.unwrap_or_default();
-    Ok(ScopeIds(ids.into_iter().collect()))
+    Ok(scope)
 }
 
 /// Counts and reasons, by index position: no fact contents, no fact paths.

@@ -337,20 +337,16 @@ fn has_parent(path: &Path) -> bool {
 /// The scope of this call: the argument, else `$AGENTSPINE_SCOPE`, else the
 /// scope stored for the project (`agentspine scope set`), else none.
 fn scope(state: &State, given: Option<&[String]>, root: &Path) -> Result<ScopeIds, ToolError> {
-    if let Some(ids) = given {
-        return ScopeIds::parse(&ids.join(" ")).map_err(|e| ToolError::Argument(format!("scope: {e}")));
-    }
-    if let Ok(text) = std::env::var("AGENTSPINE_SCOPE") {
-        return ScopeIds::parse(&text).map_err(|e| ToolError::Argument(format!("$AGENTSPINE_SCOPE: {e}")));
-    }
-    let Some(store) = &state.store else { return Ok(ScopeIds::default()) };
-    match store.scope_get(&store.root_digest(root)) {
-        Ok(ids) => Ok(ScopeIds(ids.unwrap_or_default().into_iter().collect())),
-        Err(e) => {
+    let joined = given.map(|ids| ids.join(" "));
+    let environment = std::env::var("AGENTSPINE_SCOPE").ok();
+    ScopeIds::resolve(joined.as_deref().map(|j| ("scope", j)), environment.as_deref(), || {
+        let store = state.store.as_ref()?;
+        store.scope_get(&store.root_digest(root)).unwrap_or_else(|e| {
             tracing::warn!("scope: {e}; continuing with no scope");
-            Ok(ScopeIds::default())
-        }
-    }
+            None
+        })
+    })
+    .map_err(|e| ToolError::Argument(e.to_string()))
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
