@@ -21,4 +21,5 @@ mod properties;
 mod races;
 mod refusals;
 mod state;
+mod torn;
 mod write;
