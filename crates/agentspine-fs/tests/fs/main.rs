@@ -12,6 +12,7 @@
 
 mod support;
 
+mod aliases;
 mod budget;
 mod counts;
 mod detection;
