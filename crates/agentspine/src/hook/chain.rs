@@ -218,6 +218,8 @@ fn rules_holder(path: &Path) -> Option<&Path> {
 fn incomplete(verdict: &Verdict) -> Option<String> {
     match verdict {
         Verdict::PermissionDenied => Some("permission-denied".to_owned()),
+        Verdict::HardLink => Some("hard-link".to_owned()),
+        Verdict::MountCrossing => Some("mount-crossing".to_owned()),
         Verdict::Refused { code } => Some(code.clone()),
         _ => None,
     }
