@@ -29,7 +29,8 @@ pub struct Root {
     mount: Option<Mount>,
 }
 
-/// An open file or directory beneath a root, with what `fstat` said.
+/// A regular file opened for reading beneath a root ([`Root::open`]), with
+/// what a look at the reading handle said.
 #[derive(Debug)]
 pub struct Handle {
     /// The open descriptor (`O_RDONLY | O_NONBLOCK`, close-on-exec).
