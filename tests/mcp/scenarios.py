@@ -123,7 +123,11 @@ def main() -> int:
             if not check(f"session_briefing on {os.path.basename(root)}", error is None, str(error)):
                 return 1
             works.append(result["sourceResolution"]["work"])
-        check("the file system work is the same beside 5,000 unrelated files", works[0] == works[1], f"{works}")
+        # Confirming re-reads depend on how long ago each tree was written
+        # (files changed within the reader's racy window are read twice),
+        # not on the request: they are left out of the comparison.
+        settled = [{k: v for k, v in w.items() if k != "confirmations"} for w in works]
+        check("the file system work is the same beside 5,000 unrelated files", settled[0] == settled[1], f"{works}")
         w = works[0]
         # The root opened once to check it, then the generic rule at two levels (root and pkg: AGENTS.override.md
         # missing, AGENTS.md read), then Markdown: .gitignore read, the root

@@ -51,6 +51,8 @@ pub(crate) fn verdict_of(e: &FsError) -> Verdict {
         }
         FsError::TooLarge { size, cap, .. } => Verdict::TooLarge { size: *size, cap: *cap },
         FsError::PermissionDenied { .. } => Verdict::PermissionDenied,
+        FsError::HardLink { .. } => Verdict::HardLink,
+        FsError::MountCrossing { .. } => Verdict::MountCrossing,
         other => Verdict::Refused { code: other.code().as_str().to_owned() },
     }
 }

@@ -130,6 +130,12 @@ pub enum Verdict {
     },
     /// `EACCES`/`EPERM`.
     PermissionDenied,
+    /// A regular file with more than one name (a hard link): the other name
+    /// may be outside the project, so agentspine never reads it.
+    HardLink,
+    /// Behind a mount point below the project root (a bind mount
+    /// included): agentspine never crosses one.
+    MountCrossing,
     /// Refused by the confined reader for another reason.
     Refused {
         /// The reader's code.
@@ -158,6 +164,8 @@ impl fmt::Display for Verdict {
             Verdict::PathsNotMatched => f.write_str("paths-not-matched"),
             Verdict::Disabled { reason } => write!(f, "disabled ({reason})"),
             Verdict::PermissionDenied => f.write_str("permission-denied"),
+            Verdict::HardLink => f.write_str("hard-link"),
+            Verdict::MountCrossing => f.write_str("mount-crossing"),
             Verdict::Refused { code } => write!(f, "refused ({code})"),
         }
     }

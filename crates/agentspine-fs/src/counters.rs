@@ -11,24 +11,35 @@ use crate::error::Code;
 
 /// A snapshot of the counters of one [`crate::Reader`].
 ///
-/// - `opens`: open-family system calls issued (`openat`, `openat2`),
-///   successful or not, including the directories a walk passes through.
-/// - `reads`: `read` system calls on file contents.
+/// - `opens`: open-family system calls that resolve a name (`openat`,
+///   `openat2`), successful or not, including the directories a walk
+///   passes through. A file read is one of them, `O_PATH`.
+/// - `reopens`: `O_PATH` handles of regular files reopened for reading
+///   through `/proc/self/fd` (no name is resolved; see the crate docs).
+///   Where `/proc` is missing the name is opened again and counted in
+///   `opens` instead.
+/// - `reads`: `read` system calls on file contents, first reads only.
 /// - `bytes_read`: bytes those calls returned.
-/// - `stats`: `fstat`/`fstatat` calls.
+/// - `stats`: `statx`/`fstat`/`fstatat` calls.
 /// - `dir_enumerations`: directories listed (one per [`crate::Root::list`]).
 /// - `dir_entries`: entries those listings returned to the reader.
 /// - `retries`: read attempts repeated because the file changed.
+/// - `confirmations`: files changed moments before they were read, read
+///   a second time to confirm the first read (each one `lseek` and `pread`
+///   calls for the same bytes, counted here and not in `reads` or
+///   `bytes_read`; see the crate docs, guarantee 4).
 /// - `refusals`: errors returned to callers, by code.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counters {
-    /// Open-family system calls.
+    /// Open-family system calls that resolve a name.
     pub opens: u64,
+    /// `O_PATH` handles reopened for reading through `/proc/self/fd`.
+    pub reopens: u64,
     /// `read` system calls.
     pub reads: u64,
     /// Bytes returned by `read`.
     pub bytes_read: u64,
-    /// `fstat`/`fstatat` system calls.
+    /// `statx`/`fstat`/`fstatat` system calls.
     pub stats: u64,
     /// Directories enumerated.
     pub dir_enumerations: u64,
@@ -36,6 +47,9 @@ pub struct Counters {
     pub dir_entries: u64,
     /// Read attempts repeated after a change was seen.
     pub retries: u64,
+    /// Second reads that confirmed (or refuted) a first read of a file
+    /// changed moments before.
+    pub confirmations: u64,
     /// Refusals returned to callers, by code.
     pub refusals: Refusals,
 }
@@ -57,6 +71,8 @@ pub struct Refusals {
     pub budget_exhausted: u64,
     pub invalid_path: u64,
     pub io: u64,
+    pub mount_crossing: u64,
+    pub hard_link: u64,
 }
 
 impl Refusals {
@@ -75,6 +91,8 @@ impl Refusals {
             Code::BudgetExhausted => self.budget_exhausted,
             Code::InvalidPath => self.invalid_path,
             Code::Io => self.io,
+            Code::MountCrossing => self.mount_crossing,
+            Code::HardLink => self.hard_link,
         }
     }
 
@@ -97,6 +115,8 @@ impl Refusals {
             Code::BudgetExhausted => &mut self.budget_exhausted,
             Code::InvalidPath => &mut self.invalid_path,
             Code::Io => &mut self.io,
+            Code::MountCrossing => &mut self.mount_crossing,
+            Code::HardLink => &mut self.hard_link,
         };
         *slot = value;
     }
@@ -113,12 +133,14 @@ impl std::ops::Sub for Counters {
         }
         Counters {
             opens: self.opens.saturating_sub(earlier.opens),
+            reopens: self.reopens.saturating_sub(earlier.reopens),
             reads: self.reads.saturating_sub(earlier.reads),
             bytes_read: self.bytes_read.saturating_sub(earlier.bytes_read),
             stats: self.stats.saturating_sub(earlier.stats),
             dir_enumerations: self.dir_enumerations.saturating_sub(earlier.dir_enumerations),
             dir_entries: self.dir_entries.saturating_sub(earlier.dir_entries),
             retries: self.retries.saturating_sub(earlier.retries),
+            confirmations: self.confirmations.saturating_sub(earlier.confirmations),
             refusals,
         }
     }
@@ -128,12 +150,14 @@ impl std::ops::Sub for Counters {
 #[derive(Debug, Default)]
 pub(crate) struct LiveCounters {
     pub(crate) opens: AtomicU64,
+    pub(crate) reopens: AtomicU64,
     pub(crate) reads: AtomicU64,
     pub(crate) bytes_read: AtomicU64,
     pub(crate) stats: AtomicU64,
     pub(crate) dir_enumerations: AtomicU64,
     pub(crate) dir_entries: AtomicU64,
     pub(crate) retries: AtomicU64,
+    pub(crate) confirmations: AtomicU64,
     refusals: [AtomicU64; Code::ALL.len()],
 }
 
@@ -154,12 +178,14 @@ impl LiveCounters {
         }
         Counters {
             opens: load(&self.opens),
+            reopens: load(&self.reopens),
             reads: load(&self.reads),
             bytes_read: load(&self.bytes_read),
             stats: load(&self.stats),
             dir_enumerations: load(&self.dir_enumerations),
             dir_entries: load(&self.dir_entries),
             retries: load(&self.retries),
+            confirmations: load(&self.confirmations),
             refusals,
         }
     }

@@ -36,11 +36,17 @@ pub enum Code {
     InvalidPath,
     /// Any other I/O error.
     Io,
+    /// A mount point is on the path below the root (a bind mount of the
+    /// same filesystem included).
+    MountCrossing,
+    /// A regular file with more than one name (`st_nlink > 1`): the other
+    /// name may be anywhere on the filesystem, outside the root included.
+    HardLink,
 }
 
 impl Code {
     /// Every code, in declaration order.
-    pub const ALL: [Code; 12] = [
+    pub const ALL: [Code; 14] = [
         Code::NotFound,
         Code::Symlink,
         Code::Escape,
@@ -53,6 +59,8 @@ impl Code {
         Code::BudgetExhausted,
         Code::InvalidPath,
         Code::Io,
+        Code::MountCrossing,
+        Code::HardLink,
     ];
 
     /// The stable string, e.g. `"not-found"`.
@@ -70,6 +78,8 @@ impl Code {
             Code::BudgetExhausted => "budget-exhausted",
             Code::InvalidPath => "invalid-path",
             Code::Io => "io",
+            Code::MountCrossing => "mount-crossing",
+            Code::HardLink => "hard-link",
         }
     }
 
@@ -173,6 +183,20 @@ pub enum FsError {
         /// Why it is invalid.
         reason: &'static str,
     },
+    /// See [`Code::MountCrossing`].
+    #[error("{path}: refused: a mount point is on the path below the root, and agentspine never crosses one")]
+    MountCrossing {
+        /// Path relative to the root.
+        path: String,
+    },
+    /// See [`Code::HardLink`].
+    #[error("{path}: refused: the file has {links} names (hard links); another may be outside the root")]
+    HardLink {
+        /// Path relative to the root.
+        path: String,
+        /// The file's link count.
+        links: u64,
+    },
     /// See [`Code::Io`].
     // The cause is in the message, not also a `source()`: a chain
     // printed with its causes (`{:#}`) would say it twice.
@@ -201,6 +225,8 @@ impl FsError {
             FsError::BudgetExhausted { .. } => Code::BudgetExhausted,
             FsError::InvalidPath { .. } => Code::InvalidPath,
             FsError::Io { .. } => Code::Io,
+            FsError::MountCrossing { .. } => Code::MountCrossing,
+            FsError::HardLink { .. } => Code::HardLink,
         }
     }
 
@@ -218,7 +244,9 @@ impl FsError {
             | FsError::Deadline { path }
             | FsError::BudgetExhausted { path, .. }
             | FsError::InvalidPath { path, .. }
-            | FsError::Io { path, .. } => path,
+            | FsError::Io { path, .. }
+            | FsError::MountCrossing { path }
+            | FsError::HardLink { path, .. } => path,
         }
     }
 }

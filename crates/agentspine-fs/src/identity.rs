@@ -92,6 +92,66 @@ impl Identity {
     }
 }
 
+/// One look at a file: what `statx` (or `fstat`) said, with what the
+/// reader checks besides the identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Look {
+    pub(crate) kind: FileKind,
+    pub(crate) identity: Identity,
+    /// Number of names (hard links) the file has.
+    pub(crate) links: u64,
+    pub(crate) mount: Mount,
+}
+
+/// Which mount a file was reached through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mount {
+    /// The kernel's mount id (`statx` `STATX_MNT_ID`, Linux 5.8+): every
+    /// mount has its own, a bind mount of the same filesystem included.
+    Id(u64),
+    /// Only the device, where the kernel reports no mount id: a bind mount
+    /// of the same filesystem cannot be told apart.
+    Device(u64),
+}
+
+impl Look {
+    pub(crate) fn of_stat(stat: &Stat) -> Self {
+        #[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+        let links = stat.st_nlink as u64;
+        let identity = Identity::of(stat);
+        Look { kind: FileKind::of(stat), identity, links, mount: Mount::Device(identity.dev) }
+    }
+
+    #[cfg(target_os = "linux")]
+    pub(crate) fn of_statx(st: &rustix::fs::Statx) -> Self {
+        let ns = |t: rustix::fs::StatxTimestamp| {
+            t.tv_sec.saturating_mul(1_000_000_000).saturating_add(i64::from(t.tv_nsec))
+        };
+        let identity = Identity {
+            dev: rustix::fs::makedev(st.stx_dev_major, st.stx_dev_minor),
+            ino: st.stx_ino,
+            size: st.stx_size,
+            mtime_ns: ns(st.stx_mtime),
+            ctime_ns: ns(st.stx_ctime),
+        };
+        let mount = if st.stx_mask & rustix::fs::StatxFlags::MNT_ID.bits() != 0 {
+            Mount::Id(st.stx_mnt_id)
+        } else {
+            Mount::Device(identity.dev)
+        };
+        Look {
+            kind: FileKind::from_file_type(FileType::from_raw_mode(u32::from(st.stx_mode))),
+            identity,
+            links: u64::from(st.stx_nlink),
+            mount,
+        }
+    }
+
+    pub(crate) fn metadata(&self) -> Metadata {
+        Metadata { kind: self.kind, identity: self.identity }
+    }
+}
+
 /// Metadata of one path, looked at without following a final symlink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Metadata {

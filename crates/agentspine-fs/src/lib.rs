@@ -26,33 +26,79 @@
 //!    byte as `invalid-path`. No `..` ever reaches the kernel, so `a/../b`
 //!    is `b` and nothing at `a` is opened. (`/proc/self/root/...` is
 //!    absolute and refused the same way.)
-//! 2. **No link is followed, anywhere.** The directory holding the last name
-//!    is reached with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-//!    RESOLVE_NO_MAGICLINKS)` or, where `openat2` is missing or refused
+//! 2. **No link is followed and no mount point crossed, anywhere.** The
+//!    directory holding the last name is reached with
+//!    `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
+//!    | RESOLVE_NO_XDEV)` or, where `openat2` is missing or refused
 //!    (`ENOSYS`, `EPERM`), by a walk that opens each directory from the
 //!    previous one with `O_NOFOLLOW | O_DIRECTORY` and tells a link from a
 //!    non-directory with `fstatat(AT_SYMLINK_NOFOLLOW)`. The last name is
 //!    opened with `O_NOFOLLOW` (plus the same resolve flags under
 //!    `openat2`; plus `O_NOFOLLOW_ANY` on macOS). A link at any component,
 //!    relative or absolute, dangling or pointing back inside the root, and
-//!    any `/proc` magic link, is refused as `symlink`. The root's *own* path
-//!    may contain links: it is chosen by the user, never by a model.
-//! 3. **Nothing blocks on a special file.** Files are opened
-//!    `O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC` and `fstat`ed before
-//!    any read: a FIFO, socket, device or directory is refused as
-//!    `not-regular` at once, and a size over the caller's cap as
-//!    `too-large` before a byte is read.
+//!    any `/proc` magic link, is refused as `symlink`. A mount point at any
+//!    component (a bind mount of the same filesystem included) is refused
+//!    as `mount-crossing`: the walk compares `statx` mount ids, the root's
+//!    (looked at when it is opened) with the deepest directory it reached
+//!    and with whatever the last name opened; a walk that entered another
+//!    mount cannot leave it by descending, so that one look sees any
+//!    crossing on the way. Before Linux 5.8 (no mount id) the walk compares
+//!    devices only and misses a bind mount of the same filesystem. A look
+//!    at the last name itself ([`Root::stat`]) opens nothing and reports
+//!    what is mounted there. The root's *own* path may contain links and
+//!    mount points: it is chosen by the user, never by a model.
+//! 3. **Nothing is opened before it is checked.** The last name is first
+//!    taken with `O_PATH | O_NOFOLLOW` (no driver's `open` runs, a FIFO's
+//!    open neither blocks nor wakes a writer) and looked at with `statx`:
+//!    a FIFO, socket, device or directory is refused as `not-regular`, a
+//!    link as `symlink`, a regular file with more than one name as
+//!    `hard-link` (its other name may be anywhere, outside the root
+//!    included; [`Root::stat`] still reports it), and a size over the
+//!    caller's cap as `too-large`. Only then is it opened for reading,
+//!    `O_RDONLY | O_NONBLOCK | O_NOCTTY`, by following the kernel's own
+//!    link to the held inode, `/proc/self/fd/N`: no name is resolved
+//!    again, and the reading handle must be the held inode (device and
+//!    inode looked at again) before a byte is returned. Where `/proc` is
+//!    not usable (see [`reopens_through_proc`]) the name is opened a second
+//!    time instead: snapshots stay sound, but a device renamed into place
+//!    between the check and that open would have its `open` run. Systems
+//!    without `O_PATH` (macOS) open the name for reading at once and check
+//!    its type right after, as before.
 //! 4. **A read is one version of the file, or nothing.** [`Root::read`]
-//!    reads exactly the size `fstat` reported, then `fstat`s the handle and
-//!    `fstatat(AT_SYMLINK_NOFOLLOW)`s the name in the same directory handle:
-//!    device, inode, size, mtime and ctime must equal the first look and
-//!    the name must still be that regular file. Otherwise the attempt is
-//!    discarded and repeated ([`DEFAULT_RACE_RETRIES`] times), then refused
-//!    as `race`. A mixed or partial snapshot is never returned. The
-//!    guarantee rests on the kernel changing mtime or ctime on every write;
-//!    Linux 6.13+ (multigrain timestamps) makes that hold even for two
-//!    writes within one clock tick once the file has been looked at; on
-//!    older kernels two same-size rewrites inside one tick can go unseen.
+//!    reads exactly the size the first look reported, then looks at the
+//!    handle and `statx(AT_SYMLINK_NOFOLLOW)`s the name in the same
+//!    directory handle: device, inode, size, mtime and ctime must equal the
+//!    first look and the name must still be that regular file. That sees
+//!    every write that *starts* during the read (since Linux 6.13,
+//!    multigrain timestamps, a change after a look always moves ctime). It
+//!    cannot see a write that started before the first look and is still
+//!    copying its data: the kernel stamps the times when a write begins,
+//!    so a same-size rewrite in place reads half old, half new with every
+//!    look equal (before this check, 5 % to over 90 % of reads of a
+//!    30,000-byte file rewritten at full speed did, depending on load). So a file whose mtime or ctime is less
+//!    than [`RACY_WINDOW`] (3 s) before the read began, or later than that,
+//!    is read twice: after the first read, `lseek(SEEK_HOLE)` waits for a
+//!    write in progress (ext4, tmpfs, btrfs and overlayfs take the inode
+//!    lock that a buffered write holds while it copies), then the same
+//!    bytes are read again with `pread` and must be equal. Otherwise the
+//!    attempt is discarded and repeated ([`DEFAULT_RACE_RETRIES`] times),
+//!    then refused as `race`. A mixed or partial snapshot is never
+//!    returned.
+//!
+//!    Why this way: the window keeps one read for every file not written
+//!    in the last seconds (nearly all of them) and limits the extra cost
+//!    to files written moments ago, as git treats index entries as racy.
+//!    A second read alone is not enough: a writer preempted in the middle
+//!    of its copy leaves the same mix in place for both reads (60 to 70 %
+//!    of reads in the stress test returned such a matching pair), so the
+//!    second read waits for the writer first. Limits: where `SEEK_HOLE`
+//!    does not wait for writers (XFS, NFS, FUSE and others) the second read
+//!    stands alone, and a writer stalled mid-copy through both reads goes
+//!    unseen; writes through a shared `mmap` are never seen; the window
+//!    trusts the file's times to come from this machine's clock (a server
+//!    whose clock is behind by more than the window skips the second
+//!    read); before Linux 6.13 two same-size rewrites within one clock
+//!    tick can leave every time unchanged.
 //! 5. **Every step checks the budget.** No open, read or directory entry is
 //!    started after the [`Budget`]'s deadline (`deadline`), and no file is
 //!    read that the remaining byte budget cannot pay for in full
@@ -63,8 +109,8 @@
 //!    only enumeration, bounded by its caller, counted, never following
 //!    links, and reports links and hidden names apart.
 //! 7. **Everything is counted.** [`Counters`] hold the exact number of open,
-//!    read and stat system calls, bytes, enumerations and refusals by
-//!    [`Code`].
+//!    reopen, read and stat system calls, bytes, enumerations, retries,
+//!    confirming re-reads and refusals by [`Code`].
 //!
 //! # Writes
 //!
@@ -79,22 +125,31 @@
 //! # What each operation costs
 //!
 //! For a path of `d` names (`a/b/c/d/e/AGENTS.md` has `d = 6`), when nothing
-//! changes during the call:
+//! changes during the call and the file was last changed more than
+//! [`RACY_WINDOW`] ago:
 //!
 //! | operation | `openat2` backend | walk backend |
 //! |---|---|---|
-//! | [`Reader::open_root`] | 1 open (none for a path a [`Reader::remembering_roots`] reader opened before) | same |
-//! | [`Root::read`], `d = 1` | 1 open, 3 stats, 1 read | 1 open, 3 stats, 1 read |
-//! | [`Root::read`], `d > 1` | 2 opens, 3 stats, 1 read | `d` opens, 3 stats, 1 read |
-//! | [`Root::open`] | as read, 1 stat, no read | as read, 1 stat, no read |
+//! | [`Reader::open_root`] | 1 open (none for a path a [`Reader::remembering_roots`] reader opened before) | 1 open, 1 stat (the root's mount; none when remembered) |
+//! | [`Root::read`], `d = 1` | 1 open, 1 reopen, 3 stats, 1 read | same |
+//! | [`Root::read`], `d > 1` | 2 opens, 1 reopen, 3 stats, 1 read | `d` opens, 1 reopen, 4 stats, 1 read |
+//! | [`Root::open`] | as read, 1 stat fewer, no read | same |
 //! | [`Root::stat`], `d = 1` | 1 stat | 1 stat |
-//! | [`Root::stat`], `d > 1` | 1 open, 1 stat | `d - 1` opens, 1 stat |
-//! | [`Root::subdir`] | as stat, 1 open instead of the stat | same |
+//! | [`Root::stat`], `d > 1` | 1 open, 1 stat | `d - 1` opens, 2 stats |
+//! | [`Root::subdir`] | as stat, 1 open instead of the last stat | as stat, 1 open and 1 stat instead of the last stat |
 //! | [`Root::list`] | as subdir, 1 enumeration | same |
 //!
-//! "1 read" holds for a file the kernel returns in one call (any file up to
-//! the caller's cap on a local filesystem in practice); an empty file costs
-//! no read. A refusal found by a lookup costs one more stat under the walk
+//! The opens are the ones that resolve a name: a file read is one `O_PATH`
+//! open that names it, and one reopen through `/proc` that names none
+//! (without a usable `/proc`, 1 more open instead of the reopen). "1 read"
+//! holds for a file the kernel returns in one call (any file up to the
+//! caller's cap on a local filesystem in practice); an empty file costs no
+//! read. A file changed less than [`RACY_WINDOW`] before the read costs
+//! one confirmation more: one `lseek` and its bytes read again with
+//! `pread`, counted in `confirmations` and not in `reads` or `bytes_read`,
+//! and not charged to the budget. A last name refused for what it is
+//! (link, FIFO, device, hard link, mount) costs its `O_PATH` open and one
+//! stat; a refusal found on the way costs one more stat under the walk
 //! backend (to tell a link from a non-directory). [`Root::list`] adds one
 //! stat per entry only on filesystems that do not report entry types.
 //! Every repeated read attempt costs the same again and counts one retry.
@@ -111,7 +166,9 @@ mod error;
 mod identity;
 mod listing;
 mod path;
+mod read;
 mod reader;
+mod reopen;
 mod root;
 mod socket;
 mod state;
@@ -123,7 +180,9 @@ pub use counters::{Counters, Refusals};
 pub use error::{Code, FsError, Result};
 pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};
+pub use read::RACY_WINDOW;
 pub use reader::{BackendUnavailable, DEFAULT_RACE_RETRIES, Reader};
+pub use reopen::reopens_through_proc;
 pub use root::{Handle, Root};
 pub use socket::{check_private_dir, remove_socket, restrict_socket};
 pub use state::{DirLock, LockMode, ensure_private_dir, move_aside, try_lock_dir, write_private_file_atomic};

@@ -10,9 +10,9 @@ use rustix::fs::Mode;
 use crate::budget::Budget;
 use crate::counters::{Counters, LiveCounters};
 use crate::error::FsError;
-use crate::identity::FileKind;
+use crate::identity::{FileKind, Mount};
 use crate::root::Root;
-use crate::sys::{Backend, DIR_LOOKUP};
+use crate::sys::{Backend, DIR_LOOKUP, Sys};
 
 /// Default number of times a read is repeated after the file changed under
 /// it, before it is refused as a race.
@@ -54,7 +54,7 @@ pub(crate) struct Shared {
 }
 
 /// A root's handle and link-free path, by the path it was opened from.
-type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, PathBuf)>;
+type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, PathBuf, Option<Mount>)>;
 
 /// The requested backend cannot be used in this process.
 #[derive(Debug, thiserror::Error)]
@@ -114,7 +114,7 @@ impl Reader {
         let reader = self.remembering_roots();
         if let Some(memo) = &reader.shared.roots {
             let mut memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let entry = (root.shared_fd(), root.host_path().to_path_buf());
+            let entry = (root.shared_fd(), root.host_path().to_path_buf(), root.mount());
             memo.insert(root.host_path().to_path_buf(), entry.clone());
             for alias in aliases {
                 memo.insert(alias.to_path_buf(), entry.clone());
@@ -177,7 +177,8 @@ impl Reader {
     /// Opens `path` (an absolute host path chosen by the user or the host,
     /// never by a model) as a root. The root's own path may pass through
     /// links (it is the trust anchor, e.g. `/tmp` on macOS); nothing beneath
-    /// it may. Costs one open.
+    /// it may. Costs one open (and one look under the walk backend, for
+    /// the root's mount).
     pub fn open_root(&self, path: &Path) -> Result<Root, FsError> {
         let shown = || path.display().to_string();
         if !path.is_absolute() {
@@ -189,8 +190,8 @@ impl Reader {
         }
         let memo =
             self.shared.roots.as_ref().map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        if let Some((fd, canonical)) = memo.as_ref().and_then(|m| m.get(path)) {
-            return Ok(Root::new(self.clone(), Arc::clone(fd), canonical.clone(), String::new()));
+        if let Some((fd, canonical, mount)) = memo.as_ref().and_then(|m| m.get(path)) {
+            return Ok(Root::new(self.clone(), Arc::clone(fd), canonical.clone(), String::new(), *mount));
         }
         LiveCounters::bump(&self.shared.counters.opens, 1);
         let fd: OwnedFd = match rustix::fs::open(path, DIR_LOOKUP, Mode::empty()) {
@@ -200,12 +201,20 @@ impl Reader {
             }
             Err(e) => return Err(self.refused(crate::sys::map_lookup_errno(e, &shown))),
         };
+        // The walk checks mounts itself, against the root's (see `sys`).
+        let mount = match self.shared.backend {
+            Backend::Walk => {
+                let sys = Sys { backend: Backend::Walk, counters: &self.shared.counters, root_mount: None };
+                Some(sys.look_fd(fd.as_fd(), &shown).map_err(|e| self.refused(e))?.mount)
+            }
+            Backend::Openat2 => None,
+        };
         let canonical = canonical_path(&fd).unwrap_or_else(|| path.to_path_buf());
         let fd = Arc::new(fd);
         if let Some(mut memo) = memo {
-            memo.insert(path.to_path_buf(), (Arc::clone(&fd), canonical.clone()));
+            memo.insert(path.to_path_buf(), (Arc::clone(&fd), canonical.clone(), mount));
         }
-        Ok(Root::new(self.clone(), fd, canonical, String::new()))
+        Ok(Root::new(self.clone(), fd, canonical, String::new(), mount))
     }
 
     /// Counts a refusal on its way to the caller.

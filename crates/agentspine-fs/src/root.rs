@@ -8,35 +8,29 @@ use rustix::fs::{Dir, FileType};
 
 use crate::counters::LiveCounters;
 use crate::error::FsError;
-use crate::identity::{FileKind, Identity, Metadata, Snapshot};
+use crate::identity::{FileKind, Metadata, Mount, Snapshot};
 use crate::listing::{Entry, Listing};
 use crate::path::RelPath;
 use crate::reader::Reader;
-use crate::sys::{DIR_LOOKUP, DIR_READ, DirFd, FILE_READ, Sys};
+use crate::sys::{DIR_LOOKUP, DIR_READ, Sys};
 
 /// A directory opened once; every path given to it is resolved beneath it
 /// and never through a link. See the crate docs for the guarantees.
 #[derive(Clone)]
 pub struct Root {
-    reader: Reader,
-    fd: Arc<OwnedFd>,
+    pub(crate) reader: Reader,
+    pub(crate) fd: Arc<OwnedFd>,
     /// Host path of this directory (for labels only, never re-opened).
     host_path: PathBuf,
     /// Path of this directory relative to the root it was opened from
     /// (empty for a root opened by [`Reader::open_root`]).
     prefix: String,
+    /// The root's mount, under the walk backend (see `sys`).
+    mount: Option<Mount>,
 }
 
-/// How much of a file a read may return.
-#[derive(Clone, Copy)]
-enum Limit {
-    /// The whole file, refused if it is larger.
-    Cap(u64),
-    /// At most this many bytes from the start.
-    Head(u64),
-}
-
-/// An open file or directory beneath a root, with what `fstat` said.
+/// A regular file opened for reading beneath a root ([`Root::open`]), with
+/// what a look at the reading handle said.
 #[derive(Debug)]
 pub struct Handle {
     /// The open descriptor (`O_RDONLY | O_NONBLOCK`, close-on-exec).
@@ -52,8 +46,19 @@ impl std::fmt::Debug for Root {
 }
 
 impl Root {
-    pub(crate) fn new(reader: Reader, fd: Arc<OwnedFd>, host_path: PathBuf, prefix: String) -> Root {
-        Root { reader, fd, host_path, prefix }
+    pub(crate) fn new(
+        reader: Reader,
+        fd: Arc<OwnedFd>,
+        host_path: PathBuf,
+        prefix: String,
+        mount: Option<Mount>,
+    ) -> Root {
+        Root { reader, fd, host_path, prefix, mount }
+    }
+
+    /// The mount this root lies on, when it was looked up.
+    pub(crate) fn mount(&self) -> Option<Mount> {
+        self.mount
     }
 
     /// The directory handle, shared (for a reader bound to this root).
@@ -77,39 +82,59 @@ impl Root {
         &self.prefix
     }
 
-    fn sys(&self) -> Sys<'_> {
-        Sys { backend: self.reader.shared.backend, counters: &self.reader.shared.counters }
+    pub(crate) fn sys(&self) -> Sys<'_> {
+        Sys {
+            backend: self.reader.shared.backend,
+            counters: &self.reader.shared.counters,
+            root_mount: self.mount,
+        }
     }
 
-    fn shown(&self, rel: &Path) -> String {
+    pub(crate) fn shown(&self, rel: &Path) -> String {
         let rel = rel.to_string_lossy();
         if self.prefix.is_empty() { rel.into_owned() } else { format!("{}/{rel}", self.prefix) }
     }
 
     /// Runs `op` and counts its refusal, if any.
-    fn counted<T>(&self, op: impl FnOnce() -> Result<T, FsError>) -> Result<T, FsError> {
+    pub(crate) fn counted<T>(&self, op: impl FnOnce() -> Result<T, FsError>) -> Result<T, FsError> {
         op().map_err(|e| self.reader.refused(e))
     }
 
-    /// Opens `rel` beneath this root for reading (`O_RDONLY | O_NOFOLLOW |
-    /// O_NONBLOCK | O_NOCTTY | O_CLOEXEC`) and `fstat`s the handle. Opening a
-    /// FIFO this way never blocks. Refuses links anywhere on the path.
+    /// Opens the regular file `rel` beneath this root for reading
+    /// (`O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC`) and looks at the
+    /// handle. The name is first taken with `O_PATH` and looked at, so
+    /// anything but a regular file with one name (a FIFO, device, socket,
+    /// directory, link, or a file with other hard links) is refused before
+    /// it is opened: no driver's `open` runs. The reading handle is then
+    /// looked at again and must be the same inode (a change in between is
+    /// retried, then refused as a race).
     pub fn open(&self, rel: impl AsRef<Path>) -> Result<Handle, FsError> {
         let rel = rel.as_ref();
         let shown = || self.shown(rel);
         self.counted(|| {
             let path = RelPath::parse(rel, shown)?;
-            self.reader.check_deadline(&shown)?;
-            let sys = self.sys();
-            let fd = match path.split_last() {
-                None => sys.open_final(self.fd.as_fd(), std::ffi::OsStr::new("."), FILE_READ, &shown)?,
-                Some((parents, name)) => {
-                    let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
-                    sys.open_final(parent.fd(), name, FILE_READ, &shown)?
-                }
+            let Some((parents, name)) = path.split_last() else {
+                return Err(FsError::NotRegular { path: shown(), kind: FileKind::Directory });
             };
-            let stat = sys.fstat(fd.as_fd(), &shown)?;
-            Ok(Handle { metadata: Metadata { kind: FileKind::of(&stat), identity: Identity::of(&stat) }, fd })
+            let attempts = self.reader.shared.race_retries.saturating_add(1);
+            for attempt in 0..attempts {
+                if attempt > 0 {
+                    LiveCounters::bump(&self.reader.shared.counters.retries, 1);
+                }
+                self.reader.check_deadline(&shown)?;
+                let sys = self.sys();
+                let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
+                let (fd, held) = self.open_regular(&sys, parent.fd(), name, &shown)?;
+                let now = sys.look_fd(fd.as_fd(), &shown)?;
+                if (now.identity.dev, now.identity.ino) != (held.identity.dev, held.identity.ino) {
+                    continue;
+                }
+                if now.links > 1 {
+                    return Err(FsError::HardLink { path: shown(), links: now.links });
+                }
+                return Ok(Handle { metadata: now.metadata(), fd });
+            }
+            Err(FsError::Race { path: shown(), attempts })
         })
     }
 
@@ -123,28 +148,32 @@ impl Root {
             let path = RelPath::parse(rel, shown)?;
             self.reader.check_deadline(&shown)?;
             let sys = self.sys();
-            let stat = match path.split_last() {
-                None => sys.fstat(self.fd.as_fd(), &shown)?,
+            let look = match path.split_last() {
+                None => sys.look_fd(self.fd.as_fd(), &shown)?,
                 Some((parents, name)) => {
                     let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
-                    sys.stat_final(parent.fd(), name, &shown)?
+                    sys.look_at(parent.fd(), name, &shown)?
                 }
             };
-            Ok(Metadata { kind: FileKind::of(&stat), identity: Identity::of(&stat) })
+            Ok(look.metadata())
         })
     }
 
     /// Reads the regular file `rel` whole, if it is at most `cap` bytes.
     ///
-    /// The file is opened beneath the root, `fstat`ed (anything but a regular
-    /// file is refused at once, as is a size over `cap` or over the budget),
-    /// read, then `fstat`ed again and its name looked at again with
-    /// `fstatat(AT_SYMLINK_NOFOLLOW)` in the same directory handle: device,
-    /// inode, size, mtime and ctime must be equal all three times and the
-    /// byte count must equal the size. Otherwise the whole read is repeated
-    /// (see [`crate::DEFAULT_RACE_RETRIES`]) and then refused as a race.
+    /// The file is taken beneath the root with `O_PATH` and looked at
+    /// (anything but a regular file with one name on the root's mount is
+    /// refused before it is opened, as is a size over `cap` or over the
+    /// budget), opened for reading through that handle, read, read again
+    /// if it changed less than [`crate::RACY_WINDOW`] before (both reads
+    /// must be equal), then looked at again and its name looked at again
+    /// with `statx(AT_SYMLINK_NOFOLLOW)` in the same directory handle:
+    /// device, inode, size, mtime and ctime must be equal all three times
+    /// and the byte count must equal the size. Otherwise the whole read is
+    /// repeated (see [`crate::DEFAULT_RACE_RETRIES`]) and then refused as a
+    /// race.
     pub fn read(&self, rel: impl AsRef<Path>, cap: u64) -> Result<Snapshot, FsError> {
-        self.read_with(rel.as_ref(), Limit::Cap(cap))
+        self.read_with(rel.as_ref(), crate::read::Limit::Cap(cap))
     }
 
     /// Reads the first `limit` bytes of the regular file `rel` (all of it if
@@ -152,112 +181,7 @@ impl Root {
     /// a prefix of one version of the file, whose full size is in the
     /// snapshot's identity. For hosts that cut files at a byte budget.
     pub fn read_head(&self, rel: impl AsRef<Path>, limit: u64) -> Result<Snapshot, FsError> {
-        self.read_with(rel.as_ref(), Limit::Head(limit))
-    }
-
-    fn read_with(&self, rel: &Path, limit: Limit) -> Result<Snapshot, FsError> {
-        let shown = || self.shown(rel);
-        self.counted(|| {
-            let path = RelPath::parse(rel, shown)?;
-            let Some((parents, name)) = path.split_last() else {
-                return Err(FsError::NotRegular { path: shown(), kind: FileKind::Directory });
-            };
-            let attempts = self.reader.shared.race_retries.saturating_add(1);
-            for attempt in 0..attempts {
-                if attempt > 0 {
-                    LiveCounters::bump(&self.reader.shared.counters.retries, 1);
-                }
-                self.reader.check_deadline(&shown)?;
-                match self.read_once(parents, name, limit, &shown)? {
-                    Some(snapshot) => return Ok(snapshot),
-                    None => continue,
-                }
-            }
-            Err(FsError::Race { path: shown(), attempts })
-        })
-    }
-
-    /// One attempt: `Ok(None)` when the file changed during the attempt.
-    fn read_once(
-        &self,
-        parents: &[&std::ffi::OsStr],
-        name: &std::ffi::OsStr,
-        limit: Limit,
-        shown: &dyn Fn() -> String,
-    ) -> Result<Option<Snapshot>, FsError> {
-        let sys = self.sys();
-        let parent: DirFd<'_> = sys.open_parent(self.fd.as_fd(), parents, shown)?;
-        let fd = sys.open_final(parent.fd(), name, FILE_READ, shown)?;
-        let before = sys.fstat(fd.as_fd(), shown)?;
-        let kind = FileKind::of(&before);
-        if kind != FileKind::File {
-            return Err(FsError::NotRegular { path: shown(), kind });
-        }
-        let identity = Identity::of(&before);
-        let want = match limit {
-            Limit::Cap(cap) if identity.size > cap => {
-                return Err(FsError::TooLarge { path: shown(), size: identity.size, cap });
-            }
-            Limit::Cap(_) => identity.size,
-            Limit::Head(head) => identity.size.min(head),
-        };
-        self.reader.charge(want, shown)?;
-        let outcome = self.read_exact_and_verify(&parent, name, &fd, identity, want, shown);
-        match outcome {
-            Ok(Some(bytes)) => Ok(Some(Snapshot { bytes, identity })),
-            other => {
-                self.reader.refund(want);
-                other.map(|_| None)
-            }
-        }
-    }
-
-    fn read_exact_and_verify(
-        &self,
-        parent: &DirFd<'_>,
-        name: &std::ffi::OsStr,
-        fd: &OwnedFd,
-        identity: Identity,
-        want: u64,
-        shown: &dyn Fn() -> String,
-    ) -> Result<Option<Vec<u8>>, FsError> {
-        let size = usize::try_from(want).map_err(|_| FsError::TooLarge {
-            path: shown(),
-            size: identity.size,
-            cap: usize::MAX as u64,
-        })?;
-        let mut bytes = vec![0u8; size];
-        let mut filled = 0;
-        while filled < size {
-            self.reader.check_deadline(shown)?;
-            #[cfg(feature = "fault-injection")]
-            if let Some(delay) = self.reader.shared.read_delay.lock().ok().and_then(|d| *d) {
-                std::thread::sleep(delay);
-            }
-            LiveCounters::bump(&self.reader.shared.counters.reads, 1);
-            match rustix::io::read(fd, &mut bytes[filled..]) {
-                Ok(0) => return Ok(None), // shrank under us
-                Ok(n) => {
-                    LiveCounters::bump(&self.reader.shared.counters.bytes_read, n as u64);
-                    filled += n;
-                }
-                Err(rustix::io::Errno::INTR) => {}
-                Err(e) => return Err(crate::sys::map_lookup_errno(e, shown)),
-            }
-        }
-        let sys = self.sys();
-        let after = sys.fstat(fd.as_fd(), shown)?;
-        if Identity::of(&after) != identity {
-            return Ok(None);
-        }
-        match sys.stat_final(parent.fd(), name, shown) {
-            Ok(now) if Identity::of(&now) == identity && FileKind::of(&now) == FileKind::File => {
-                Ok(Some(bytes))
-            }
-            // Renamed over, replaced by a link or a FIFO, or removed: retry.
-            Ok(_) | Err(FsError::NotFound { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
+        self.read_with(rel.as_ref(), crate::read::Limit::Head(limit))
     }
 
     /// Opens the directory `rel` beneath this root as a root of its own,
@@ -274,10 +198,17 @@ impl Root {
             let sys = self.sys();
             let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
             let fd = sys.open_final(parent.fd(), name, DIR_LOOKUP, &shown)?;
+            self.check_dir_mount(&sys, &fd, &shown)?;
             let reduced = path.display();
             let prefix =
                 if self.prefix.is_empty() { reduced.clone() } else { format!("{}/{reduced}", self.prefix) };
-            Ok(Root::new(self.reader.clone(), Arc::new(fd), self.host_path.join(&reduced), prefix))
+            Ok(Root::new(
+                self.reader.clone(),
+                Arc::new(fd),
+                self.host_path.join(&reduced),
+                prefix,
+                self.mount,
+            ))
         })
     }
 
@@ -296,11 +227,28 @@ impl Root {
                 None => sys.open_final(self.fd.as_fd(), std::ffi::OsStr::new("."), DIR_READ, &shown)?,
                 Some((parents, name)) => {
                     let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
-                    sys.open_final(parent.fd(), name, DIR_READ, &shown)?
+                    let fd = sys.open_final(parent.fd(), name, DIR_READ, &shown)?;
+                    self.check_dir_mount(&sys, &fd, &shown)?;
+                    fd
                 }
             };
             self.list_fd(&sys, fd, max_entries, &shown)
         })
+    }
+
+    /// Under the walk backend, refuses a directory opened through a mount
+    /// point (`openat2` refuses it with `RESOLVE_NO_XDEV`). One look.
+    fn check_dir_mount(
+        &self,
+        sys: &Sys<'_>,
+        fd: &OwnedFd,
+        shown: &dyn Fn() -> String,
+    ) -> Result<(), FsError> {
+        if self.mount.is_some() {
+            let look = sys.look_fd(fd.as_fd(), shown)?;
+            sys.check_mount(&look, shown)?;
+        }
+        Ok(())
     }
 
     fn list_fd(

@@ -345,6 +345,8 @@ pub(crate) fn gap_cause(verdict: &Verdict) -> Option<String> {
         Verdict::Truncated { .. } => Some("truncated".into()),
         Verdict::BudgetSpent => Some("budget-exhausted".into()),
         Verdict::TooLarge { .. } => Some("too-large".into()),
+        Verdict::HardLink => Some("hard-link".into()),
+        Verdict::MountCrossing => Some("mount-crossing".into()),
         Verdict::Refused { code } => Some(code.clone()),
         _ => None,
     }

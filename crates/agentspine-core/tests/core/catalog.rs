@@ -7,7 +7,7 @@ use agentspine_core::catalog::{self, Catalog, CatalogRequest, SourceIds};
 use agentspine_core::{Environment, Host};
 use agentspine_fs::{Budget, Counters, Reader};
 
-use crate::support::{Project, chmod, without_dac_override};
+use crate::support::{Project, chmod, unconfirmed, without_dac_override};
 
 fn ids() -> SourceIds {
     SourceIds::new([7; 32])
@@ -101,7 +101,11 @@ fn a_query_costs_exactly_what_a_briefing_alone_costs() {
     let briefing = catalog::briefing(&for_briefing, 64 * 1024);
     let (for_query, query_cost) = build_with(&p, &request(&p, Host::Desktop));
     let answer = catalog::query(&for_query, "how are handlers tested?", 3, 64 * 1024);
-    assert_eq!(briefing_cost, query_cost, "the query builds the catalog once and reads nothing more");
+    assert_eq!(
+        unconfirmed(briefing_cost),
+        unconfirmed(query_cost),
+        "the query builds the catalog once and reads nothing more"
+    );
     assert_eq!(answer.hits[0].rel_path, "docs/guide.md");
     assert_eq!((answer.hits[0].line_start, answer.hits[0].line_end), (3, 3));
     assert_eq!(answer.briefing, briefing, "the nested briefing is the same catalog's");
@@ -290,4 +294,22 @@ fn an_unlistable_rules_directory_is_a_gap_and_a_retry_succeeds_once_fixed() {
         });
         assert_eq!(fixed.expect("a retry after the fix needs no reset"), 3, "CLAUDE.md and both rules");
     }
+}
+
+#[test]
+fn a_hard_link_is_its_own_verdict_and_a_required_gap() {
+    let p = project();
+    let outside = p.home.join("secret.md");
+    std::fs::write(&outside, "SECRET from outside the project\n").unwrap();
+    std::fs::remove_file(p.tree.join("pkg/AGENTS.md")).unwrap();
+    std::fs::hard_link(&outside, p.tree.join("pkg/AGENTS.md")).unwrap();
+    let resolution = p.resolve(Host::Codex, "pkg");
+    assert_eq!(crate::support::verdict_of(&resolution, "pkg/AGENTS.md"), "hard-link");
+    assert_eq!(resolution.counters.refusals.hard_link, 1);
+    let (c, _) = build_with(&p, &request(&p, Host::Codex));
+    assert!(c.sources.iter().all(|s| !s.text.contains("SECRET")));
+    let err = catalog::preflight(&c).unwrap_err();
+    assert_eq!(err.causes.len(), 1, "{err}");
+    assert_eq!((err.causes[0].what.as_str(), err.causes[0].cause.as_str()), ("pkg/AGENTS.md", "hard-link"));
+    assert!(err.causes[0].required);
 }

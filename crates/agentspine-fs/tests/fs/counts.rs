@@ -3,7 +3,7 @@
 
 use agentspine_fs::{Backend, Counters};
 
-use crate::support::{Tree, backends, reader};
+use crate::support::{Tree, backends, reader, reopen_cost, unconfirmed};
 
 fn cost(backend: Backend, tree: &Tree, op: impl FnOnce(&agentspine_fs::Root)) -> Counters {
     let r = reader(backend);
@@ -30,13 +30,17 @@ fn reading_a_depth_six_path_costs_exactly_the_documented_calls() {
         let c = cost(backend, &tree, |root| {
             assert_eq!(root.read("a/b/c/d/e/AGENTS.md", 4096).unwrap().bytes.len(), 19);
         });
-        let opens = match backend {
-            Backend::Openat2 => 2, // the parent in one openat2, then the file
-            Backend::Walk => 6,    // a, b, c, d, e, then the file
+        let (opens, stats) = match backend {
+            // The parent in one openat2, then the file (O_PATH); the file
+            // held, after the read and by name.
+            Backend::Openat2 => (2, 3),
+            // a, b, c, d, e, then the file; e's mount, then as above.
+            Backend::Walk => (6, 4),
         };
+        let (extra, reopens) = reopen_cost();
         assert_eq!(
-            (c.opens, c.stats, c.reads, c.bytes_read, c.dir_enumerations, c.retries),
-            (opens, 3, 1, 19, 0, 0),
+            (c.opens, c.reopens, c.stats, c.reads, c.bytes_read, c.dir_enumerations, c.retries),
+            (opens + extra, reopens, stats, 1, 19, 0, 0),
             "{backend:?}"
         );
         assert_eq!(c.refusals.total(), 0);
@@ -51,7 +55,11 @@ fn the_cost_does_not_depend_on_unrelated_files() {
         let read = |root: &agentspine_fs::Root| {
             root.read("a/b/c/d/e/AGENTS.md", 4096).unwrap();
         };
-        assert_eq!(cost(backend, &small, read), cost(backend, &big, read), "{backend:?}");
+        assert_eq!(
+            unconfirmed(cost(backend, &small, read)),
+            unconfirmed(cost(backend, &big, read)),
+            "{backend:?}"
+        );
     }
 }
 
@@ -61,14 +69,23 @@ fn a_file_at_the_root_costs_one_open_on_both_backends() {
         let tree = Tree::new();
         tree.file("AGENTS.md", b"top");
         tree.file("empty.md", b"");
+        let (extra, reopens) = reopen_cost();
         let c = cost(backend, &tree, |root| {
             root.read("AGENTS.md", 10).unwrap();
         });
-        assert_eq!((c.opens, c.stats, c.reads, c.bytes_read), (1, 3, 1, 3), "{backend:?}");
+        assert_eq!(
+            (c.opens, c.reopens, c.stats, c.reads, c.bytes_read),
+            (1 + extra, reopens, 3, 1, 3),
+            "{backend:?}"
+        );
         let c = cost(backend, &tree, |root| {
             assert!(root.read("empty.md", 10).unwrap().bytes.is_empty());
         });
-        assert_eq!((c.opens, c.stats, c.reads), (1, 3, 0), "{backend:?}: an empty file costs no read");
+        assert_eq!(
+            (c.opens, c.reopens, c.stats, c.reads, c.confirmations),
+            (1 + extra, reopens, 3, 0, 0),
+            "{backend:?}: an empty file costs no read and needs no confirmation"
+        );
     }
 }
 
@@ -81,17 +98,19 @@ fn stat_list_and_subdir_cost_what_the_docs_say() {
             root.stat("AGENTS.md").unwrap_err();
         });
         assert_eq!((c.opens, c.stats), (0, 1), "{backend:?} stat d=1");
+        // The walk looks once at the deepest directory it opened, and at
+        // a directory it opens last, for their mounts.
         let c = cost(backend, &tree, |root| {
             root.stat("a/b/c/d/e/AGENTS.md").unwrap();
         });
-        assert_eq!((c.opens, c.stats), (if walk { 5 } else { 1 }, 1), "{backend:?} stat d=6");
+        assert_eq!((c.opens, c.stats), if walk { (5, 2) } else { (1, 1) }, "{backend:?} stat d=6");
         let c = cost(backend, &tree, |root| {
             let listing = root.list("a/b/c/d/e", 100).unwrap();
             assert_eq!(listing.entries.len(), 4);
         });
         assert_eq!(
             (c.opens, c.stats, c.dir_enumerations, c.dir_entries),
-            (if walk { 5 } else { 2 }, 0, 1, 4),
+            (if walk { 5 } else { 2 }, if walk { 2 } else { 0 }, 1, 4),
             "{backend:?} list d=5"
         );
         let c = cost(backend, &tree, |root| {
@@ -99,7 +118,23 @@ fn stat_list_and_subdir_cost_what_the_docs_say() {
             e.read("AGENTS.md", 100).unwrap();
         });
         // subdir: as for list, no enumeration; the read beneath it is d=1.
-        assert_eq!((c.opens, c.stats, c.reads), (if walk { 5 } else { 2 } + 1, 3, 1), "{backend:?} subdir");
+        let (extra, _) = reopen_cost();
+        assert_eq!(
+            (c.opens, c.stats, c.reads),
+            if walk { (6 + extra, 2 + 3, 1) } else { (3 + extra, 3, 1) },
+            "{backend:?} subdir"
+        );
+        let c = cost(backend, &tree, |root| {
+            root.open("a/b/c/d/e/AGENTS.md").unwrap();
+        });
+        // open: as read, without the read and its two looks after it, plus
+        // one look at the reopened handle.
+        let (extra, reopens) = reopen_cost();
+        assert_eq!(
+            (c.opens, c.reopens, c.stats, c.reads),
+            if walk { (6 + extra, reopens, 3, 0) } else { (2 + extra, reopens, 2, 0) },
+            "{backend:?} open d=6"
+        );
     }
 }
 
@@ -124,12 +159,14 @@ fn counters_serialize_with_stable_names() {
     assert_eq!(
         json,
         serde_json::json!({
-            "opens": 2, "reads": 0, "bytes_read": 0, "stats": 0,
-            "dir_enumerations": 0, "dir_entries": 0, "retries": 0,
+            // The walk looks at the root once for its mount.
+            "opens": 2, "reopens": 0, "reads": 0, "bytes_read": 0, "stats": 1,
+            "dir_enumerations": 0, "dir_entries": 0, "retries": 0, "confirmations": 0,
             "refusals": {
                 "not-found": 1, "symlink": 0, "escape": 0, "not-regular": 0,
                 "not-directory": 0, "too-large": 0, "race": 0, "permission-denied": 0,
-                "deadline": 0, "budget-exhausted": 0, "invalid-path": 0, "io": 0
+                "deadline": 0, "budget-exhausted": 0, "invalid-path": 0, "io": 0,
+                "mount-crossing": 0, "hard-link": 0
             }
         })
     );
@@ -165,5 +202,35 @@ fn a_remembering_reader_opens_each_root_path_once() {
         retried.open_root(&tree.root).unwrap();
         retried.open_root(&tree.root).unwrap();
         assert_eq!(retried.counters().opens, 1, "{backend:?}");
+    }
+}
+
+/// The one-read fast path and its confirmed counterpart (crate docs,
+/// guarantee 4): a file last changed more than `RACY_WINDOW` ago is read
+/// once; one changed just now is read a second time, counted apart.
+#[test]
+fn only_a_file_changed_moments_ago_is_read_twice() {
+    let trees: Vec<(Backend, Tree)> = backends()
+        .into_iter()
+        .map(|b| {
+            let tree = Tree::new();
+            tree.file("old.md", b"settled");
+            (b, tree)
+        })
+        .collect();
+    std::thread::sleep(agentspine_fs::RACY_WINDOW + std::time::Duration::from_millis(100));
+    for (backend, tree) in &trees {
+        tree.file("new.md", b"just written");
+        let c = cost(*backend, tree, |root| {
+            assert_eq!(root.read("old.md", 100).unwrap().bytes, b"settled");
+        });
+        assert_eq!((c.reads, c.bytes_read, c.confirmations, c.stats), (1, 7, 0, 3), "{backend:?} old");
+        let c = cost(*backend, tree, |root| {
+            assert_eq!(root.read("new.md", 100).unwrap().bytes, b"just written");
+            assert_eq!(root.read_head("new.md", 4).unwrap().bytes, b"just");
+        });
+        // The confirming reads are not in `reads` or `bytes_read`, and
+        // cost no look: the looks after them cover both reads.
+        assert_eq!((c.reads, c.bytes_read, c.confirmations, c.stats), (2, 16, 2, 6), "{backend:?} new");
     }
 }

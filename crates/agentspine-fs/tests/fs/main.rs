@@ -12,6 +12,7 @@
 
 mod support;
 
+mod aliases;
 mod budget;
 mod counts;
 mod detection;
@@ -21,4 +22,5 @@ mod properties;
 mod races;
 mod refusals;
 mod state;
+mod torn;
 mod write;

@@ -71,6 +71,13 @@ impl Tree {
     }
 }
 
+/// What turning a held file into a readable one costs in this process, as
+/// `(opens, reopens)`: one reopen through `/proc`, or without a usable
+/// `/proc` one more open of the name.
+pub fn reopen_cost() -> (u64, u64) {
+    if agentspine_fs::reopens_through_proc() { (0, 1) } else { (1, 0) }
+}
+
 /// The code of an error, for terse assertions.
 pub fn code<T: std::fmt::Debug>(result: Result<T, FsError>) -> Code {
     result.expect_err("expected a refusal").code()
@@ -99,4 +106,12 @@ pub fn without_dac_override<T: Send + 'static>(f: impl FnOnce() -> T + Send + 's
     })
     .join()
     .unwrap()
+}
+
+/// `c` without its confirming re-reads: whether a read is confirmed
+/// depends on how long ago the fixture was written (files changed less
+/// than `agentspine_fs::RACY_WINDOW` before a read are read twice), not on
+/// the request, so comparisons of whole costs leave it out.
+pub fn unconfirmed(c: agentspine_fs::Counters) -> agentspine_fs::Counters {
+    agentspine_fs::Counters { confirmations: 0, ..c }
 }

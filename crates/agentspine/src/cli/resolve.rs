@@ -243,6 +243,12 @@ fn legend(r: &Resolution) -> Vec<&'static str> {
             V::PermissionDenied => {
                 "permission-denied: the file or directory cannot be read; the rest still resolves."
             }
+            V::HardLink => {
+                "hard-link: the file has another name (a hard link) that may be outside the project; agentspine never reads it."
+            }
+            V::MountCrossing => {
+                "mount-crossing: behind a mount point inside the project (a bind mount too); agentspine never crosses one."
+            }
             _ => continue,
         };
         if !notes.contains(&note) {

@@ -46,6 +46,7 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
         "warnings": [],
         "work": {
           "bytes_read": 259,
+          "confirmations": "[confirmations]",
           "dir_entries": 0,
           "dir_enumerations": 0,
           "opens": 14,
@@ -54,8 +55,10 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
             "budget-exhausted": 0,
             "deadline": 0,
             "escape": 0,
+            "hard-link": 0,
             "invalid-path": 0,
             "io": 0,
+            "mount-crossing": 0,
             "not-directory": 0,
             "not-found": 6,
             "not-regular": 0,
@@ -64,6 +67,7 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
             "symlink": 0,
             "too-large": 0
           },
+          "reopens": 2,
           "retries": 0,
           "stats": 6
         }

@@ -47,6 +47,7 @@ fn source_status_prints_the_source_resolution() {
         "warnings": [],
         "work": {
           "bytes_read": 259,
+          "confirmations": "[confirmations]",
           "dir_entries": 0,
           "dir_enumerations": 0,
           "opens": 14,
@@ -55,8 +56,10 @@ fn source_status_prints_the_source_resolution() {
             "budget-exhausted": 0,
             "deadline": 0,
             "escape": 0,
+            "hard-link": 0,
             "invalid-path": 0,
             "io": 0,
+            "mount-crossing": 0,
             "not-directory": 0,
             "not-found": 6,
             "not-regular": 0,
@@ -65,6 +68,7 @@ fn source_status_prints_the_source_resolution() {
             "symlink": 0,
             "too-large": 0
           },
+          "reopens": 2,
           "retries": 0,
           "stats": 6
         }

@@ -11,6 +11,7 @@ fn json_for_claude_in_a_package() {
       "chain_dir": "packages/api",
       "counters": {
         "bytes_read": 453,
+        "confirmations": "[confirmations]",
         "dir_entries": 2,
         "dir_enumerations": 1,
         "opens": 40,
@@ -19,8 +20,10 @@ fn json_for_claude_in_a_package() {
           "budget-exhausted": 0,
           "deadline": 0,
           "escape": 0,
+          "hard-link": 0,
           "invalid-path": 0,
           "io": 0,
+          "mount-crossing": 0,
           "not-directory": 0,
           "not-found": 23,
           "not-regular": 1,
@@ -29,6 +32,7 @@ fn json_for_claude_in_a_package() {
           "symlink": 0,
           "too-large": 0
         },
+        "reopens": 5,
         "retries": 0,
         "stats": 25
       },
@@ -164,6 +168,7 @@ fn json_for_codex_with_a_global_file() {
       "chain_dir": "packages/api/src/handlers",
       "counters": {
         "bytes_read": 352,
+        "confirmations": "[confirmations]",
         "dir_entries": 0,
         "dir_enumerations": 0,
         "opens": 26,
@@ -172,8 +177,10 @@ fn json_for_codex_with_a_global_file() {
           "budget-exhausted": 0,
           "deadline": 0,
           "escape": 0,
+          "hard-link": 0,
           "invalid-path": 0,
           "io": 0,
+          "mount-crossing": 0,
           "not-directory": 0,
           "not-found": 13,
           "not-regular": 0,
@@ -182,6 +189,7 @@ fn json_for_codex_with_a_global_file() {
           "symlink": 0,
           "too-large": 0
         },
+        "reopens": 4,
         "retries": 0,
         "stats": 17
       },
@@ -393,4 +401,47 @@ fn errors_in_json_are_json() {
       }
     }
     "#);
+}
+
+#[test]
+fn a_hard_link_to_a_file_outside_is_refused_with_its_own_verdict() {
+    let ex = Example::new();
+    let outside = ex.dir.path().join("secret.md");
+    std::fs::write(&outside, "SECRET kept outside the project\n").unwrap();
+    std::fs::remove_file(ex.tree.join("packages/api/AGENTS.override.md")).unwrap();
+    std::fs::hard_link(&outside, ex.tree.join("packages/api/AGENTS.override.md")).unwrap();
+    let out = ex.run("packages/api", &["resolve", "--host", "codex", "--explain"]);
+    // The next candidate wins; nothing of the linked file is read.
+    insta::assert_snapshot!(ex.stdout(&out), @"
+    host          codex
+    project root  [TREE]  (nearest project root marker `.git`)
+    chain for     packages/api
+    profile       [HOME]/.codex
+
+    2 sources, 339 bytes of text as the host sends it:
+      project  AGENTS.md                   163 B
+      project  packages/api/AGENTS.md       79 B
+
+    Candidates, in the order they were probed:
+      missing    user     ~/.codex/AGENTS.md
+      missing    project  AGENTS.override.md
+      included   project  AGENTS.md
+      missing    project  packages/AGENTS.override.md
+      missing    project  packages/AGENTS.md
+      hard-link  project  packages/api/AGENTS.override.md
+      included   project  packages/api/AGENTS.md
+
+    What the verdicts mean:
+      hard-link: the file has another name (a hard link) that may be outside the project; agentspine never reads it.
+
+    File system work: 16 opens, 10 stats, 2 reads (242 bytes), 0 directory listings, 9 refusals.
+    ");
+    // The catalog counts a required gap.
+    let out = ex.run("packages/api", &["briefing", "--host", "codex", "--json"]);
+    let briefing = ex.json(&out);
+    assert!(!briefing.to_string().contains("SECRET"));
+    assert_eq!(
+        briefing["sourceResolution"]["gaps"],
+        serde_json::json!([{"cause": "hard-link", "required": true, "what": "packages/api/AGENTS.override.md"}])
+    );
 }

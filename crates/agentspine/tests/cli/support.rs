@@ -79,15 +79,18 @@ impl Example {
         child.wait_with_output().unwrap()
     }
 
-    /// Output text with temp paths replaced, and source ids (keyed by a
-    /// fresh state directory each run) replaced by `src_[N]` in order of
-    /// first appearance.
+    /// Output text with temp paths replaced, source ids (keyed by a fresh
+    /// state directory each run) replaced by `src_[N]` in order of first
+    /// appearance, and the reader's count of confirming re-reads replaced
+    /// by `"[confirmations]"`: whether a read is confirmed depends on how
+    /// long ago the example was copied (`agentspine_fs::RACY_WINDOW`), not
+    /// on the command.
     pub fn filter(&self, text: &str) -> String {
         let text = text
             .replace(&self.tree.display().to_string(), "[TREE]")
             .replace(&self.home.display().to_string(), "[HOME]")
             .replace(&self.dir.path().display().to_string(), "[TMP]");
-        number_source_ids(&text)
+        redact_count(&number_source_ids(&text), "confirmations")
     }
 
     pub fn stdout(&self, out: &Output) -> String {
@@ -116,6 +119,29 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// Every `"KEY": N` (any spacing) in JSON text with the number replaced by
+/// the string `"[KEY]"`.
+pub fn redact_count(text: &str, key: &str) -> String {
+    let needle = format!("\"{key}\":");
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&needle) {
+        let after = &rest[at + needle.len()..];
+        let spaces = after.len() - after.trim_start().len();
+        let digits = after[spaces..].chars().take_while(char::is_ascii_digit).count();
+        out.push_str(&rest[..at + needle.len()]);
+        if digits > 0 {
+            out.push_str(&after[..spaces]);
+            out.push_str(&format!("\"[{key}]\""));
+        } else {
+            out.push_str(&after[..spaces + digits]);
+        }
+        rest = &after[spaces + digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Source ids (keyed by a fresh state directory each run) replaced by

@@ -35,6 +35,7 @@ fn resolve_context_is_the_cli_json_for_the_target() {
       "chain_dir": "packages/api/src/handlers",
       "counters": {
         "bytes_read": 325,
+        "confirmations": "[confirmations]",
         "dir_entries": 0,
         "dir_enumerations": 0,
         "opens": 20,
@@ -43,8 +44,10 @@ fn resolve_context_is_the_cli_json_for_the_target() {
           "budget-exhausted": 0,
           "deadline": 0,
           "escape": 0,
+          "hard-link": 0,
           "invalid-path": 0,
           "io": 0,
+          "mount-crossing": 0,
           "not-directory": 0,
           "not-found": 9,
           "not-regular": 0,
@@ -53,6 +56,7 @@ fn resolve_context_is_the_cli_json_for_the_target() {
           "symlink": 0,
           "too-large": 0
         },
+        "reopens": 3,
         "retries": 0,
         "stats": 10
       },
@@ -292,6 +296,7 @@ fn session_briefing_labels_every_part() {
         ],
         "work": {
           "bytes_read": 1714,
+          "confirmations": "[confirmations]",
           "dir_entries": 23,
           "dir_enumerations": 9,
           "opens": 55,
@@ -300,8 +305,10 @@ fn session_briefing_labels_every_part() {
             "budget-exhausted": 0,
             "deadline": 0,
             "escape": 0,
+            "hard-link": 0,
             "invalid-path": 0,
             "io": 0,
+            "mount-crossing": 0,
             "not-directory": 0,
             "not-found": 15,
             "not-regular": 0,
@@ -310,6 +317,7 @@ fn session_briefing_labels_every_part() {
             "symlink": 0,
             "too-large": 0
           },
+          "reopens": 12,
           "retries": 0,
           "stats": 44
         }
