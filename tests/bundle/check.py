@@ -197,12 +197,20 @@ class World:
                              input=json.dumps(payload), cwd=cwd, env=env, capture_output=True, text=True,
                              timeout=60)
         assert out.returncode == 0, out.stderr
+        self.last_report = None
         if not out.stdout.strip():
             return ""
         value = json.loads(out.stdout)
         spec = value["hookSpecificOutput"]
         assert spec["hookEventName"] == payload["hook_event_name"], out.stdout
-        return spec["additionalContext"]
+        # A session start ends with the compact sourceResolution report;
+        # it is kept apart (last_report) from what the hook adds.
+        context, marker = spec["additionalContext"], "[agentspine sourceResolution]\n\n"
+        at = context.rfind(marker)
+        if at >= 0:
+            self.last_report = context[at + len(marker):]
+            context = context[:at].rstrip("\n")
+        return context
 
 
 def main() -> int:
@@ -308,6 +316,9 @@ def run(w: World) -> int:
 
     check(codex("SessionStart", "startup", source="startup") == "",
           "Codex startup: nothing (Codex loads its own chain)")
+    check((w.last_report or "").startswith(f"host codex; root {os.path.realpath(w.app)} (project); sources ")
+          and w.last_report.endswith("; reason none"),
+          f"Codex startup: the compact sourceResolution report ({w.last_report})")
     api_patch = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts"))
     check("API-OVERRIDE" in api_patch and "API-PLAIN" not in api_patch,
           "Codex apply_patch in packages/api: AGENTS.override.md, not the AGENTS.md it overrides")
