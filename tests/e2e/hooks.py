@@ -299,6 +299,33 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     with open(p("packages/api/src/handler.ts")) as f:
         c.check(f.read() == "export const a = 2;\n", "the Edit went through (the hook never blocks)")
 
+    # The MCP server Claude Code launched for this project, called by the
+    # model with no extra flags: its own project resolves, a foreign
+    # directory is refused (the server resolves only its launch's roots).
+    foreign = os.path.join(work, "claude", "foreign")
+    write(f"{foreign}/AGENTS.md", "Foreign project: FOREIGN_2z8.\n")
+    turns = [{"tool": {"name": "mcp__agentspine__session_briefing",
+                       "input": {"project_root": tree, "host": "claude", "cwd": cwd}}},
+             {"tool": {"name": "mcp__agentspine__session_briefing", "input": {"project_root": foreign}}},
+             {"text": "done"}]
+    json.dump(turns, open(script, "w"))
+    try:
+        recs = cap.run_host("claude", tree, cwd, home, script=script, prompt="Which rules apply here?",
+                            env={"AGENTSPINE_CONFIG": config},
+                            extra_args=[*args, "--allowedTools", "mcp__agentspine__session_briefing"],
+                            keep=os.path.join(keep, "claude-mcp") if keep else None)
+    except cap.CaptureError as e:
+        c.check(False, "claude -p runs the MCP tool calls to the end", str(e))
+        return c
+    reqs = main_requests("claude", recs)
+    c.check(len(reqs) == 3, "the model was asked 3 times (2 MCP tool calls, then the answer)", str(len(reqs)))
+    if len(reqs) == 3:
+        own, refused = text_of(reqs[1]), text_of(reqs[2])
+        c.check("CL_ROOT_7f3" in own and "MEM_ALWAYS_4r8" in own,
+                "Claude Code's MCP server: session_briefing for its own project returns the briefing, memory included")
+        c.check("not a root this server was started for" in refused and "FOREIGN_2z8" not in refused,
+                "Claude Code's MCP server: a foreign project_root is refused, nothing of it read")
+
     # The same project with a broken memory index, in a new session.
     outside = os.path.join(work, "claude", "outside")
     write(f"{outside}/secret.md", "Outside the memory directory: SECRET_6h0.\n")

@@ -144,6 +144,9 @@ fn summary(r: &Resolution, native: &str) -> String {
     let mut s = String::new();
     s.push_str(&format!("host          {}\n", r.host));
     s.push_str(&format!("project root  {}  ({})\n", r.project_root.display(), r.root_evidence));
+    if r.root_kind.reason().is_some() {
+        s.push_str(&format!("              {}\n", r.root_kind.explain()));
+    }
     s.push_str(&format!("chain for     {}\n", r.chain_dir));
     if let Some(home) = &r.profile_home {
         s.push_str(&format!("profile       {}\n", home.display()));
