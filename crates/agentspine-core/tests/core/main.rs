@@ -7,6 +7,7 @@
 
 mod support;
 
+mod aliases;
 mod bad_input;
 mod catalog;
 mod counts;
