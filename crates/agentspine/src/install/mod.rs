@@ -20,6 +20,7 @@
 mod claude;
 mod codex;
 mod hooks;
+pub mod inspect;
 mod json;
 pub(crate) mod trust;
 

@@ -1,0 +1,264 @@
+//! What agentspine installed into a host, as the installer knows it: the
+//! settings and hook files it writes for that host, the hooks of ours each
+//! holds per event, where the MCP server is registered, and (Codex) whether
+//! Codex trusts the hooks. `agentspine doctor` asks this instead of knowing
+//! the file layouts itself.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use agentspine_core::{Environment, Host};
+use agentspine_fs::{Budget, Reader};
+use serde_json::{Value, json};
+
+/// Largest configuration file read (the hosts' own files are small).
+const MAX_CONFIG: u64 = 16 << 20;
+
+/// Whether agentspine's hooks are installed exactly once per event (and,
+/// for Codex, trusted) and the MCP server registered, from the host's own
+/// configuration files, for the project at `root`; what the user must do
+/// is appended to `actions`.
+pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<String>) -> Value {
+    let (settings, mcp_files, required): (Vec<PathBuf>, Vec<(PathBuf, McpKind)>, &[&str]) = match host {
+        Host::Claude => {
+            let config = env.claude_home();
+            let user_json = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+                Some(dir) => Some(PathBuf::from(dir).join(".claude.json")),
+                None => env.home.as_ref().map(|h| h.join(".claude.json")),
+            };
+            let mut settings: Vec<PathBuf> = config.iter().map(|c| c.join("settings.json")).collect();
+            settings.push(root.join(".claude/settings.json"));
+            settings.push(root.join(".claude/settings.local.json"));
+            let mut mcp: Vec<(PathBuf, McpKind)> =
+                user_json.into_iter().map(|p| (p, McpKind::Json)).collect();
+            mcp.push((root.join(".mcp.json"), McpKind::Json));
+            (settings, mcp, &["SessionStart", "UserPromptSubmit", "PreToolUse"])
+        }
+        Host::Codex => {
+            let home = env.codex_home();
+            // Codex reads hooks from hooks.json and from `[hooks]` in
+            // config.toml.
+            (
+                home.iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect(),
+                home.iter().map(|h| (h.join("config.toml"), McpKind::Toml)).collect(),
+                &["SessionStart", "UserPromptSubmit", "PreToolUse"],
+            )
+        }
+        Host::Pi | Host::Desktop | Host::Generic => {
+            return json!({
+                "applicable": false,
+                "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", host),
+            });
+        }
+    };
+    let word = host.as_str();
+    let mut files = Vec::new();
+    // Distinct commands per event: Claude Code runs identical commands from
+    // several settings files once.
+    let mut per_event: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for path in &settings {
+        let (text, problem) = read_config(path);
+        let mut counts = BTreeMap::new();
+        if let Some(text) = &text {
+            let parsed = if path.extension().is_some_and(|e| e == "toml") {
+                text.parse::<toml_edit::DocumentMut>()
+                    .map(|doc| json!({ "hooks": doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null) }))
+                    .map_err(|e| format!("not valid TOML ({e})"))
+            } else {
+                serde_json::from_str::<Value>(text).map_err(|e| format!("not valid JSON ({e})"))
+            };
+            match parsed {
+                Ok(value) => {
+                    for (event, groups) in value["hooks"].as_object().into_iter().flatten() {
+                        for group in groups.as_array().into_iter().flatten() {
+                            for hook in group["hooks"].as_array().into_iter().flatten() {
+                                let Some(command) = hook["command"].as_str() else { continue };
+                                if super::hooks::is_ours(command, word) {
+                                    *counts.entry(event.clone()).or_insert(0u64) += 1;
+                                    per_event
+                                        .entry(event.clone())
+                                        .or_default()
+                                        .insert(command.trim().to_owned());
+                                }
+                            }
+                        }
+                    }
+                }
+                Err(e) => actions.push(format!("{}: {e}; the host ignores its hooks", path.display())),
+            }
+        }
+        if let Some(problem) = &problem {
+            actions.push(format!("{}: {problem}", path.display()));
+        }
+        files.push(
+            json!({ "path": path, "exists": text.is_some(), "agentspine_hooks": counts, "problem": problem }),
+        );
+    }
+    let mut registered = Vec::new();
+    for (path, kind) in &mcp_files {
+        let (text, _) = read_config(path);
+        let found = text.as_deref().is_some_and(|t| match kind {
+            McpKind::Json => {
+                serde_json::from_str::<Value>(t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+            }
+            McpKind::Toml => t
+                .parse::<toml_edit::DocumentMut>()
+                .is_ok_and(|d| d.get("mcp_servers").and_then(|s| s.get("agentspine")).is_some()),
+        });
+        if found {
+            registered.push(path.clone());
+        }
+    }
+    let mut problems = Vec::new();
+    for event in required {
+        match per_event.get(*event).map_or(0, |c| c.len()) {
+            0 => problems.push(format!("no agentspine hook for {event}")),
+            1 => {}
+            n => problems.push(format!("{n} different agentspine hooks for {event} (each runs)")),
+        }
+    }
+    for (event, commands) in &per_event {
+        if !required.contains(&event.as_str()) && commands.len() > 1 {
+            problems.push(format!("{} different agentspine hooks for {event} (each runs)", commands.len()));
+        }
+    }
+    if registered.is_empty() {
+        problems.push("the MCP server is not registered".to_owned());
+    }
+    let (trust, untrusted, disabled) = match host {
+        Host::Codex => codex_trust(env),
+        _ => (Value::Null, Vec::new(), Vec::new()),
+    };
+    let skipped: Vec<&String> = untrusted.iter().chain(&disabled).collect();
+    let summary = match (problems.is_empty(), skipped.is_empty()) {
+        (true, true) => {
+            let trusted = if host == Host::Codex { " and trusted" } else { "" };
+            format!(
+                "hooks installed once per event{trusted}; MCP server registered in {}",
+                registered[0].display()
+            )
+        }
+        _ => {
+            let mut all = problems.clone();
+            if !skipped.is_empty() {
+                let skipped: Vec<&str> = skipped.iter().map(|s| s.as_str()).collect();
+                all.push(format!(
+                    "Codex skips these agentspine hooks without a word: {}",
+                    skipped.join(", ")
+                ));
+            }
+            all.join("; ")
+        }
+    };
+    if !problems.is_empty() {
+        actions.push(format!("{}: run `agentspine install {word}`", problems.join("; ")));
+    }
+    if !untrusted.is_empty() {
+        actions.push(format!(
+            "Codex has not trusted agentspine's hooks ({}): trust them in `codex` (type `/hooks`), or run \
+             `agentspine install codex --trust-hooks`",
+            untrusted.join(", ")
+        ));
+    }
+    if !disabled.is_empty() {
+        actions.push(format!(
+            "agentspine's hooks are turned off in Codex ({}): turn them on in `codex` (type `/hooks`)",
+            disabled.join(", ")
+        ));
+    }
+    json!({
+        "applicable": true,
+        "summary": summary,
+        "hook_files": files,
+        "commands_per_event": per_event,
+        "mcp_registered_in": registered,
+        "codex_trust": trust,
+        "ok": problems.is_empty() && skipped.is_empty(),
+    })
+}
+
+/// Codex's trust records of agentspine's hooks in `$CODEX_HOME/hooks.json`
+/// (see `install::trust`): each hook with its status, then the hooks Codex
+/// would skip for want of trust, and those turned off in Codex.
+fn codex_trust(env: &Environment) -> (Value, Vec<String>, Vec<String>) {
+    use crate::install::trust;
+    let Some(home) = env.codex_home() else { return (Value::Null, Vec::new(), Vec::new()) };
+    let hooks_path = home.join("hooks.json");
+    let hooks: Value =
+        read_config(&hooks_path).0.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+    let records = trust::records(&hooks_path, &hooks);
+    let config: toml_edit::DocumentMut =
+        read_config(&home.join("config.toml")).0.and_then(|t| t.parse().ok()).unwrap_or_default();
+    let statuses = trust::statuses(&records, &config);
+    let report = records
+        .iter()
+        .zip(&statuses)
+        .map(|(r, s)| json!({ "event": r.event, "key": r.key, "status": s.as_str() }))
+        .collect();
+    let named = |wanted: &dyn Fn(trust::Status) -> bool| -> Vec<String> {
+        records
+            .iter()
+            .zip(&statuses)
+            .filter(|(_, s)| wanted(**s))
+            .map(|(r, s)| format!("{} {}", r.event, s.as_str()))
+            .collect()
+    };
+    let untrusted = named(&|s| matches!(s, trust::Status::Untrusted | trust::Status::Changed));
+    let disabled = named(&|s| s == trust::Status::Disabled);
+    (Value::Array(report), untrusted, disabled)
+}
+
+/// A TOML item as JSON (tables, arrays of tables, plain values), so hook
+/// tables read the same from config.toml as from hooks.json.
+fn toml_to_json(item: &toml_edit::Item) -> Value {
+    fn value(v: &toml_edit::Value) -> Value {
+        match v {
+            toml_edit::Value::String(s) => Value::String(s.value().clone()),
+            toml_edit::Value::Integer(i) => json!(*i.value()),
+            toml_edit::Value::Float(f) => json!(*f.value()),
+            toml_edit::Value::Boolean(b) => json!(*b.value()),
+            toml_edit::Value::Datetime(d) => Value::String(d.value().to_string()),
+            toml_edit::Value::Array(a) => Value::Array(a.iter().map(value).collect()),
+            toml_edit::Value::InlineTable(t) => {
+                Value::Object(t.iter().map(|(k, v)| (k.to_owned(), value(v))).collect())
+            }
+        }
+    }
+    match item {
+        toml_edit::Item::None => Value::Null,
+        toml_edit::Item::Value(v) => value(v),
+        toml_edit::Item::Table(t) => {
+            Value::Object(t.iter().map(|(k, v)| (k.to_owned(), toml_to_json(v))).collect())
+        }
+        toml_edit::Item::ArrayOfTables(a) => Value::Array(
+            a.iter()
+                .map(|t| Value::Object(t.iter().map(|(k, v)| (k.to_owned(), toml_to_json(v))).collect()))
+                .collect(),
+        ),
+    }
+}
+
+enum McpKind {
+    Json,
+    Toml,
+}
+
+/// A configuration file's text (`None` when missing), and a problem worth
+/// telling (a link, unreadable), read through the confined reader.
+fn read_config(path: &Path) -> (Option<String>, Option<String>) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return (None, None) };
+    let reader = Reader::new(Budget::UNLIMITED);
+    let root = match reader.open_root(dir) {
+        Ok(root) => root,
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => return (None, None),
+        Err(e) => return (None, Some(e.to_string())),
+    };
+    match root.read(name, MAX_CONFIG) {
+        Ok(snapshot) => match String::from_utf8(snapshot.bytes) {
+            Ok(text) => (Some(text), None),
+            Err(_) => (None, Some("not UTF-8".to_owned())),
+        },
+        Err(e) if e.code() == agentspine_fs::Code::NotFound => (None, None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
