@@ -37,6 +37,24 @@ pub fn loads_nested(host: Host, tool_name: &str) -> bool {
     host == Host::Claude && matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
 }
 
+/// The directory whose chain the host loaded at the session's start, from
+/// a hook payload's `cwd`: for Claude Code, the directory it was started
+/// in (`$CLAUDE_PROJECT_DIR`) when `cwd` lies inside it (the model may
+/// have moved the shell's directory since), else `cwd`. Lexically
+/// reduced.
+pub fn session_dir(host: Host, env: &crate::env::Environment, cwd: &Path) -> PathBuf {
+    let cwd = crate::locate::lexical(cwd);
+    if host == Host::Claude
+        && let Some(project) = env.claude_project_dir.as_deref()
+    {
+        let project = crate::locate::lexical(project);
+        if cwd.starts_with(&project) {
+            return project;
+        }
+    }
+    cwd
+}
+
 /// The chain files of a tool call's targets that the session lacks.
 #[derive(Debug, Default)]
 pub struct ToolDelta {

@@ -24,6 +24,9 @@ pub struct Environment {
     /// `$CLAUDE_CODE_PROJECT_DIR_NAME` (Claude Code's memory directory name,
     /// honoured only with `CLAUDE_CONFIG_DIR`).
     pub claude_project_dir_name: Option<String>,
+    /// `$CLAUDE_PROJECT_DIR`: the directory Claude Code was started in, as
+    /// it tells its hooks.
+    pub claude_project_dir: Option<PathBuf>,
 }
 
 impl Environment {
@@ -41,6 +44,7 @@ impl Environment {
             claude_config_dir: path("CLAUDE_CONFIG_DIR"),
             pi_agent_dir: path("PI_CODING_AGENT_DIR"),
             claude_project_dir_name: var("CLAUDE_CODE_PROJECT_DIR_NAME").and_then(|v| v.into_string().ok()),
+            claude_project_dir: path("CLAUDE_PROJECT_DIR"),
         }
     }
 

@@ -68,12 +68,13 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         }
     };
     shared.set_event(&payload.hook_event_name);
+    let resolver =
+        state.resolver(Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots());
     let hook = Hook {
         host,
-        session_dir: session_dir(host, &payload.cwd),
+        session_dir: agentspine_core::delta::session_dir(host.host(), resolver.env(), &payload.cwd),
         payload: &payload,
-        resolver: state
-            .resolver(Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots()),
+        resolver,
         state: &state,
         sent: std::cell::OnceCell::new(),
     };
@@ -117,21 +118,6 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     // host did not get.
     shared.set_phase("session-state");
     hook.mark_sent(fitted.shown.iter().filter_map(|&i| blocks.get(i).or(tail.as_ref())));
-}
-
-/// Where the host loaded its chain from (see [`Hook::session_dir`]).
-fn session_dir(host: HookHost, cwd: &Path) -> PathBuf {
-    let cwd = agentspine_core::lexical(cwd);
-    if host == HookHost::Claude
-        && let Some(project) = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from)
-        && project.is_absolute()
-    {
-        let project = agentspine_core::lexical(&project);
-        if cwd.starts_with(&project) {
-            return project;
-        }
-    }
-    cwd
 }
 
 impl Hook<'_> {
