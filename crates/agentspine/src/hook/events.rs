@@ -3,7 +3,7 @@
 //!
 //! | event | adds |
 //! |---|---|
-//! | `SessionStart` | the instruction files the host never reads, when configured ([`crate::config`]); Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots); both hosts: continuity records read through the user's bindings |
+//! | `SessionStart` | the instruction files the host never reads, when configured ([`crate::config`]); Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots); both hosts: continuity records read through the user's bindings, then the compact `sourceResolution` report (core's [`agentspine_core::report`]), once per session |
 //! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent; both hosts: continuity records not yet sent |
 //! | `PreToolUse` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
