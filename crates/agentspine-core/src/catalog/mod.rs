@@ -271,17 +271,10 @@ fn memory_sources(
     resolution.warnings.extend(warnings);
     let Some(crate::resolver::MemoryOutcome { dir: found, load: loaded }) = found else { return Ok(()) };
     resolution.memory = Some(loaded.report);
-    match loaded.status.as_str() {
-        "loaded" | "no-index" | "no-memory-directory" => {}
-        closed => {
-            resolution.gaps.push(Gap {
-                what: "MEMORY.md".to_owned(),
-                cause: closed.to_owned(),
-                required: true,
-            });
-            if resolution.reason.is_none() {
-                resolution.reason = Some(closed.to_owned());
-            }
+    if let Some(closed) = loaded.closed_reason() {
+        resolution.gaps.push(Gap { what: "MEMORY.md".to_owned(), cause: closed.to_owned(), required: true });
+        if resolution.reason.is_none() {
+            resolution.reason = Some(closed.to_owned());
         }
     }
     if let Some(index) = &loaded.index {

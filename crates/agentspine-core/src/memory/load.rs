@@ -148,6 +148,16 @@ pub struct MemoryLoad {
 }
 
 impl MemoryLoad {
+    /// Why this load failed closed (a gap: a required preflight fails on
+    /// it), or `None` when it loaded or there is simply nothing to load
+    /// (no index, no memory directory). One rule for every surface.
+    pub fn closed_reason(&self) -> Option<&str> {
+        match self.status.as_str() {
+            "loaded" | "no-index" | "no-memory-directory" => None,
+            closed => Some(closed),
+        }
+    }
+
     fn closed(status: &str, report: MemoryReport) -> MemoryLoad {
         MemoryLoad {
             status: status.to_owned(),

@@ -9,9 +9,6 @@ use sha2::{Digest, Sha256};
 use super::context::Block;
 use super::events::Hook;
 
-/// Memory statuses that are not a failure: loaded, or nothing to load.
-const FINE: [&str; 3] = ["loaded", "no-index", "no-memory-directory"];
-
 impl Hook<'_> {
     /// The relevant facts not yet sent. `fresh` (startup, compaction) also
     /// drops the memory directory's cached snapshots first, so every fact
@@ -41,8 +38,8 @@ impl Hook<'_> {
         };
         let Some(MemoryOutcome { dir: found, load: loaded }) = outcome else { return (Vec::new(), None) };
         let index = found.dir.join(agentspine_core::memory::load::INDEX);
-        if !FINE.contains(&loaded.status.as_str()) {
-            self.audit("memory", &loaded.status, Some(index.display().to_string()), None);
+        if let Some(closed) = loaded.closed_reason() {
+            self.audit("memory", closed, Some(index.display().to_string()), None);
         }
         for unloaded in &loaded.unloaded {
             use agentspine_core::memory::load::UnloadedWhy;
