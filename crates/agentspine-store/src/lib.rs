@@ -63,19 +63,27 @@
 #![deny(missing_docs)]
 
 mod audit;
+mod audit_bounds;
 mod bindings;
 mod cache;
 mod continuity;
 mod db;
 mod dir;
 mod fault;
+mod incident;
 mod migrations;
 mod records;
 mod registry;
+mod repair;
+mod salvage;
 mod scope;
 mod session;
 
 pub use audit::{AuditError, AuditEvent, AuditRow};
+pub use audit_bounds::{
+    AUDIT_KEEP_ROWS, AUDIT_MAX_ROW_BYTES, AUDIT_MAX_ROWS, AUDIT_NAME_CAP, AUDIT_TEXT_CAP, AuditPrunes,
+    PRUNE_CHECK_EVERY,
+};
 pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
 pub use cache::{CACHE_CAP_BYTES, CacheChange, CacheError, CacheStats, CachedSnapshot};
 pub use continuity::{ContinuityRecord, MAX_CONTINUITY_RECORDS};
@@ -84,11 +92,13 @@ pub use db::{
     Store, StoreError,
 };
 pub use dir::{Platform, state_dir, state_dir_path};
+pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
 pub use records::{
     MAX_RECORD_BYTES, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange, RecordError, RecordKind,
     RecordStatus,
 };
+pub use repair::REPAIR_PENDING;
 pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
