@@ -95,7 +95,7 @@ impl Store {
             .write(|tx| {
                 let repeat = tx
                     .query_row(
-                        "SELECT 1 FROM audit WHERE fingerprint = ?1 AND at_ms >= ?2 LIMIT 1",
+                        "SELECT 1 FROM audit WHERE at_ms >= ?2 AND fingerprint = ?1 LIMIT 1",
                         (&print, at_ms.saturating_sub(window_ms)),
                         |_| Ok(()),
                     )

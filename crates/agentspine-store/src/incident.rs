@@ -43,6 +43,10 @@ pub enum ReadMethod {
     /// (page size found from the pages) and rows copied as above; a WAL
     /// beside it is not applied this way.
     RebuiltHeader,
+    /// The file ends inside a page: its whole pages were read (from
+    /// memory) and rows copied as above; a WAL beside it is not applied
+    /// this way.
+    WholePages,
     /// Nothing could be read.
     Nothing,
 }

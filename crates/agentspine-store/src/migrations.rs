@@ -119,7 +119,9 @@ BEGIN SELECT RAISE(ABORT, 'records are never deleted: retract them'); END;
 ///
 /// - `audit.kept`: 1 for rows that are never pruned (binding, record and
 ///   incident events), 0 for problem rows; `audit.fingerprint`: a digest of
-///   the row's fields, so that a repeat is found through an index.
+///   the row's fields, indexed after the time, so that a repeat within a
+///   window is found in the index alone (and rows still go into the index
+///   in time order: its pages fill the same way every run).
 /// - `audit_prunes`: one row per prune; the delete trigger lets a row go
 ///   only when it is a problem row at or below a recorded prune's
 ///   `through_id`, so nothing else can remove a row unnoticed.
@@ -131,7 +133,8 @@ BEGIN SELECT RAISE(ABORT, 'records are never deleted: retract them'); END;
 const V3: &str = r#"
 ALTER TABLE audit ADD COLUMN kept INTEGER NOT NULL DEFAULT 0 CHECK (kept IN (0, 1));
 ALTER TABLE audit ADD COLUMN fingerprint TEXT;
-CREATE INDEX audit_fingerprint ON audit (fingerprint, at_ms) WHERE fingerprint IS NOT NULL;
+DROP INDEX audit_at;
+CREATE INDEX audit_at ON audit (at_ms, fingerprint);
 
 DROP TRIGGER audit_no_update;
 UPDATE audit SET kept = 1

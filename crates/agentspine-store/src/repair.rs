@@ -247,6 +247,10 @@ fn plain(tx: &Transaction<'_>, read: Rows, sql: &str) -> rusqlite::Result<TableS
     let mut account = read.salvage;
     let mut stmt = tx.prepare(sql)?;
     for row in &read.rows {
+        if row.iter().any(has_nul) {
+            account.refused += 1;
+            continue;
+        }
         match stmt.execute(params_from_iter(&row[1..])) {
             Ok(1) => account.recovered += 1,
             Ok(_) | Err(_) => account.refused += 1,
@@ -258,6 +262,10 @@ fn plain(tx: &Transaction<'_>, read: Rows, sql: &str) -> rusqlite::Result<TableS
 fn copy_audit(tx: &Transaction<'_>, read: Rows) -> rusqlite::Result<TableSalvage> {
     let mut account = read.salvage;
     for row in &read.rows {
+        if row.iter().any(has_nul) {
+            account.refused += 1;
+            continue;
+        }
         let (Some(id), Some(at_ms), Some(host), Some(event), Some(phase), Some(code)) =
             (int(&row[1]), int(&row[2]), text(&row[3]), text(&row[4]), text(&row[5]), text(&row[6]))
         else {
@@ -357,6 +365,13 @@ fn suspend(tx: &Transaction<'_>, salvage: &Salvage) -> rusqlite::Result<Vec<Stri
         )?;
     }
     Ok(active.into_iter().map(|(id, _)| id).collect())
+}
+
+/// Text holding a NUL byte: what a zeroed stretch of a page decodes to.
+/// Records and binding events never hold one (command-line text cannot);
+/// an audit row that did (a hostile path) is lost with the damaged ones.
+fn has_nul(value: &Value) -> bool {
+    matches!(value, Value::Text(t) if t.contains('\0'))
 }
 
 fn int(value: &Value) -> Option<i64> {

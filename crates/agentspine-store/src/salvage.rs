@@ -10,13 +10,20 @@
 //!    so its committed transactions are applied), with `writable_schema`
 //!    (a file cut short is read as far as it goes instead of refused) and
 //!    `cell_size_check` (a damaged page is reported, not misread).
+//!    A file that ends inside a page is read from memory, its whole pages
+//!    only: SQLite would read the missing part of the last page as zeros
+//!    and return rows made of them.
 //! 2. If SQLite says it is not a database, the 100-byte header is rebuilt
 //!    in memory (the page size found from the pages themselves) and the
 //!    bytes are opened as an in-memory database; the file is not changed.
-//! 3. Each table is read in id order (`rowid > last ORDER BY rowid`). When
-//!    a row or page cannot be read, the next readable id is found by
+//! 3. Each table is read in id order (`rowid >= next ORDER BY rowid`).
+//!    When a row or page cannot be read, the next readable id is found by
 //!    seeking further ahead, doubling the step, then bisecting back, so
 //!    exactly the unreadable ids are skipped and reported as ranges.
+//!
+//! SQLite keeps no checksums: a damaged page that still parses is read as
+//! it is. Text holding a NUL byte (what zeroed bytes decode to) is refused
+//! by the copy; anything subtler is not detectable.
 
 use std::path::Path;
 
@@ -53,8 +60,21 @@ pub(crate) fn open(dir: &Path, name: &str) -> Result<Damaged, String> {
     let path = dir.join(name);
     let root = Reader::new(Budget::UNLIMITED).open_root(dir).map_err(|e| e.to_string())?;
     let has_wal = root.stat(format!("{name}-wal")).is_ok_and(|m| m.identity.size > 0);
-    let first = open_file(&path, has_wal).map_err(|e| e.to_string()).and_then(readable);
-    let first_error = match first {
+    let size = root.stat(name).map_err(|e| e.to_string())?.identity.size;
+    let head = root.read_head(name, 100).map_err(|e| e.to_string())?.bytes;
+    // A file that ends inside a page: SQLite would read that page's
+    // missing part as zeros and return rows made of them. Only the whole
+    // pages are read, from memory.
+    if let Some(page) = stated_page_size(&head)
+        && size % page as u64 != 0
+    {
+        let bytes = root.read(name, MAX_REBUILD_BYTES).map_err(|e| e.to_string())?.bytes;
+        let whole = bytes[..bytes.len() / page * page].to_vec();
+        return in_memory(&whole)
+            .map(|conn| Damaged { conn, read: ReadMethod::WholePages, wal_ignored: has_wal })
+            .map_err(|e| format!("its whole pages cannot be read either: {e}"));
+    }
+    let first_error = match open_file(&path, has_wal).map_err(|e| e.to_string()).and_then(readable) {
         Ok(conn) => return Ok(Damaged { conn, read: ReadMethod::Rows, wal_ignored: false }),
         Err(e) => e,
     };
@@ -64,15 +84,38 @@ pub(crate) fn open(dir: &Path, name: &str) -> Result<Damaged, String> {
     let bytes = root.read(name, MAX_REBUILD_BYTES).map_err(|e| e.to_string())?.bytes;
     for page_size in page_sizes(&bytes) {
         let Some(rebuilt) = rebuild_header(&bytes, page_size) else { continue };
-        let Ok(mut conn) = Connection::open_in_memory() else { continue };
-        if conn.deserialize_read_exact("main", rebuilt.as_slice(), rebuilt.len(), true).is_err() {
-            continue;
-        }
-        if let Ok(conn) = configure(conn).map_err(|e| e.to_string()).and_then(readable) {
+        if let Ok(conn) = in_memory(&rebuilt) {
             return Ok(Damaged { conn, read: ReadMethod::RebuiltHeader, wal_ignored: has_wal });
         }
     }
     Err(first_error)
+}
+
+/// The page size a header names, when the header is SQLite's.
+fn stated_page_size(head: &[u8]) -> Option<usize> {
+    if head.len() < 18 || !head.starts_with(MAGIC) {
+        return None;
+    }
+    let size = match u16::from_be_bytes([head[16], head[17]]) {
+        1 => 65536,
+        n => usize::from(n),
+    };
+    (size.is_power_of_two() && size >= 512).then_some(size)
+}
+
+/// `bytes` as a read-only in-memory database, readable. A WAL-mode
+/// header is read as a rollback-journal one (memory has no WAL).
+fn in_memory(bytes: &[u8]) -> Result<Connection, String> {
+    let mut owned;
+    let mut bytes = bytes;
+    if bytes.len() > 20 && bytes[18..20] == [2, 2] {
+        owned = bytes.to_vec();
+        owned[18..20].copy_from_slice(&[1, 1]);
+        bytes = &owned;
+    }
+    let mut conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
+    conn.deserialize_read_exact("main", bytes, bytes.len(), true).map_err(|e| e.to_string())?;
+    configure(conn).map_err(|e| e.to_string()).and_then(readable)
 }
 
 fn open_file(path: &Path, with_wal: bool) -> rusqlite::Result<Connection> {
@@ -199,16 +242,18 @@ impl Damaged {
             .map(|c| if present.iter().any(|p| p == c) { format!("\"{c}\"") } else { "NULL".to_owned() })
             .collect();
         let sql = format!(
-            "SELECT rowid, {} FROM \"{table}\" NOT INDEXED WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+            "SELECT rowid, {} FROM \"{table}\" NOT INDEXED WHERE rowid >= ?1 ORDER BY rowid LIMIT ?2",
             list.join(", ")
         );
         let mut rows = Vec::new();
-        let mut after = 0i64;
+        // The next id to read.
+        let mut from = 1i64;
         let mut probes = MAX_PROBES;
         let mut skipped = false;
         loop {
-            let read = self.batch(&sql, after, BATCH, columns.len() + 1, &mut rows);
+            let read = self.batch(&sql, from, BATCH, columns.len() + 1, &mut rows);
             let just_skipped = std::mem::replace(&mut skipped, false);
+            let next = last_rowid(&rows).map_or(from, |id| id.saturating_add(1).max(from));
             match read {
                 Ok(0) if just_skipped => {
                     // Nothing readable after the last skip: the damage
@@ -219,21 +264,18 @@ impl Damaged {
                     break;
                 }
                 Ok(n) if n < BATCH as usize => break,
-                Ok(_) => after = last_rowid(&rows).unwrap_or(after),
-                Err(()) => {
-                    after = last_rowid(&rows).unwrap_or(after).max(after);
-                    match self.next_readable(&sql, after, columns.len() + 1, &mut probes) {
-                        Some(resume) => {
-                            salvage.unreadable.push(IdRange { first: after + 1, last: Some(resume) });
-                            after = resume;
-                            skipped = true;
-                        }
-                        None => {
-                            salvage.unreadable.push(IdRange { first: after + 1, last: None });
-                            break;
-                        }
+                Ok(_) => from = next,
+                Err(()) => match self.next_readable(&sql, next, columns.len() + 1, &mut probes) {
+                    Some(resume) => {
+                        salvage.unreadable.push(IdRange { first: next, last: Some(resume - 1) });
+                        from = resume;
+                        skipped = true;
                     }
-                }
+                    None => {
+                        salvage.unreadable.push(IdRange { first: next, last: None });
+                        break;
+                    }
+                },
             }
         }
         Rows { rows, salvage }
@@ -245,18 +287,18 @@ impl Damaged {
         rows.collect()
     }
 
-    /// Reads up to `limit` rows after `after` into `out`; how many, or
+    /// Reads up to `limit` rows from id `from` on into `out`; how many, or
     /// `Err` when a row could not be read (those before it are kept).
     fn batch(
         &self,
         sql: &str,
-        after: i64,
+        from: i64,
         limit: i64,
         width: usize,
         out: &mut Vec<Vec<Value>>,
     ) -> Result<usize, ()> {
         let Ok(mut stmt) = self.conn.prepare_cached(sql) else { return Err(()) };
-        let Ok(mut rows) = stmt.query((after, limit)) else { return Err(()) };
+        let Ok(mut rows) = stmt.query((from, limit)) else { return Err(()) };
         let mut n = 0;
         loop {
             match rows.next() {
@@ -276,31 +318,33 @@ impl Damaged {
         }
     }
 
-    /// After a failure reading past `after`: the smallest `x > after` from
-    /// which reading on works again, so ids `after + 1 ..= x` are the
-    /// unreadable ones; `None` when nothing further can be read.
-    fn next_readable(&self, sql: &str, after: i64, width: usize, probes: &mut u32) -> Option<i64> {
+    /// After a failure reading from id `failed` on: the smallest `x >
+    /// failed` from which reading works again, so ids `failed .. x` are
+    /// the unreadable ones; `None` when nothing further can be read.
+    ///
+    /// A seek for `rowid >= x` reads only the pages on the way to `x`, so
+    /// it fails exactly while `x` falls in the damaged part.
+    fn next_readable(&self, sql: &str, failed: i64, width: usize, probes: &mut u32) -> Option<i64> {
         let mut works = |x: i64| -> Option<bool> {
             *probes = probes.checked_sub(1)?;
             let mut sink = Vec::new();
             Some(self.batch(sql, x, 1, width, &mut sink).is_ok())
         };
         // Ahead, doubling, until a seek works.
-        let mut failing = after;
+        let mut lo = failed;
         let mut step = 1i64;
-        let working = loop {
-            let x = after.checked_add(step).unwrap_or(i64::MAX);
+        let mut hi = loop {
+            let x = failed.checked_add(step).unwrap_or(i64::MAX);
             if works(x)? {
                 break x;
             }
             if x == i64::MAX {
                 return None;
             }
-            failing = x;
+            lo = x;
             step = step.saturating_mul(2);
         };
         // Back, halving, to the first that works.
-        let (mut lo, mut hi) = (failing, working);
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             if works(mid)? {

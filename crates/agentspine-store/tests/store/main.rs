@@ -21,6 +21,7 @@ mod corrupt;
 mod guard;
 mod open;
 mod records;
+mod salvage;
 mod scope;
 mod session;
 mod state_dir;
