@@ -13,6 +13,7 @@
 mod support;
 
 mod append_only;
+mod audit_bounds;
 mod bindings;
 mod cache;
 mod check;

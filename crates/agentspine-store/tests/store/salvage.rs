@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use agentspine_store::{
-    AuditEvent, AuditRow, BindRequest, Binding, BindingKind, BindingState, IdRange, Incident, Opened, ReadMethod,
-    Record, RecordKind, Store,
+    AuditEvent, AuditRow, BindRequest, Binding, BindingKind, BindingState, CHECK_MARKER, IdRange, Incident, OpenMode,
+    Opened, REPAIR_PENDING, ReadMethod, Record, RecordKind, Store,
 };
 use serde_json::json;
 
@@ -305,7 +305,7 @@ fn a_lost_binding_event_rolls_back_every_binding_it_may_have_ended() {
     let start = (lost as usize - 1) * page;
     bytes[start..start + page].fill(0);
     std::fs::write(state.db(), &bytes).unwrap();
-    std::fs::write(state.dir.join("state.db.check-needed"), b"x").unwrap();
+    std::fs::write(state.dir.join(CHECK_MARKER), b"x").unwrap();
 
     let (store, incident) = repaired(&state, &bytes);
     let chain = &incident.salvage.chain;
@@ -330,4 +330,78 @@ fn a_lost_binding_event_rolls_back_every_binding_it_may_have_ended() {
     assert_eq!(now.len() as u64, chain.kept + chain.suspended.len() as u64);
     assert!(now[chain.kept as usize..].iter().all(|e| e.kind == BindingKind::Rollback));
     assert!(incident.summary().contains("rolled back, since a later rollback may be lost"));
+}
+
+#[test]
+fn changes_still_in_the_write_ahead_log_are_salvaged_with_it() {
+    let state = StateDir::new();
+    let fixture = populate(&state);
+    let (leaves, _) = pages(&state, "records");
+    // A hook's connection leaves its WAL in place: five records are only there.
+    let Opened { store, .. } = Store::open_with(&state.dir, OpenMode::Hook).unwrap();
+    for i in 0..5 {
+        store.record_add(&fixture.root, RecordKind::NoGo, &format!("late {i}"), None).unwrap();
+    }
+    drop(store);
+    assert!(state.names().contains(&"state.db-wal".to_owned()));
+    // The first records page (no WAL frame holds it) is flipped.
+    let mut bytes = std::fs::read(state.db()).unwrap();
+    let page = page_size(&bytes);
+    let (first, cells) = leaves[0];
+    let start = (first as usize - 1) * page;
+    for b in &mut bytes[start..start + page] {
+        *b = !*b;
+    }
+    std::fs::write(state.db(), &bytes).unwrap();
+    std::fs::write(state.dir.join(CHECK_MARKER), b"x").unwrap();
+
+    let (store, incident) = repaired(&state, &bytes);
+    let s = &incident.salvage;
+    assert_eq!((s.read, s.wal_ignored), (ReadMethod::Rows, false));
+    assert_eq!(s.records.recovered, 125 - cells);
+    assert_eq!(s.records.unreadable, [IdRange { first: 1, last: Some(cells as i64) }]);
+    let late: Vec<String> = store
+        .record_list(&fixture.root)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.kind == RecordKind::NoGo)
+        .map(|r| r.text)
+        .collect();
+    assert_eq!(late, ["late 0", "late 1", "late 2", "late 3", "late 4"]);
+    let wal = incident.damaged_copy.with_file_name(format!(
+        "{}-wal",
+        incident.damaged_copy.file_name().unwrap().to_str().unwrap()
+    ));
+    assert!(wal.exists(), "the WAL is kept beside the damaged copy");
+}
+
+#[test]
+fn a_repair_killed_half_way_is_finished_by_the_next_open() {
+    let state = StateDir::new();
+    let fixture = populate(&state);
+    // As a process killed after moving the file aside, half-way through
+    // building the new one, leaves it.
+    let aside = "state.db.corrupt-1700000000";
+    std::fs::rename(state.db(), state.dir.join(aside)).unwrap();
+    std::fs::write(state.dir.join("state.db.salvage"), b"half-built").unwrap();
+    std::fs::write(state.dir.join(REPAIR_PENDING), format!("{aside}\ndatabase disk image is malformed\n")).unwrap();
+    let Opened { store, warnings } = Store::open(&state.dir).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let incidents = store.incidents_unacknowledged().unwrap();
+    assert_eq!(incidents.len(), 1);
+    assert_eq!(incidents[0].damaged_copy, state.dir.join(aside));
+    assert_eq!(incidents[0].reason, "database disk image is malformed");
+    assert_eq!(store.record_list(&fixture.root).unwrap(), fixture.records);
+    assert_eq!(store.bindings().unwrap(), fixture.bindings);
+    drop(store);
+    assert!(
+        !state.names().iter().any(|n| n == REPAIR_PENDING || n.starts_with("state.db.salvage")),
+        "{:?}",
+        state.names()
+    );
+    // A marker left after the new database was in place changes nothing.
+    std::fs::write(state.dir.join(REPAIR_PENDING), format!("{aside}\nwhatever\n")).unwrap();
+    let store = state.open();
+    assert_eq!(store.incidents().unwrap().len(), 1);
+    assert!(!state.names().contains(&REPAIR_PENDING.to_owned()));
 }
