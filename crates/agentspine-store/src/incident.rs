@@ -150,24 +150,24 @@ impl Incident {
             self.reason,
             self.damaged_copy.display()
         );
+        text.push_str(&format!(
+            "; recovered {}, {} ({}), {}, {}",
+            count(s.records.recovered, "record"),
+            count(s.chain.kept, "binding event"),
+            if s.chain.unverifiable == 0 {
+                "chain verified".to_owned()
+            } else {
+                format!("chain verified up to there; {} later not kept", s.chain.unverifiable)
+            },
+            count(s.audit.recovered, "audit event"),
+            count(s.scopes.recovered, "scope")
+        ));
         if s.read == ReadMethod::Nothing {
             text.push_str(&format!(
-                "; nothing could be read from it ({}): every record, binding and audit event is only in that copy",
+                ": nothing could be read from it ({}), so every record, binding and audit event is only in that copy",
                 s.error.as_deref().unwrap_or("unreadable")
             ));
         } else {
-            text.push_str(&format!(
-                "; recovered {}, {} ({}), {}, {}",
-                count(s.records.recovered, "record"),
-                count(s.chain.kept, "binding event"),
-                if s.chain.unverifiable == 0 && s.binding_events.complete() {
-                    "chain verified".to_owned()
-                } else {
-                    format!("chain verified up to there; {} later not kept", s.chain.unverifiable)
-                },
-                count(s.audit.recovered, "audit event"),
-                count(s.scopes.recovered, "scope")
-            ));
             let mut lost = Vec::new();
             for (name, table) in [
                 ("records", &s.records),

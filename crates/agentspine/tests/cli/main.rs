@@ -20,3 +20,4 @@ mod records;
 mod reliability;
 mod resolve;
 mod serve;
+mod state_damage;
