@@ -8,6 +8,7 @@
 
 mod support;
 
+mod audit_bound;
 mod catalog;
 mod continuity;
 mod doctor;
