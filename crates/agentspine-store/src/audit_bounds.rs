@@ -47,7 +47,8 @@ pub const PRUNE_CHECK_EVERY: i64 = 64;
 /// The most one stored row takes, fields and marker included (an upper
 /// bound: 4 names and 2 texts at their caps, each with its marker, the
 /// fingerprint and the integers).
-pub const AUDIT_MAX_ROW_BYTES: usize = 4 * (AUDIT_NAME_CAP + MARKER_BYTES) + 2 * (AUDIT_TEXT_CAP + MARKER_BYTES) + 96;
+pub const AUDIT_MAX_ROW_BYTES: usize =
+    4 * (AUDIT_NAME_CAP + MARKER_BYTES) + 2 * (AUDIT_TEXT_CAP + MARKER_BYTES) + 96;
 /// The longest marker: `…[cut, ` + 20 digits + ` bytes, sha256:` + 64 + `]`.
 const MARKER_BYTES: usize = 3 + 6 + 20 + 15 + 64 + 1;
 
@@ -163,7 +164,10 @@ pub(crate) fn prune(tx: &Transaction<'_>, at_ms: i64) -> rusqlite::Result<u64> {
         |row| row.get(0),
     )?;
     // The line is recorded first: the delete trigger allows exactly these.
-    tx.execute("INSERT INTO audit_prunes (at_ms, through_id, rows) VALUES (?1, ?2, ?3)", (at_ms, through, rows))?;
+    tx.execute(
+        "INSERT INTO audit_prunes (at_ms, through_id, rows) VALUES (?1, ?2, ?3)",
+        (at_ms, through, rows),
+    )?;
     let removed = tx.execute("DELETE FROM audit WHERE id > ?1 AND id <= ?2 AND kept = 0", (line, through))?;
     Ok(removed as u64)
 }

@@ -269,7 +269,10 @@ pub(crate) fn verified_prefix(rows: &[StoredRow]) -> (usize, Option<FirstBadRow>
             return bad(format!("expected seq {expected} here: an event is missing before it"));
         }
         if row.prev_sha256 != prev {
-            return bad(format!("prev_sha256 is {} but the previous event's sha256 is {prev}", row.prev_sha256));
+            return bad(format!(
+                "prev_sha256 is {} but the previous event's sha256 is {prev}",
+                row.prev_sha256
+            ));
         }
         let computed =
             event_sha256(&row.prev_sha256, row.seq, &row.kind, &row.binding_id, &row.payload, row.created_at);

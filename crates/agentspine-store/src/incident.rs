@@ -196,7 +196,9 @@ impl Incident {
                 text.push_str("; the newest changes, in its write-ahead log, could not be applied");
             }
             if !s.root_key {
-                text.push_str("; the project key was lost, so recovered records no longer match their projects");
+                text.push_str(
+                    "; the project key was lost, so recovered records no longer match their projects",
+                );
             }
         }
         if !s.chain.suspended.is_empty() {
@@ -233,7 +235,8 @@ impl Store {
         let now = now_ms();
         let ids = self
             .write(|tx| {
-                let mut stmt = tx.prepare("SELECT id FROM incidents WHERE acknowledged_at IS NULL ORDER BY id")?;
+                let mut stmt =
+                    tx.prepare("SELECT id FROM incidents WHERE acknowledged_at IS NULL ORDER BY id")?;
                 let ids: Vec<i64> = stmt.query_map([], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
                 for id in &ids {
                     tx.execute("UPDATE incidents SET acknowledged_at = ?1 WHERE id = ?2", (now, id))?;

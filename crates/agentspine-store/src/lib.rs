@@ -7,8 +7,8 @@
 //! agentspine-fs, the only crate that touches the disk. [`Store::open`]
 //! opens `state.db` in it with WAL, a 5 s busy timeout, `synchronous =
 //! NORMAL` and foreign keys on, checks it (`PRAGMA quick_check` once a day,
-//! after damage was seen, and on demand), moves a
-//! corrupt file aside and starts again, and applies missing migrations
+//! after damage was seen, and on demand), moves a corrupt file aside and
+//! salvages what it can into a new one, and applies missing migrations
 //! ([`MIGRATIONS`], counted by `PRAGMA user_version`).
 //!
 //! ```
@@ -45,17 +45,25 @@
 //!   `BEGIN IMMEDIATE` transaction, started again a bounded number of times
 //!   when SQLite answers busy, so "database is locked" does not reach a
 //!   caller under ordinary contention.
-//! - **A damaged file costs the cache, not the run.** A file SQLite calls
+//! - **A damaged file is kept, salvaged and told.** A file SQLite calls
 //!   not-a-database or corrupt is moved aside (never deleted) as
-//!   `state.db.corrupt-<unix seconds>` and a new database is made; the
-//!   caller gets a warning in [`Opened::warnings`]. A state directory that
-//!   cannot be created, written or trusted is [`StoreError::Unavailable`]:
-//!   the caller may run uncached.
+//!   `state.db.corrupt-<unix seconds>`; what SQLite can still read of it
+//!   (records, binding events, audit events, scopes) is copied row by row
+//!   into the new database, with an [`Incident`] saying what happened and
+//!   what was recovered until [`Store::incident_acknowledge`]; the caller
+//!   gets a warning in [`Opened::warnings`] too. A damaged database never
+//!   brings back a binding whose rollback may be lost. A state directory
+//!   that cannot be created, written or trusted is
+//!   [`StoreError::Unavailable`]: the caller may run uncached.
 //! - **No project path is stored.** Roots are named by [`Store::root_digest`],
 //!   an HMAC under a random key kept in the database.
 //! - **Append-only logs.** Triggers refuse `UPDATE` and `DELETE` on the
 //!   audit log and on the binding events; the binding events are also
 //!   hash-chained, and [`Store::binding_verify`] finds the first altered row.
+//! - **Bounded audit log.** Every field is capped, repeats are found by a
+//!   fingerprint, and past [`AUDIT_MAX_ROWS`] problem rows the oldest are
+//!   pruned by a recorded prune, the only delete the triggers allow;
+//!   binding, record and incident rows are never pruned.
 //! - **Bounded cache.** At most [`CACHE_CAP_BYTES`] of file bytes; the least
 //!   recently used snapshots go first.
 
@@ -98,9 +106,9 @@ pub use records::{
     MAX_RECORD_BYTES, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange, RecordError, RecordKind,
     RecordStatus,
 };
-pub use repair::REPAIR_PENDING;
 pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
+pub use repair::REPAIR_PENDING;
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::SessionError;

@@ -222,7 +222,10 @@ fn copy(tx: &Transaction<'_>, damaged: &Damaged) -> rusqlite::Result<Salvage> {
     let audit = copy_audit(tx, damaged.rows("audit", &audit_columns()))?;
     let (binding_events, chain) = copy_chain(
         tx,
-        damaged.rows("binding_events", &["seq", "kind", "binding_id", "payload", "prev_sha256", "sha256", "created_at"]),
+        damaged.rows(
+            "binding_events",
+            &["seq", "kind", "binding_id", "payload", "prev_sha256", "sha256", "created_at"],
+        ),
     )?;
     Ok(Salvage {
         read: damaged.read,
@@ -297,7 +300,15 @@ fn copy_chain(tx: &Transaction<'_>, read: Rows) -> rusqlite::Result<(TableSalvag
     let mut account = read.salvage;
     let mut stored = Vec::new();
     for row in &read.rows {
-        let (Some(seq), Some(kind), Some(binding_id), Some(payload), Some(prev_sha256), Some(sha256), Some(created_at)) = (
+        let (
+            Some(seq),
+            Some(kind),
+            Some(binding_id),
+            Some(payload),
+            Some(prev_sha256),
+            Some(sha256),
+            Some(created_at),
+        ) = (
             int(&row[1]),
             text(&row[2]),
             text(&row[3]),
@@ -305,7 +316,8 @@ fn copy_chain(tx: &Transaction<'_>, read: Rows) -> rusqlite::Result<(TableSalvag
             text(&row[5]),
             text(&row[6]),
             int(&row[7]),
-        ) else {
+        )
+        else {
             // A row that does not even have the types cannot verify: the
             // chain stops before it.
             break;
@@ -321,7 +333,15 @@ fn copy_chain(tx: &Transaction<'_>, read: Rows) -> rusqlite::Result<(TableSalvag
         )?;
         for row in &stored[..verified] {
             if stmt
-                .execute((row.seq, &row.kind, &row.binding_id, &row.payload, &row.prev_sha256, &row.sha256, row.created_at))
+                .execute((
+                    row.seq,
+                    &row.kind,
+                    &row.binding_id,
+                    &row.payload,
+                    &row.prev_sha256,
+                    &row.sha256,
+                    row.created_at,
+                ))
                 .is_err()
             {
                 break;

@@ -35,7 +35,11 @@ fn assert_repaired(state: &StateDir, damaged: &[u8]) -> Store {
     let incidents = store.incidents_unacknowledged().unwrap();
     assert_eq!(incidents.len(), 1);
     assert_eq!(incidents[0].damaged_copy, state.dir.join(aside));
-    assert!(!state.names().iter().any(|n| n.contains("repair-pending") || n.contains("salvage")), "{:?}", state.names());
+    assert!(
+        !state.names().iter().any(|n| n.contains("repair-pending") || n.contains("salvage")),
+        "{:?}",
+        state.names()
+    );
 
     // The new database works and survives a reopen without a warning.
     let root = store.root_digest(Path::new("/src/blun"));

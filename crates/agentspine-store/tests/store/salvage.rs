@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use agentspine_store::{
-    AuditEvent, AuditRow, BindRequest, Binding, BindingKind, BindingState, CHECK_MARKER, IdRange, Incident, OpenMode,
-    Opened, REPAIR_PENDING, ReadMethod, Record, RecordKind, Store,
+    AuditEvent, AuditRow, BindRequest, Binding, BindingKind, BindingState, CHECK_MARKER, IdRange, Incident,
+    OpenMode, Opened, REPAIR_PENDING, ReadMethod, Record, RecordKind, Store,
 };
 use serde_json::json;
 
@@ -86,7 +86,8 @@ fn populate(state: &StateDir) -> Fixture {
 /// SQLite's own page statistics.
 fn pages(state: &StateDir, table: &str) -> (Vec<(u64, u64)>, Vec<u64>) {
     let raw = state.raw();
-    let mut stmt = raw.prepare("SELECT pageno, pagetype, ncell FROM dbstat WHERE name = ?1 ORDER BY pageno").unwrap();
+    let mut stmt =
+        raw.prepare("SELECT pageno, pagetype, ncell FROM dbstat WHERE name = ?1 ORDER BY pageno").unwrap();
     let rows: Vec<(u64, String, u64)> = stmt
         .query_map([table], |row| {
             Ok((row.get::<_, i64>(0)? as u64, row.get(1)?, row.get::<_, i64>(2)? as u64))
@@ -231,7 +232,11 @@ fn a_file_cut_to_half_keeps_what_lies_in_the_first_half() {
     assert_eq!((records, events), (32, 4));
     assert_eq!(s.records.unreadable, [IdRange { first: 33, last: None }]);
     assert_eq!(s.audit.unreadable, [IdRange { first: audit as i64 + 1, last: None }]);
-    assert!(incident.summary().contains(&format!("audit events from id {} on", audit + 1)), "{}", incident.summary());
+    assert!(
+        incident.summary().contains(&format!("audit events from id {} on", audit + 1)),
+        "{}",
+        incident.summary()
+    );
     assert!(s.chain.suspended.is_empty());
     assert_eq!(store.bindings().unwrap(), fixture.bindings);
     unchanged_where_salvaged(&store, &fixture);
@@ -244,7 +249,10 @@ fn one_flipped_page_in_the_middle_loses_exactly_its_rows() {
     let fixture = populate(&state);
     // The daily check is due: the open reads every page. (Set through
     // SQLite before the damage, so the page holding it stays whole.)
-    state.raw().execute("UPDATE meta SET value = CAST('0' AS BLOB) WHERE key = 'quick_check_ok_at_ms'", []).unwrap();
+    state
+        .raw()
+        .execute("UPDATE meta SET value = CAST('0' AS BLOB) WHERE key = 'quick_check_ok_at_ms'", [])
+        .unwrap();
     let mut bytes = std::fs::read(state.db()).unwrap();
     let page = page_size(&bytes);
     let middle = (bytes.len() / page / 2) as u64;
@@ -368,10 +376,9 @@ fn changes_still_in_the_write_ahead_log_are_salvaged_with_it() {
         .map(|r| r.text)
         .collect();
     assert_eq!(late, ["late 0", "late 1", "late 2", "late 3", "late 4"]);
-    let wal = incident.damaged_copy.with_file_name(format!(
-        "{}-wal",
-        incident.damaged_copy.file_name().unwrap().to_str().unwrap()
-    ));
+    let wal = incident
+        .damaged_copy
+        .with_file_name(format!("{}-wal", incident.damaged_copy.file_name().unwrap().to_str().unwrap()));
     assert!(wal.exists(), "the WAL is kept beside the damaged copy");
 }
 
@@ -384,7 +391,8 @@ fn a_repair_killed_half_way_is_finished_by_the_next_open() {
     let aside = "state.db.corrupt-1700000000";
     std::fs::rename(state.db(), state.dir.join(aside)).unwrap();
     std::fs::write(state.dir.join("state.db.salvage"), b"half-built").unwrap();
-    std::fs::write(state.dir.join(REPAIR_PENDING), format!("{aside}\ndatabase disk image is malformed\n")).unwrap();
+    std::fs::write(state.dir.join(REPAIR_PENDING), format!("{aside}\ndatabase disk image is malformed\n"))
+        .unwrap();
     let Opened { store, warnings } = Store::open(&state.dir).unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     let incidents = store.incidents_unacknowledged().unwrap();

@@ -312,10 +312,8 @@ fn store_health(
     }
     let incidents = g.state.incidents();
     for incident in &incidents {
-        actions.push(format!(
-            "{}: read this, then run `agentspine doctor --acknowledge`",
-            incident.summary()
-        ));
+        actions
+            .push(format!("{}: read this, then run `agentspine doctor --acknowledge`", incident.summary()));
     }
     let (last_check, flagged) = store.check_state();
     let cache = store.cache_stats().ok();

@@ -79,8 +79,11 @@ fn ten_thousand_hostile_paths_then_200_hook_processes_keep_the_database_bounded(
     assert!(after < BOUND, "{after} bytes");
     let store = Store::open(&ex.state).unwrap().store;
     let rows = store.audit_list(None, None).unwrap();
-    let hooks: Vec<_> = rows.iter().filter(|r| r.path.as_deref().is_some_and(|p| p.contains("/tree/bbbb"))).collect();
+    let hooks: Vec<_> =
+        rows.iter().filter(|r| r.path.as_deref().is_some_and(|p| p.contains("/tree/bbbb"))).collect();
     assert_eq!(hooks.len(), 200, "each hook's refusal is recorded, cut");
     assert!(hooks.iter().all(|r| r.path.as_ref().unwrap().len() < 700), "cut with its digest");
-    assert!(hooks.iter().all(|r| r.code == "invalid-path" && r.path.as_ref().unwrap().contains("…[cut, 800")));
+    assert!(
+        hooks.iter().all(|r| r.code == "invalid-path" && r.path.as_ref().unwrap().contains("…[cut, 800"))
+    );
 }

@@ -209,14 +209,20 @@ fn doctor_runs_a_full_check_and_reports_a_damaged_store() {
     assert_eq!(incidents.len(), 1, "{state}");
     // What the check said (it lists the damage, or stops at the page).
     let reason = incidents[0]["reason"].as_str().unwrap();
-    assert!(reason.starts_with("quick_check found damage") || reason == "database disk image is malformed", "{reason}");
+    assert!(
+        reason.starts_with("quick_check found damage") || reason == "database disk image is malformed",
+        "{reason}"
+    );
     let copy = incidents[0]["damaged_copy"].as_str().unwrap();
     assert!(copy.starts_with("[TMP]/state/state.db.corrupt-"), "{copy}");
     assert_eq!(std::fs::read(ex.filter_back(copy)).unwrap(), bytes, "the damaged copy is kept as it was");
     assert_eq!(incidents[0]["salvage"]["read"], "rows");
     let actions = report["actions"].as_array().unwrap();
-    let damage: Vec<&str> =
-        actions.iter().filter_map(|a| a.as_str()).filter(|a| a.starts_with("the state database was damaged")).collect();
+    let damage: Vec<&str> = actions
+        .iter()
+        .filter_map(|a| a.as_str())
+        .filter(|a| a.starts_with("the state database was damaged"))
+        .collect();
     assert_eq!(damage.len(), 1, "{actions:?}");
     assert!(damage[0].ends_with("read this, then run `agentspine doctor --acknowledge`"), "{}", damage[0]);
 
@@ -227,7 +233,10 @@ fn doctor_runs_a_full_check_and_reports_a_damaged_store() {
     let actions = report["actions"].to_string();
     assert!(!actions.contains("the state database was damaged"), "{actions}");
     let report = ex.json_any(&ex.run(".", &["doctor", "--host", "codex", "--json"]));
-    assert_eq!((report["state"]["incidents"].clone(), report["state"]["acknowledged"].clone()), (json!([]), json!([])));
+    assert_eq!(
+        (report["state"]["incidents"].clone(), report["state"]["acknowledged"].clone()),
+        (json!([]), json!([]))
+    );
 }
 
 /// A memory directory with every kind of entry the orphan count sorts.

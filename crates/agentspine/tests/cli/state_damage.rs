@@ -69,8 +69,11 @@ fn cells(db: &Path, table: &str, keep: impl Fn(u64) -> bool) -> u64 {
     let conn = rusqlite::Connection::open(db).unwrap();
     let mut stmt =
         conn.prepare("SELECT pageno, ncell FROM dbstat WHERE name = ?1 AND pagetype = 'leaf'").unwrap();
-    let rows: Vec<(i64, i64)> =
-        stmt.query_map([table], |row| Ok((row.get(0)?, row.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap();
+    let rows: Vec<(i64, i64)> = stmt
+        .query_map([table], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
     rows.into_iter().filter(|(page, _)| keep(*page as u64)).map(|(_, n)| n as u64).sum()
 }
 
@@ -178,7 +181,8 @@ fn told_and_salvaged(damage: impl FnOnce(&Path) -> Counts) {
     assert!(text.starts_with("state damaged on ") && text.contains(summary), "{text}");
     let audit = ex.json(&ex.run("", &["audit", "--json"]));
     assert_eq!(audit["state_incidents"][0]["summary"], summary);
-    let events: Vec<&str> = audit["events"].as_array().unwrap().iter().map(|e| e["event"].as_str().unwrap()).collect();
+    let events: Vec<&str> =
+        audit["events"].as_array().unwrap().iter().map(|e| e["event"].as_str().unwrap()).collect();
     assert_eq!(events.iter().filter(|e| **e == "state-damaged").count(), 1);
     let verify = ex.run("", &["audit", "--verify", "--json"]);
     assert_eq!(verify.status.code(), Some(0), "the chain verifies");
@@ -243,7 +247,11 @@ fn a_file_cut_to_half_is_told_with_its_first_half_recovered() {
         let bytes = std::fs::read(db).unwrap();
         let kept = (bytes.len() / 2 / page_size(db)) as u64;
         let survive = |table| cells(db, table, |page| page <= kept);
-        let counts = Counts { records: survive("records"), events: survive("binding_events"), audit: survive("audit") };
+        let counts = Counts {
+            records: survive("records"),
+            events: survive("binding_events"),
+            audit: survive("audit"),
+        };
         // The cut runs through the records and the audit log: the pages
         // before it hold 102 of the 200 records, every binding event, and
         // 160 audit rows (the record rows written between the records).
@@ -258,7 +266,8 @@ fn one_flipped_page_in_the_middle_is_told_with_the_rest_recovered() {
     told_and_salvaged(|db| {
         // The daily check is due, so the hook's open reads every page.
         let conn = rusqlite::Connection::open(db).unwrap();
-        conn.execute("UPDATE meta SET value = CAST('0' AS BLOB) WHERE key = 'quick_check_ok_at_ms'", []).unwrap();
+        conn.execute("UPDATE meta SET value = CAST('0' AS BLOB) WHERE key = 'quick_check_ok_at_ms'", [])
+            .unwrap();
         drop(conn);
         let page = page_size(db);
         let mut bytes = std::fs::read(db).unwrap();
