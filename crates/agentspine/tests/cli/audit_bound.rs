@@ -86,4 +86,16 @@ fn ten_thousand_hostile_paths_then_200_hook_processes_keep_the_database_bounded(
     assert!(
         hooks.iter().all(|r| r.code == "invalid-path" && r.path.as_ref().unwrap().contains("…[cut, 800"))
     );
+    // `audit` says what was pruned, and only problem rows were.
+    let pruned = store.audit_prunes().unwrap();
+    assert_eq!(pruned.rows as usize + rows.len(), 10_200);
+    let audit = ex.json(&ex.run("", &["audit", "--json"]));
+    assert_eq!(audit["pruned"]["rows"], pruned.rows);
+    assert_eq!(audit["pruned"]["through_id"], pruned.through_id.unwrap());
+    let text = ex.stdout(&ex.run("", &["audit"]));
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        &first[..first.find(" (ids").unwrap()],
+        format!("{} older problem rows were pruned", pruned.rows)
+    );
 }
