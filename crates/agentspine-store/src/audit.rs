@@ -1,13 +1,16 @@
 //! The audit log: append-only events that a user or an administrator may
 //! need to see later (scan errors with event, phase, code and path;
-//! required-preflight failures; bindings).
+//! required-preflight failures; bindings; records; a damaged database).
 //!
-//! Rows are only ever added. Triggers in the database refuse `UPDATE` and
-//! `DELETE` on the table with `audit is append-only`, whoever asks.
+//! Rows are only ever added. Triggers in the database refuse `UPDATE` on
+//! the table, and `DELETE` of anything but the oldest problem rows that a
+//! recorded prune names, with `audit is append-only`, whoever asks. Every
+//! field is capped and the log is bounded: see [`crate::audit_bounds`].
 
 use rusqlite::{OptionalExtension, Row, Transaction};
 use serde::Serialize;
 
+use crate::audit_bounds::{AuditPrunes, capped, fingerprint, maybe_prune};
 use crate::db::{Store, now_ms};
 
 /// A failure to append to or read the audit log.
@@ -64,67 +67,50 @@ pub struct AuditRow {
 }
 
 impl Store {
-    /// Records `event` with the current time; returns its row.
+    /// Records `event` with the current time (each field within its cap);
+    /// returns its row as stored.
     pub fn audit_append(&self, event: &AuditEvent) -> Result<AuditRow, AuditError> {
         let at_ms = now_ms();
+        let event = capped(event);
         let id = self
-            .write(|tx| insert_audit(tx, event, at_ms))
+            .write(|tx| insert_capped(tx, &event, at_ms, Keep::Prunable))
             .map_err(|source| AuditError::Database { operation: "append", source })?;
-        Ok(AuditRow {
-            id,
-            at_ms,
-            host: event.host.clone(),
-            event: event.event.clone(),
-            phase: event.phase.clone(),
-            code: event.code.clone(),
-            path: event.path.clone(),
-            detail: event.detail.clone(),
-        })
+        Ok(stored(id, at_ms, event))
     }
 
     /// Records `event` unless the same event (host, event, phase, code,
-    /// path and detail alike) was recorded within the last `window_ms`;
-    /// returns the new row, or `None` when it was a repeat. A problem that
-    /// persists (a broken link met by every hook) is one row per window,
-    /// not one per process: the log stays readable and bounded.
+    /// path and detail alike, once capped) was recorded within the last
+    /// `window_ms`; returns the new row, or `None` when it was a repeat. A
+    /// problem that persists (a broken link met by every hook) is one row
+    /// per window, not one per process: the log stays readable and bounded.
     pub fn audit_append_once(
         &self,
         event: &AuditEvent,
         window_ms: i64,
     ) -> Result<Option<AuditRow>, AuditError> {
         let at_ms = now_ms();
+        let event = capped(event);
+        let print = fingerprint(&event);
         let id = self
             .write(|tx| {
                 let repeat = tx
                     .query_row(
-                        "SELECT 1 FROM audit WHERE at_ms >= ?1 AND host = ?2 AND event = ?3 AND phase = ?4
-                           AND code = ?5 AND path IS ?6 AND detail IS ?7 LIMIT 1",
-                        (
-                            at_ms.saturating_sub(window_ms),
-                            &event.host,
-                            &event.event,
-                            &event.phase,
-                            &event.code,
-                            &event.path,
-                            &event.detail,
-                        ),
+                        "SELECT 1 FROM audit WHERE at_ms >= ?2 AND fingerprint = ?1 LIMIT 1",
+                        (&print, at_ms.saturating_sub(window_ms)),
                         |_| Ok(()),
                     )
                     .optional()?
                     .is_some();
-                if repeat { Ok(None) } else { insert_audit(tx, event, at_ms).map(Some) }
+                if repeat { Ok(None) } else { insert_capped(tx, &event, at_ms, Keep::Prunable).map(Some) }
             })
             .map_err(|source| AuditError::Database { operation: "append", source })?;
-        Ok(id.map(|id| AuditRow {
-            id,
-            at_ms,
-            host: event.host.clone(),
-            event: event.event.clone(),
-            phase: event.phase.clone(),
-            code: event.code.clone(),
-            path: event.path.clone(),
-            detail: event.detail.clone(),
-        }))
+        Ok(id.map(|id| stored(id, at_ms, event)))
+    }
+
+    /// What pruning has removed from the log so far.
+    pub fn audit_prunes(&self) -> Result<AuditPrunes, AuditError> {
+        self.read(crate::audit_bounds::prunes)
+            .map_err(|source| AuditError::Database { operation: "list", source })
     }
 
     /// Recorded events in the order they were appended, only those at or
@@ -144,15 +130,93 @@ impl Store {
     }
 }
 
+/// Whether a row may ever be pruned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// A problem row: the oldest go when the log is over its bound.
+    Prunable,
+    /// A binding, record or incident event: never pruned.
+    Always,
+}
+
 /// Inserts `event` inside a write transaction another operation holds, so
 /// that the event and its audit row are one change; returns the row id.
-pub(crate) fn insert_audit(tx: &Transaction<'_>, event: &AuditEvent, at_ms: i64) -> rusqlite::Result<i64> {
+/// Fields are capped here, so every row is; a problem row may start a
+/// prune (see [`crate::audit_bounds`]).
+pub(crate) fn insert_audit(
+    tx: &Transaction<'_>,
+    event: &AuditEvent,
+    at_ms: i64,
+    keep: Keep,
+) -> rusqlite::Result<i64> {
+    insert_capped(tx, &capped(event), at_ms, keep)
+}
+
+/// [`insert_audit`] of an event already within its caps (capping twice
+/// would cut the marker).
+fn insert_capped(tx: &Transaction<'_>, event: &AuditEvent, at_ms: i64, keep: Keep) -> rusqlite::Result<i64> {
     tx.execute(
-        "INSERT INTO audit (at_ms, host, event, phase, code, path, detail)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        (at_ms, &event.host, &event.event, &event.phase, &event.code, &event.path, &event.detail),
+        "INSERT INTO audit (at_ms, host, event, phase, code, path, detail, kept, fingerprint)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        (
+            at_ms,
+            &event.host,
+            &event.event,
+            &event.phase,
+            &event.code,
+            &event.path,
+            &event.detail,
+            i64::from(keep == Keep::Always),
+            fingerprint(event),
+        ),
     )?;
-    Ok(tx.last_insert_rowid())
+    let id = tx.last_insert_rowid();
+    if keep == Keep::Prunable {
+        maybe_prune(tx, id, at_ms)?;
+    }
+    Ok(id)
+}
+
+/// Inserts a row salvaged from a damaged database, with its own id and
+/// time, capped like any other; no prune (the repair prunes once at the
+/// end). Returns how many rows were inserted (0: the id was taken).
+pub(crate) fn insert_salvaged(
+    tx: &Transaction<'_>,
+    id: i64,
+    at_ms: i64,
+    event: &AuditEvent,
+    keep: Keep,
+) -> rusqlite::Result<usize> {
+    let event = capped(event);
+    tx.execute(
+        "INSERT OR IGNORE INTO audit (id, at_ms, host, event, phase, code, path, detail, kept, fingerprint)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        (
+            id,
+            at_ms,
+            &event.host,
+            &event.event,
+            &event.phase,
+            &event.code,
+            &event.path,
+            &event.detail,
+            i64::from(keep == Keep::Always),
+            fingerprint(&event),
+        ),
+    )
+}
+
+fn stored(id: i64, at_ms: i64, event: AuditEvent) -> AuditRow {
+    AuditRow {
+        id,
+        at_ms,
+        host: event.host,
+        event: event.event,
+        phase: event.phase,
+        code: event.code,
+        path: event.path,
+        detail: event.detail,
+    }
 }
 
 fn audit_row(row: &Row<'_>) -> rusqlite::Result<AuditRow> {

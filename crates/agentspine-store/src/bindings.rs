@@ -253,35 +253,44 @@ fn event_sha256(
 
 /// The chain's rows, checked as [`Store::binding_verify`] checks them.
 pub(crate) fn verify_rows(rows: &[StoredRow]) -> Result<(), FirstBadRow> {
+    match verified_prefix(rows) {
+        (_, None) => Ok(()),
+        (_, Some(bad)) => Err(bad),
+    }
+}
+
+/// How many rows from the first hold as a chain, and the first that does
+/// not (none when all do).
+pub(crate) fn verified_prefix(rows: &[StoredRow]) -> (usize, Option<FirstBadRow>) {
     let mut prev = GENESIS_SHA256.to_owned();
-    for (expected, row) in (1i64..).zip(rows) {
-        let bad = |reason: String| FirstBadRow { seq: row.seq, reason };
+    for (index, (expected, row)) in (1i64..).zip(rows).enumerate() {
+        let bad = |reason: String| (index, Some(FirstBadRow { seq: row.seq, reason }));
         if row.seq != expected {
-            return Err(bad(format!("expected seq {expected} here: an event is missing before it")));
+            return bad(format!("expected seq {expected} here: an event is missing before it"));
         }
         if row.prev_sha256 != prev {
-            return Err(bad(format!(
+            return bad(format!(
                 "prev_sha256 is {} but the previous event's sha256 is {prev}",
                 row.prev_sha256
-            )));
+            ));
         }
         let computed =
             event_sha256(&row.prev_sha256, row.seq, &row.kind, &row.binding_id, &row.payload, row.created_at);
         if computed != row.sha256 {
-            return Err(bad(format!(
+            return bad(format!(
                 "sha256 is {} but the event's contents hash to {computed}: it was altered",
                 row.sha256
-            )));
+            ));
         }
         if BindingKind::parse(&row.kind).is_none() {
-            return Err(bad(format!("unknown kind {:?}", row.kind)));
+            return bad(format!("unknown kind {:?}", row.kind));
         }
         if serde_json::from_str::<serde_json::Value>(&row.payload).is_err() {
-            return Err(bad("payload is not JSON".to_owned()));
+            return bad("payload is not JSON".to_owned());
         }
         prev.clone_from(&row.sha256);
     }
-    Ok(())
+    (rows.len(), None)
 }
 
 pub(crate) fn all_rows(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<Vec<StoredRow>> {
@@ -342,6 +351,7 @@ pub(crate) fn append_in(
             detail: Some(detail),
         },
         created_at,
+        crate::audit::Keep::Always,
     )?;
     let event = BindingEvent {
         seq,

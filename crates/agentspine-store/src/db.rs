@@ -30,7 +30,7 @@ pub const BUSY_ATTEMPTS: u32 = 6;
 /// every open, exclusive by a repair).
 const LOCK_WAIT: Duration = Duration::from_secs(30);
 /// Name of the root-digest key in the `meta` table.
-const ROOT_KEY: &str = "root_digest_key";
+pub(crate) const ROOT_KEY: &str = "root_digest_key";
 
 /// A failure to find, create or open the state database.
 ///
@@ -128,6 +128,8 @@ pub struct Opened {
 enum Attempt {
     /// SQLite says the file is not a database or is damaged.
     Corrupt(String),
+    /// A repair was left unfinished by a process that died.
+    Pending,
     /// Anything else; returned to the caller as is.
     Failed(StoreError),
 }
@@ -137,11 +139,14 @@ impl Store {
     /// itself as a private directory first.
     ///
     /// A file SQLite calls not-a-database or corrupt when it is opened, or
-    /// on a `PRAGMA quick_check`, is moved aside as
-    /// `state.db.corrupt-<unix seconds>` (its `-wal` and `-shm` beside it),
-    /// a new database is made, and [`Opened::warnings`] says so. Only one
-    /// process repairs at a time, and none opens meanwhile; the others wait
-    /// for it and open its new database.
+    /// on a `PRAGMA quick_check`, is repaired (see `repair`): moved aside
+    /// as `state.db.corrupt-<unix seconds>` (its `-wal` and `-shm` beside
+    /// it), what SQLite can still read of it salvaged into a new database
+    /// with an [`crate::Incident`] saying so, and [`Opened::warnings`] says
+    /// it too. Only one process repairs at a time, and none opens
+    /// meanwhile; the others wait for it and open its new database. A
+    /// repair a killed process left unfinished is finished by the next
+    /// open.
     ///
     /// `quick_check` reads every page, so it is not made at every open: an
     /// open makes it when the last one is older than [`CHECK_INTERVAL`] (or
@@ -166,29 +171,36 @@ impl Store {
         let reason = match first {
             Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
             Err(Attempt::Failed(e)) => return Err(e),
-            Err(Attempt::Corrupt(reason)) => reason,
+            Err(Attempt::Corrupt(reason)) => Some(reason),
+            Err(Attempt::Pending) => None,
         };
         let _exclusive = wait_for_lock(&dir, LockMode::Exclusive)?;
+        let mut warnings: Vec<String> = crate::repair::resume(&dir)?.into_iter().collect();
         // Another process may have repaired it while we waited.
-        let reason = match attempt(&dir, mode) {
-            Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
-            Err(Attempt::Failed(e)) => return Err(e),
-            Err(Attempt::Corrupt(again)) if again == reason => reason,
-            Err(Attempt::Corrupt(again)) => format!("{reason}; then {again}"),
+        let reason = match (attempt(&dir, mode), reason) {
+            (Ok(store), _) => return Ok(Opened { store, warnings }),
+            (Err(Attempt::Failed(e)), _) => return Err(e),
+            (Err(Attempt::Pending), _) => {
+                return Err(StoreError::Unavailable {
+                    path: dir.join(crate::repair::REPAIR_PENDING),
+                    reason: "a repair of the state database could not be finished".to_owned(),
+                });
+            }
+            (Err(Attempt::Corrupt(again)), Some(reason)) if again == reason => reason,
+            (Err(Attempt::Corrupt(again)), Some(reason)) => format!("{reason}; then {again}"),
+            (Err(Attempt::Corrupt(again)), None) => again,
         };
-        let aside = move_db_aside(&dir)?;
+        warnings.push(crate::repair::repair(&dir, &reason)?);
         match attempt(&dir, mode) {
-            Ok(store) => Ok(Opened {
-                store,
-                warnings: vec![format!(
-                    "{}: {reason}; moved aside as {aside} and started a new state database (the cache is empty)",
-                    dir.join(DB_FILE).display()
-                )],
-            }),
+            Ok(store) => Ok(Opened { store, warnings }),
             Err(Attempt::Failed(e)) => Err(e),
             Err(Attempt::Corrupt(reason)) => Err(StoreError::Unavailable {
                 path: dir.join(DB_FILE),
                 reason: format!("a new database is reported corrupt as well: {reason}"),
+            }),
+            Err(Attempt::Pending) => Err(StoreError::Unavailable {
+                path: dir.join(crate::repair::REPAIR_PENDING),
+                reason: "a repair of the state database could not be finished".to_owned(),
             }),
         }
     }
@@ -413,6 +425,9 @@ fn clear_check_marker(dir: &Path) {
 /// One attempt to open, configure, check and migrate the database.
 fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     let path = dir.join(DB_FILE);
+    if crate::repair::pending(dir) {
+        return Err(Attempt::Pending);
+    }
     let flagged = check_db_file(dir, &path).map_err(Attempt::Failed)?;
     let conn = Connection::open_with_flags(
         &path,
@@ -526,35 +541,6 @@ fn wait_for_lock(dir: &Path, mode: LockMode) -> Result<agentspine_fs::DirLock, S
             Err(e) => return Err(unavailable(dir, &e)),
         }
     }
-}
-
-/// Moves `state.db` and its `-wal`/`-shm` aside; returns the new name.
-fn move_db_aside(dir: &Path) -> Result<String, StoreError> {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let mut suffix = 0u32;
-    let aside = loop {
-        let name = match suffix {
-            0 => format!("{DB_FILE}.corrupt-{secs}"),
-            n => format!("{DB_FILE}.corrupt-{secs}-{n}"),
-        };
-        match agentspine_fs::move_aside(dir, DB_FILE, &name) {
-            Ok(()) => break name,
-            // Two repairs in the same second: take the next free name.
-            Err(FsError::Io { error: source, .. })
-                if source.kind() == std::io::ErrorKind::AlreadyExists && suffix < 100 =>
-            {
-                suffix += 1;
-            }
-            Err(e) => return Err(unavailable(&dir.join(DB_FILE), &e)),
-        }
-    };
-    for extra in ["-wal", "-shm"] {
-        match agentspine_fs::move_aside(dir, &format!("{DB_FILE}{extra}"), &format!("{aside}{extra}")) {
-            Ok(()) | Err(FsError::NotFound { .. }) => {}
-            Err(e) => return Err(unavailable(&dir.join(format!("{DB_FILE}{extra}")), &e)),
-        }
-    }
-    Ok(aside)
 }
 
 /// Reads the root-digest key, making it on first use. Two processes making

@@ -7,8 +7,8 @@
 //! agentspine-fs, the only crate that touches the disk. [`Store::open`]
 //! opens `state.db` in it with WAL, a 5 s busy timeout, `synchronous =
 //! NORMAL` and foreign keys on, checks it (`PRAGMA quick_check` once a day,
-//! after damage was seen, and on demand), moves a
-//! corrupt file aside and starts again, and applies missing migrations
+//! after damage was seen, and on demand), moves a corrupt file aside and
+//! salvages what it can into a new one, and applies missing migrations
 //! ([`MIGRATIONS`], counted by `PRAGMA user_version`).
 //!
 //! ```
@@ -45,17 +45,25 @@
 //!   `BEGIN IMMEDIATE` transaction, started again a bounded number of times
 //!   when SQLite answers busy, so "database is locked" does not reach a
 //!   caller under ordinary contention.
-//! - **A damaged file costs the cache, not the run.** A file SQLite calls
+//! - **A damaged file is kept, salvaged and told.** A file SQLite calls
 //!   not-a-database or corrupt is moved aside (never deleted) as
-//!   `state.db.corrupt-<unix seconds>` and a new database is made; the
-//!   caller gets a warning in [`Opened::warnings`]. A state directory that
-//!   cannot be created, written or trusted is [`StoreError::Unavailable`]:
-//!   the caller may run uncached.
+//!   `state.db.corrupt-<unix seconds>`; what SQLite can still read of it
+//!   (records, binding events, audit events, scopes) is copied row by row
+//!   into the new database, with an [`Incident`] saying what happened and
+//!   what was recovered until [`Store::incident_acknowledge`]; the caller
+//!   gets a warning in [`Opened::warnings`] too. A damaged database never
+//!   brings back a binding whose rollback may be lost. A state directory
+//!   that cannot be created, written or trusted is
+//!   [`StoreError::Unavailable`]: the caller may run uncached.
 //! - **No project path is stored.** Roots are named by [`Store::root_digest`],
 //!   an HMAC under a random key kept in the database.
 //! - **Append-only logs.** Triggers refuse `UPDATE` and `DELETE` on the
 //!   audit log and on the binding events; the binding events are also
 //!   hash-chained, and [`Store::binding_verify`] finds the first altered row.
+//! - **Bounded audit log.** Every field is capped, repeats are found by a
+//!   fingerprint, and past [`AUDIT_MAX_ROWS`] problem rows the oldest are
+//!   pruned by a recorded prune, the only delete the triggers allow;
+//!   binding, record and incident rows are never pruned.
 //! - **Bounded cache.** At most [`CACHE_CAP_BYTES`] of file bytes; the least
 //!   recently used snapshots go first.
 
@@ -63,19 +71,27 @@
 #![deny(missing_docs)]
 
 mod audit;
+mod audit_bounds;
 mod bindings;
 mod cache;
 mod continuity;
 mod db;
 mod dir;
 mod fault;
+mod incident;
 mod migrations;
 mod records;
 mod registry;
+mod repair;
+mod salvage;
 mod scope;
 mod session;
 
 pub use audit::{AuditError, AuditEvent, AuditRow};
+pub use audit_bounds::{
+    AUDIT_KEEP_ROWS, AUDIT_MAX_ROW_BYTES, AUDIT_MAX_ROWS, AUDIT_NAME_CAP, AUDIT_TEXT_CAP, AuditPrunes,
+    PRUNE_CHECK_EVERY,
+};
 pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
 pub use cache::{CACHE_CAP_BYTES, CacheChange, CacheError, CacheStats, CachedSnapshot};
 pub use continuity::{ContinuityRecord, MAX_CONTINUITY_RECORDS};
@@ -84,6 +100,7 @@ pub use db::{
     Store, StoreError,
 };
 pub use dir::{Platform, state_dir, state_dir_path};
+pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
 pub use records::{
     MAX_RECORD_BYTES, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange, RecordError, RecordKind,
@@ -92,5 +109,6 @@ pub use records::{
 pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
+pub use repair::REPAIR_PENDING;
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::SessionError;

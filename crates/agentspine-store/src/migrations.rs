@@ -15,7 +15,7 @@ use crate::db::{StoreError, retry_busy};
 
 /// Every migration, in order; `MIGRATIONS[n]` takes a database from
 /// version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// The version a fully migrated database has.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -113,6 +113,63 @@ CREATE TABLE records (
 CREATE INDEX records_root ON records (root_digest, status);
 CREATE TRIGGER records_no_delete BEFORE DELETE ON records
 BEGIN SELECT RAISE(ABORT, 'records are never deleted: retract them'); END;
+"#;
+
+/// Bounded audit log and damaged-state incidents.
+///
+/// - `audit.kept`: 1 for rows that are never pruned (binding, record and
+///   incident events), 0 for problem rows; `audit.fingerprint`: a digest of
+///   the row's fields, indexed after the time, so that a repeat within a
+///   window is found in the index alone (and rows still go into the index
+///   in time order: its pages fill the same way every run).
+/// - `audit_prunes`: one row per prune; the delete trigger lets a row go
+///   only when it is a problem row at or below a recorded prune's
+///   `through_id`, so nothing else can remove a row unnoticed.
+/// - Rows written before this version: binding and record events are
+///   marked kept, and a path or detail longer than 512 characters is cut
+///   (without the digest later rows carry: SQL has no SHA-256).
+/// - `incidents`: a damaged database that was moved aside, what was
+///   salvaged from it, and when the user acknowledged it.
+const V3: &str = r#"
+ALTER TABLE audit ADD COLUMN kept INTEGER NOT NULL DEFAULT 0 CHECK (kept IN (0, 1));
+ALTER TABLE audit ADD COLUMN fingerprint TEXT;
+DROP INDEX audit_at;
+CREATE INDEX audit_at ON audit (at_ms, fingerprint);
+
+DROP TRIGGER audit_no_update;
+UPDATE audit SET kept = 1
+ WHERE (phase = 'binding' AND event LIKE 'binding-%') OR (phase = 'record' AND event LIKE 'record-%');
+UPDATE audit SET path = substr(path, 1, 512) || '…[cut when upgraded to schema 3]' WHERE length(path) > 512;
+UPDATE audit SET detail = substr(detail, 1, 512) || '…[cut when upgraded to schema 3]' WHERE length(detail) > 512;
+CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+
+CREATE TABLE audit_prunes (
+    id         INTEGER PRIMARY KEY,
+    at_ms      INTEGER NOT NULL,
+    through_id INTEGER NOT NULL,
+    rows       INTEGER NOT NULL
+);
+CREATE TRIGGER audit_prunes_no_update BEFORE UPDATE ON audit_prunes
+BEGIN SELECT RAISE(ABORT, 'audit_prunes is append-only'); END;
+CREATE TRIGGER audit_prunes_no_delete BEFORE DELETE ON audit_prunes
+BEGIN SELECT RAISE(ABORT, 'audit_prunes is append-only'); END;
+
+DROP TRIGGER audit_no_delete;
+CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+WHEN OLD.kept != 0 OR OLD.id > COALESCE((SELECT MAX(through_id) FROM audit_prunes), 0)
+BEGIN SELECT RAISE(ABORT, 'audit is append-only: only a recorded prune removes old problem rows'); END;
+
+CREATE TABLE incidents (
+    id              INTEGER PRIMARY KEY,
+    at_ms           INTEGER NOT NULL,
+    reason          TEXT    NOT NULL,
+    damaged_copy    TEXT    NOT NULL,
+    salvage         TEXT    NOT NULL CHECK (json_valid(salvage)),
+    acknowledged_at INTEGER
+);
+CREATE TRIGGER incidents_no_delete BEFORE DELETE ON incidents
+BEGIN SELECT RAISE(ABORT, 'incidents are kept'); END;
 "#;
 
 /// Applies the missing migrations to `conn` (the database at `path`).

@@ -17,7 +17,7 @@ use std::fmt;
 use rusqlite::{OptionalExtension, Row, Transaction};
 use serde::Serialize;
 
-use crate::audit::{AuditEvent, insert_audit};
+use crate::audit::{AuditEvent, Keep, insert_audit};
 use crate::db::{Store, now_ms};
 
 /// The longest record text accepted, in bytes.
@@ -301,6 +301,7 @@ fn audit(tx: &Transaction<'_>, event: &str, record: &Record, detail: String) -> 
             detail: Some(detail),
         },
         now_ms(),
+        Keep::Always,
     )
 }
 

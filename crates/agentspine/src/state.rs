@@ -97,11 +97,46 @@ impl State {
         }
     }
 
+    /// The incidents of a damaged state database the user has not
+    /// acknowledged (see [`agentspine_store::Incident`]); none without a
+    /// store, or when they cannot be read (logged).
+    pub fn incidents(&self) -> Vec<agentspine_store::Incident> {
+        let Some(store) = &self.store else { return Vec::new() };
+        store.incidents_unacknowledged().unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            Vec::new()
+        })
+    }
+
     /// The cache for one directory (a memory directory or a project root).
     pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
         let store = self.store.as_ref()?;
         Some(StoreCache { store, root: store.root_digest(dir), changes: RefCell::default() })
     }
+}
+
+/// What to tell the user about an incident wherever they meet it: what
+/// happened, where the damaged copy is, what was recovered, and how to
+/// stop being told.
+pub fn incident_notice(incident: &agentspine_store::Incident) -> String {
+    format!(
+        "agentspine: {}. Run `agentspine doctor` for the details, and `agentspine doctor --acknowledge` once you \
+         have read this.",
+        incident.summary()
+    )
+}
+
+/// Incidents as the `--json` surfaces show them: as stored, with their
+/// summary.
+pub fn incidents_json(incidents: &[agentspine_store::Incident]) -> serde_json::Value {
+    incidents
+        .iter()
+        .map(|incident| {
+            let mut value = serde_json::to_value(incident).expect("incidents serialize");
+            value["summary"] = serde_json::Value::String(incident.summary());
+            value
+        })
+        .collect()
 }
 
 /// Snapshots of one directory, kept in the store. Lookups read the store

@@ -1,4 +1,5 @@
-//! A damaged state database is moved aside, byte for byte, and replaced.
+//! A damaged state database is moved aside, byte for byte, and replaced by
+//! a new one that says so (see salvage.rs for what is recovered).
 
 use std::path::Path;
 
@@ -17,7 +18,8 @@ fn asides(state: &StateDir) -> Vec<String> {
 }
 
 /// Opens a damaged database and checks the repair: one warning naming the
-/// aside file, that file holding `damaged` unchanged, a working new store.
+/// aside file, that file holding `damaged` unchanged, one unacknowledged
+/// incident naming it, a working new store.
 fn assert_repaired(state: &StateDir, damaged: &[u8]) -> Store {
     let Opened { store, warnings } = Store::open(&state.dir).unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
@@ -30,6 +32,14 @@ fn assert_repaired(state: &StateDir, damaged: &[u8]) -> Store {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     assert!(secs <= now && now - secs < 60, "{aside}");
     assert_eq!(std::fs::read(state.dir.join(aside)).unwrap(), damaged);
+    let incidents = store.incidents_unacknowledged().unwrap();
+    assert_eq!(incidents.len(), 1);
+    assert_eq!(incidents[0].damaged_copy, state.dir.join(aside));
+    assert!(
+        !state.names().iter().any(|n| n.contains("repair-pending") || n.contains("salvage")),
+        "{:?}",
+        state.names()
+    );
 
     // The new database works and survives a reopen without a warning.
     let root = store.root_digest(Path::new("/src/blun"));
@@ -38,7 +48,8 @@ fn assert_repaired(state: &StateDir, damaged: &[u8]) -> Store {
     drop(store);
     let store = state.open();
     assert_eq!(store.cache_get(&root, "AGENTS.md").unwrap().unwrap().bytes, b"ok");
-    assert_eq!(store.audit_list(None, None).unwrap().len(), 1);
+    let events: Vec<String> = store.audit_list(None, None).unwrap().into_iter().map(|r| r.event).collect();
+    assert_eq!(events, ["state-damaged", ""], "the incident, then the new row");
     store
 }
 
@@ -109,9 +120,7 @@ fn processes_opening_a_corrupt_database_at_once_repair_it_once() {
     let warned: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
     assert_eq!(warned, 1, "exactly one opener repairs and warns");
     assert_eq!(asides(&state).len(), 1, "{:?}", state.names());
-    assert_eq!(
-        state.open().audit_list(None, None).unwrap().len(),
-        8,
-        "every opener used the same new database"
-    );
+    let store = state.open();
+    assert_eq!(store.audit_list(None, None).unwrap().len(), 1 + 8, "the incident, then every opener's row");
+    assert_eq!(store.incidents().unwrap().len(), 1, "one repair, one incident");
 }

@@ -13,6 +13,7 @@
 mod support;
 
 mod append_only;
+mod audit_bounds;
 mod bindings;
 mod cache;
 mod check;
@@ -21,6 +22,7 @@ mod corrupt;
 mod guard;
 mod open;
 mod records;
+mod salvage;
 mod scope;
 mod session;
 mod state_dir;

@@ -1,6 +1,8 @@
 //! `agentspine audit`: the audit log (scan errors, required-preflight
-//! failures, learning records, binding events), and `--verify`, which
-//! walks the whole binding chain and names the first bad row.
+//! failures, learning records, binding events, a damaged state database),
+//! and `--verify`, which walks the whole binding chain and names the first
+//! bad row. Both say first what a damaged database cost, until the user
+//! acknowledges it, and the log says which old problem rows were pruned.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -54,7 +56,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let since = args.since.as_deref().map(|t| parse_time(t, now_ms())).transpose()?;
     let state = State::open();
     let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let incidents = state.incidents();
     let mut out = std::io::stdout().lock();
+    if !args.json {
+        out.write_all(super::incident_lines(&incidents).as_bytes())?;
+    }
     if args.verify {
         let events = store.binding_event_count()?;
         let bindings = store.bindings()?;
@@ -72,6 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "bindings": bindings.len(),
                 "active": active,
                 "first_bad_row": bad,
+                "state_incidents": crate::state::incidents_json(&incidents),
             });
             writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
         } else if let Some(bad) = &bad {
@@ -99,6 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(host) => &r.host == host || (r.host == "all" && r.phase == "binding"),
         })
         .collect();
+    let pruned = store.audit_prunes()?;
     if args.json {
         let events: Vec<serde_json::Value> = rows
             .iter()
@@ -108,8 +116,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 value
             })
             .collect();
-        writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "events": events }))?)?;
+        let value = serde_json::json!({
+            "events": events,
+            "pruned": pruned,
+            "state_incidents": crate::state::incidents_json(&incidents),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(through) = pruned.through_id {
+        writeln!(
+            out,
+            "{} older problem rows were pruned (ids up to {through}, last on {}) to keep the log bounded; \
+             binding, record and incident events are never pruned",
+            pruned.rows,
+            iso(pruned.last_at_ms.unwrap_or_default())
+        )?;
     }
     if rows.is_empty() {
         writeln!(
@@ -198,7 +220,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 /// `ms` as a UTC time, `2026-11-30T05:21:03.123Z`.
-fn iso(ms: i64) -> String {
+pub(super) fn iso(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
     let z = days + 719_468;

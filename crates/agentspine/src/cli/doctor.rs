@@ -4,7 +4,9 @@
 //! One report: the `sourceResolution` of [`super::status`]; per scope what
 //! was found, included and excluded (with the verdict); where the host
 //! itself would behave differently; the memory report; the state store's
-//! health (a full `PRAGMA quick_check`, the cache, the bindings registry);
+//! health (a full `PRAGMA quick_check`, repairing a damaged file at once;
+//! what a damaged file cost, until `--acknowledge`; the cache, the
+//! bindings registry);
 //! and whether agentspine's hooks are installed exactly once (for Codex,
 //! and trusted) and its MCP server registered. A one-line verdict closes it; the exit code is 1
 //! when something needs the user's action.
@@ -32,6 +34,12 @@ use crate::state::State;
 /// an untrusted hook without a word) and the MCP server registered. Ends
 /// with a one-line verdict; exits 1 when something needs your action.
 ///
+/// A damaged state database is moved aside and what can be read of it
+/// salvaged (by any command, or by doctor's own full check); doctor says
+/// what it cost, and keeps saying it (as do `source-status`, `record list`,
+/// `audit` and the first hook of each session) until you run it with
+/// `--acknowledge`.
+///
 /// `--offline-memory-orphans` instead lists Claude Code's memory directory
 /// (bounded, links never followed, no fact file read, nothing deleted) and
 /// counts files no index link names, links whose file is missing, and links
@@ -40,6 +48,8 @@ use crate::state::State;
 /// Examples:
 ///
 ///   agentspine doctor --host claude --cwd ~/src/app
+///
+///   agentspine doctor --acknowledge
 ///
 ///   agentspine doctor --host claude --cwd ~/src/app --offline-memory-orphans --json
 #[derive(Debug, clap::Args)]
@@ -61,6 +71,10 @@ pub struct Args {
     /// Claude Code's for the working directory.
     #[arg(long, value_name = "DIR", requires = "offline_memory_orphans")]
     memory_dir: Option<PathBuf>,
+    /// Say that you have read what a damaged state database cost (the
+    /// state store section): agentspine stops telling you about it.
+    #[arg(long, conflicts_with = "offline_memory_orphans")]
+    acknowledge: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -77,13 +91,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.offline_memory_orphans {
         return orphans::run(host, args.cwd.as_deref(), args.memory_dir.as_deref(), args.json);
     }
-    let state = State::open();
+    let (state, check) = checked(State::open());
+    let acknowledged = match &state.store {
+        Some(store) if args.acknowledge => store.incident_acknowledge()?,
+        _ => Vec::new(),
+    };
     let g = status::gather(host, args.cwd.as_deref(), args.scope.as_deref(), state)?;
     let mut actions: Vec<String> = Vec::new();
 
     let scopes = scopes(&g);
     let differs = host_differs(&g);
-    let store = store_health(&g, &mut actions);
+    let store = store_health(&g, check, &acknowledged, &mut actions);
     let install = crate::install::inspect::inspect(g.host, &g.env, &g.resolution.project_root, &mut actions);
     let r = &g.catalog.resolution;
     for gap in r.gaps.iter().filter(|gap| gap.required) {
@@ -168,6 +186,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join("; ")
         ));
+        for incident in store["incidents"].as_array().into_iter().flatten() {
+            s.push_str(&format!(
+                "State damaged  on {}: {}\n",
+                super::audit::iso(incident["at_ms"].as_i64().unwrap_or_default()),
+                incident["summary"].as_str().unwrap_or("")
+            ));
+        }
+        for incident in &acknowledged {
+            s.push_str(&format!(
+                "Acknowledged   the damage of {} (the copy stays at {})\n",
+                super::audit::iso(incident.at_ms),
+                incident.damaged_copy.display()
+            ));
+        }
         s.push_str(&format!("Installation   {}\n", install["summary"].as_str().unwrap_or("")));
         s.push_str(&format!("\n{verdict}\n"));
         out.write_all(s.as_bytes())?;
@@ -232,22 +264,52 @@ fn host_differs(g: &Gathered) -> Vec<Value> {
         .collect()
 }
 
-/// The store: where, whether it opened, a full `quick_check`, the cache,
-/// the audit log and the bindings registry.
-fn store_health(g: &Gathered, actions: &mut Vec<String>) -> Value {
+/// Doctor's full `quick_check`. Damage it finds is repaired at once: the
+/// store is opened again, and that open moves the file aside, salvages
+/// what it can read into a new database and records the incident, so the
+/// report is about the new database and says what the old one cost.
+/// Returns the state to report on and its check.
+fn checked(state: State) -> (State, Vec<String>) {
+    fn check(state: &State) -> Vec<String> {
+        match state.store.as_ref().map(agentspine_store::Store::quick_check) {
+            Some(Ok(lines)) => lines,
+            Some(Err(e)) => vec![format!("could not run: {e}")],
+            None => Vec::new(),
+        }
+    }
+    let first = check(&state);
+    if state.store.is_none() || first == ["ok"] {
+        return (state, first);
+    }
+    drop(state);
+    let reopened = State::open();
+    let again = check(&reopened);
+    (reopened, again)
+}
+
+/// The store: where, whether it opened, its full `quick_check` (`check`),
+/// what a damaged database cost (incidents), the cache, the audit log and
+/// the bindings registry.
+fn store_health(
+    g: &Gathered,
+    check: Vec<String>,
+    acknowledged: &[agentspine_store::Incident],
+    actions: &mut Vec<String>,
+) -> Value {
     let Some(store) = &g.state.store else {
         actions.push(format!("the state store is unavailable: {}", g.state.warnings.join("; ")));
         return json!({ "available": false, "dir": null, "warnings": g.state.warnings });
     };
-    let check = match store.quick_check() {
-        Ok(lines) => lines,
-        Err(e) => vec![format!("could not run: {e}")],
-    };
     if check != ["ok"] {
         actions.push(format!(
-            "the state database is damaged ({}); the next agentspine run moves it aside and starts a new one",
+            "the state database is damaged ({}) and could not be repaired now; the next agentspine run tries again",
             check.join("; ")
         ));
+    }
+    let incidents = g.state.incidents();
+    for incident in &incidents {
+        actions
+            .push(format!("{}: read this, then run `agentspine doctor --acknowledge`", incident.summary()));
     }
     let (last_check, flagged) = store.check_state();
     let cache = store.cache_stats().ok();
@@ -265,6 +327,8 @@ fn store_health(g: &Gathered, actions: &mut Vec<String>) -> Value {
         "dir": store.dir(),
         "warnings": g.state.warnings,
         "quick_check": check,
+        "incidents": crate::state::incidents_json(&incidents),
+        "acknowledged": crate::state::incidents_json(acknowledged),
         "last_healthy_check_ms": last_check,
         "check_requested": flagged,
         "cache": cache,

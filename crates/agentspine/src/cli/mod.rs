@@ -16,6 +16,21 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// One line per unacknowledged incident of the state database, for the
+/// human output of `doctor`, `source-status`, `record list` and `audit`.
+pub(crate) fn incident_lines(incidents: &[agentspine_store::Incident]) -> String {
+    incidents
+        .iter()
+        .map(|incident| {
+            format!(
+                "state damaged on {}: {}. Run `agentspine doctor --acknowledge` once you have read this.\n",
+                audit::iso(incident.at_ms),
+                incident.summary()
+            )
+        })
+        .collect()
+}
+
 /// agentspine decides, safely and fast, which instruction and memory files a
 /// coding agent puts in front of its model.
 ///

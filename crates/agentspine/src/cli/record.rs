@@ -162,10 +162,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Action::List => {
             let records = store.record_list(&digest)?;
+            // Records lost with a damaged database are said to be lost.
+            let incidents = state.incidents();
             if args.json {
-                return json(serde_json::json!({ "project_root": root, "records": records }))
-                    .map(|()| ExitCode::SUCCESS);
+                return json(serde_json::json!({
+                    "project_root": root,
+                    "records": records,
+                    "state_incidents": crate::state::incidents_json(&incidents),
+                }))
+                .map(|()| ExitCode::SUCCESS);
             }
+            out.write_all(super::incident_lines(&incidents).as_bytes())?;
             if records.is_empty() {
                 writeln!(
                     out,

@@ -1,7 +1,8 @@
 //! `agentspine source-status`: the `sourceResolution` report for one host
 //! and working directory (what was checked, what was found, why a catalog
-//! is empty or closed), the same report briefings carry. `doctor` builds on
-//! [`gather`].
+//! is empty or closed), the same report briefings carry, and what a
+//! damaged state database cost until the user acknowledges it. `doctor`
+//! builds on [`gather`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -115,6 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let g = gather(host, args.cwd.as_deref(), args.scope.as_deref(), state)?;
     let bindings = bindings(&g.state, host);
+    let incidents = g.state.incidents();
     let mut out = std::io::stdout().lock();
     if args.json {
         let value = serde_json::json!({
@@ -122,9 +124,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "cwd": g.cwd,
             "root_evidence": g.resolution.root_evidence,
             "bindings": bindings,
+            "state_incidents": crate::state::incidents_json(&incidents),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
+        out.write_all(super::incident_lines(&incidents).as_bytes())?;
         out.write_all(human(&g.catalog.resolution, &g.resolution.root_evidence).as_bytes())?;
         if let Some(b) = bindings {
             writeln!(

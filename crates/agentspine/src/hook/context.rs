@@ -143,11 +143,14 @@ fn prefix(text: &str, max: usize) -> &str {
 }
 
 /// What the hosts read on stdout: `hookSpecificOutput` with the event and
-/// the context, nothing else (never a permission decision).
+/// the context, and `systemMessage`, which the host shows the user and not
+/// the model; nothing else (never a permission decision).
 #[derive(Debug, Serialize)]
 pub struct Output<'a> {
-    #[serde(rename = "hookSpecificOutput")]
-    hook_specific_output: Specific<'a>,
+    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
+    hook_specific_output: Option<Specific<'a>>,
+    #[serde(rename = "systemMessage", skip_serializing_if = "Option::is_none")]
+    system_message: Option<&'a str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -160,12 +163,26 @@ struct Specific<'a> {
 impl<'a> Output<'a> {
     /// The output for `event` adding `context`.
     pub fn new(event: &'a str, context: &'a str) -> Output<'a> {
-        Output { hook_specific_output: Specific { hook_event_name: event, additional_context: context } }
+        Output {
+            hook_specific_output: Some(Specific { hook_event_name: event, additional_context: context }),
+            system_message: None,
+        }
+    }
+
+    /// The output with no context, only `message` for the user.
+    pub fn message_only(message: &'a str) -> Output<'a> {
+        Output { hook_specific_output: None, system_message: Some(message) }
+    }
+
+    /// The output with `message` for the user as well, when there is one.
+    pub fn with_system_message(mut self, message: Option<&'a str>) -> Output<'a> {
+        self.system_message = message;
+        self
     }
 
     /// One line of JSON.
     pub fn to_line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("two strings always serialize");
+        let mut line = serde_json::to_string(self).expect("strings always serialize");
         line.push('\n');
         line
     }
@@ -224,5 +241,10 @@ mod tests {
             Output::new("PreToolUse", "x\n\"y\"").to_line(),
             "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"x\\n\\\"y\\\"\"}}\n"
         );
+        assert_eq!(
+            Output::new("SessionStart", "c").with_system_message(Some("m")).to_line(),
+            "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"c\"},\"systemMessage\":\"m\"}\n"
+        );
+        assert_eq!(Output::message_only("m").to_line(), "{\"systemMessage\":\"m\"}\n");
     }
 }

@@ -109,15 +109,27 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         _ => Vec::new(),
     };
     shared.set_phase("output");
-    let Some(fitted) = context::fit_with_tail(&blocks, tail.as_ref()) else { return };
-    let line = Output::new(&payload.hook_event_name, &fitted.text).to_line();
+    // For the user, not the model: a damaged state database (see `notice`).
+    let notices = hook.state_notices();
+    let message = super::notice::message(&notices);
+    let fitted = context::fit_with_tail(&blocks, tail.as_ref());
+    let line = match (&fitted, &message) {
+        (Some(fitted), message) => {
+            Output::new(&payload.hook_event_name, &fitted.text).with_system_message(message.as_deref())
+        }
+        (None, Some(message)) => Output::message_only(message),
+        (None, None) => return,
+    }
+    .to_line();
     if !shared.print(&line) {
         return;
     }
     // Recorded only once printed: a source is never marked sent that the
     // host did not get.
     shared.set_phase("session-state");
-    hook.mark_sent(fitted.shown.iter().filter_map(|&i| blocks.get(i).or(tail.as_ref())));
+    let shown =
+        fitted.iter().flat_map(|fitted| fitted.shown.iter().filter_map(|&i| blocks.get(i).or(tail.as_ref())));
+    hook.mark_sent(shown.chain(&notices));
 }
 
 impl Hook<'_> {

@@ -5,7 +5,10 @@
 //!
 //! Guarantees, whatever happens:
 //! - stdout holds one `{"hookSpecificOutput":{"hookEventName",
-//!   "additionalContext"}}` line or nothing; never a permission decision;
+//!   "additionalContext"}}` line or nothing; never a permission decision
+//!   (the line also carries a top-level `systemMessage` for the user, never
+//!   the model, while a damaged state database is unacknowledged: see
+//!   `notice`);
 //! - the exit code is 0 (a hook never blocks its host);
 //! - the whole run, stdin included, is bounded by [`DEADLINE`]: past it
 //!   nothing is printed, and the audit log says so;
@@ -25,6 +28,7 @@ mod continuity;
 mod events;
 mod instructions;
 mod memory;
+mod notice;
 mod payload;
 mod targets;
 

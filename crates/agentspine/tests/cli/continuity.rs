@@ -640,6 +640,7 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
       "bindings": 1,
       "events": 2,
       "first_bad_row": null,
+      "state_incidents": [],
       "verified": true
     }
     "#);
@@ -671,7 +672,14 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
           "path": null,
           "phase": "binding"
         }
-      ]
+      ],
+      "pruned": {
+        "last_at_ms": null,
+        "prunes": 0,
+        "rows": 0,
+        "through_id": null
+      },
+      "state_incidents": []
     }
     "#);
 }

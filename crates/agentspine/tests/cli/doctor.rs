@@ -72,7 +72,8 @@ fn source_status_prints_the_source_resolution() {
           "retries": 0,
           "stats": 6
         }
-      }
+      },
+      "state_incidents": []
     }
     "#);
     let text = ex.stdout(&ex.run(".", &["source-status", "--host", "codex", "--cwd", "packages/api"]));
@@ -201,21 +202,46 @@ fn doctor_runs_a_full_check_and_reports_a_damaged_store() {
         *b = 0xA5;
     }
     std::fs::write(&db, &bytes).unwrap();
+    // Doctor's full check finds it, and the store is repaired at once: the
+    // report is about the new database and says what the old one cost.
     let out = ex.run(".", &["doctor", "--host", "codex", "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let report = ex.json_any(&out);
-    assert_ne!(report["state"]["quick_check"], json!(["ok"]), "{}", report["state"]);
-    assert_eq!(report["state"]["check_requested"], true);
-    let actions = report["actions"].as_array().unwrap();
+    let state = &report["state"];
+    assert!(state["warnings"].to_string().contains("moved aside as state.db.corrupt-"), "{state}");
+    assert_eq!(state["quick_check"], json!(["ok"]));
+    let incidents = state["incidents"].as_array().unwrap();
+    assert_eq!(incidents.len(), 1, "{state}");
+    // What the check said (it lists the damage, or stops at the page).
+    let reason = incidents[0]["reason"].as_str().unwrap();
     assert!(
-        actions.iter().any(|a| a.as_str().unwrap().starts_with("the state database is damaged")),
-        "{actions:?}"
+        reason.starts_with("quick_check found damage") || reason == "database disk image is malformed",
+        "{reason}"
     );
-    // The next run moves it aside and starts again, and says so.
+    let copy = incidents[0]["damaged_copy"].as_str().unwrap();
+    assert!(copy.starts_with("[TMP]/state/state.db.corrupt-"), "{copy}");
+    assert_eq!(std::fs::read(ex.filter_back(copy)).unwrap(), bytes, "the damaged copy is kept as it was");
+    assert_eq!(incidents[0]["salvage"]["read"], "rows");
+    let actions = report["actions"].as_array().unwrap();
+    let damage: Vec<&str> = actions
+        .iter()
+        .filter_map(|a| a.as_str())
+        .filter(|a| a.starts_with("the state database was damaged"))
+        .collect();
+    assert_eq!(damage.len(), 1, "{actions:?}");
+    assert!(damage[0].ends_with("read this, then run `agentspine doctor --acknowledge`"), "{}", damage[0]);
+
+    // Acknowledged: said once more, then no longer an action.
+    let report = ex.json_any(&ex.run(".", &["doctor", "--host", "codex", "--acknowledge", "--json"]));
+    assert_eq!(report["state"]["acknowledged"].as_array().unwrap().len(), 1);
+    assert_eq!(report["state"]["incidents"], json!([]));
+    let actions = report["actions"].to_string();
+    assert!(!actions.contains("the state database was damaged"), "{actions}");
     let report = ex.json_any(&ex.run(".", &["doctor", "--host", "codex", "--json"]));
-    let warnings = report["state"]["warnings"].to_string();
-    assert!(warnings.contains("moved aside as state.db.corrupt-"), "{warnings}");
-    assert_eq!(report["state"]["quick_check"], json!(["ok"]));
+    assert_eq!(
+        (report["state"]["incidents"].clone(), report["state"]["acknowledged"].clone()),
+        (json!([]), json!([]))
+    );
 }
 
 /// A memory directory with every kind of entry the orphan count sorts.

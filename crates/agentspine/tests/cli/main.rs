@@ -8,6 +8,7 @@
 
 mod support;
 
+mod audit_bound;
 mod catalog;
 mod continuity;
 mod doctor;
@@ -20,3 +21,4 @@ mod records;
 mod reliability;
 mod resolve;
 mod serve;
+mod state_damage;

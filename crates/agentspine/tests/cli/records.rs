@@ -136,7 +136,8 @@ fn a_record_is_proposed_then_accepted_corrected_and_retracted_and_each_step_says
           "text": "Never push to main.",
           "updated_at": "[ms]"
         }
-      ]
+      ],
+      "state_incidents": []
     }
     "#);
     // Records are kept per project: the example tree has none.

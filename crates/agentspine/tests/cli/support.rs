@@ -93,6 +93,15 @@ impl Example {
         redact_count(&number_source_ids(&text), "confirmations")
     }
 
+    /// A path `filter` printed, as it is on disk again.
+    pub fn filter_back(&self, text: &str) -> PathBuf {
+        PathBuf::from(
+            text.replace("[TREE]", &self.tree.display().to_string())
+                .replace("[HOME]", &self.home.display().to_string())
+                .replace("[TMP]", &self.dir.path().display().to_string()),
+        )
+    }
+
     pub fn stdout(&self, out: &Output) -> String {
         assert!(out.status.success(), "exit {:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
         self.filter(&String::from_utf8(out.stdout.clone()).unwrap())

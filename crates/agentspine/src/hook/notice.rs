@@ -1,0 +1,43 @@
+//! What the user (never the model) is told by a hook: that the state
+//! database was damaged, where the damaged copy is and what was recovered,
+//! until `agentspine doctor --acknowledge`.
+//!
+//! The notice goes in the host's user-visible field (top-level
+//! `systemMessage` for Claude Code and Codex), never in
+//! `additionalContext`. It is shown by the first hook of each session that
+//! has not shown it yet, and marked in the session's record like a source,
+//! so a session sees each incident once and a new session sees it again.
+
+use super::context::Block;
+use super::events::Hook;
+
+/// The id under which a session records that it was shown an incident.
+fn shown_id(incident: &agentspine_store::Incident) -> String {
+    format!("agentspine:state-incident:{}", incident.id)
+}
+
+impl Hook<'_> {
+    /// The unacknowledged incidents this session has not been shown, as
+    /// blocks to mark sent once printed (their text is the notice).
+    pub(super) fn state_notices(&self) -> Vec<Block> {
+        if self.payload.hook_event_name == "SessionEnd" {
+            return Vec::new();
+        }
+        self.state
+            .incidents()
+            .iter()
+            .map(|incident| Block {
+                source_id: shown_id(incident),
+                sha256: "notice".to_owned(),
+                heading: String::new(),
+                text: crate::state::incident_notice(incident),
+            })
+            .filter(|block| !self.was_sent(&block.source_id, &block.sha256))
+            .collect()
+    }
+}
+
+/// The `systemMessage` for `notices`, if any.
+pub(super) fn message(notices: &[Block]) -> Option<String> {
+    (!notices.is_empty()).then(|| notices.iter().map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n"))
+}
