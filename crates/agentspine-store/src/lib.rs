@@ -83,6 +83,7 @@ mod migrations;
 mod records;
 mod registry;
 mod repair;
+mod reports;
 mod salvage;
 mod scope;
 mod session;
@@ -110,5 +111,6 @@ pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
 pub use repair::REPAIR_PENDING;
+pub use reports::{MAX_REPORT_FIELD, ReportError, StoredReport};
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::SessionError;

@@ -15,7 +15,7 @@ use crate::db::{StoreError, retry_busy};
 
 /// Every migration, in order; `MIGRATIONS[n]` takes a database from
 /// version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// The version a fully migrated database has.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -212,3 +212,16 @@ pub(crate) fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> 
 pub(crate) fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.pragma_query_value(None, "user_version", |row| row.get(0))
 }
+
+/// The latest compact `sourceResolution` report per project root and host
+/// (see `reports.rs`).
+const V4: &str = r#"
+CREATE TABLE reports (
+    root_digest  TEXT NOT NULL,
+    host         TEXT NOT NULL,
+    project_root TEXT NOT NULL,
+    line         TEXT NOT NULL,
+    at_ms        INTEGER NOT NULL,
+    PRIMARY KEY (root_digest, host)
+);
+"#;

@@ -32,6 +32,7 @@ fn migrates_an_empty_file_and_sets_user_version() {
             "incidents",
             "meta",
             "records",
+            "reports",
             "scopes",
             "session_sent"
         ]

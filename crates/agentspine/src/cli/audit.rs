@@ -107,6 +107,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let pruned = store.audit_prunes()?;
+    // The latest sourceResolution report per root, as the hooks sent it.
+    let reports = store.reports(args.host.as_deref())?;
     if args.json {
         let events: Vec<serde_json::Value> = rows
             .iter()
@@ -116,9 +118,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 value
             })
             .collect();
+        let reports: Vec<serde_json::Value> = reports
+            .iter()
+            .map(|r| {
+                let mut value = serde_json::to_value(r).expect("reports serialize");
+                value["at"] = serde_json::Value::String(iso(r.at_ms));
+                value
+            })
+            .collect();
         let value = serde_json::json!({
             "events": events,
             "pruned": pruned,
+            "reports": reports,
             "state_incidents": crate::state::incidents_json(&incidents),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
@@ -132,6 +143,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             pruned.rows,
             iso(pruned.last_at_ms.unwrap_or_default())
         )?;
+    }
+    for r in &reports {
+        writeln!(out, "{}  {:<7}  latest sourceResolution: {}", iso(r.at_ms), r.host, r.line)?;
     }
     if rows.is_empty() {
         writeln!(

@@ -206,6 +206,18 @@ impl Hook<'_> {
             }
         };
         let text = report.line();
+        // Kept as the root's latest report, for `agentspine audit`.
+        if let Some(store) = &self.state.store {
+            let root = report.project_root.display().to_string();
+            if let Err(e) = store.report_put(
+                &store.root_digest(&report.project_root),
+                self.host.host().as_str(),
+                &root,
+                &text,
+            ) {
+                tracing::warn!("{e}");
+            }
+        }
         let sha256 = hex::encode(sha2::Sha256::digest(text.as_bytes()));
         let source_id = "agentspine:source-resolution".to_owned();
         if self.was_sent(&source_id, &sha256) {

@@ -679,6 +679,7 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
         "rows": 0,
         "through_id": null
       },
+      "reports": [],
       "state_incidents": []
     }
     "#);

@@ -660,3 +660,25 @@ fn session_start_ends_with_the_compact_source_resolution_report() {
         assert!(line.ends_with("; reason root-is-home"), "{host}: {line}");
     }
 }
+
+#[test]
+fn audit_shows_the_latest_source_resolution_per_root() {
+    let ex = Example::new();
+    for (host, session) in [("claude", "a1"), ("codex", "a2")] {
+        let start = json!({
+            "session_id": session, "transcript_path": null, "cwd": ex.tree.join("packages/api"),
+            "hook_event_name": "SessionStart", "source": "startup", "model": "m", "permission_mode": "default",
+        });
+        let sent = ex.hook_report(host, &start, &[]).expect("a report");
+        let out = ex.run(".", &["audit", "--host", host, "--json"]);
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let reports = value["reports"].as_array().unwrap();
+        assert_eq!(reports.len(), 1, "{value}");
+        assert_eq!(reports[0]["line"], json!(sent), "the line the hook sent");
+        assert_eq!(reports[0]["host"], json!(host));
+        assert_eq!(reports[0]["project_root"], json!(ex.tree.display().to_string()));
+    }
+    let out = ex.run(".", &["audit", "--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["reports"].as_array().unwrap().len(), 2, "one per root and host");
+}

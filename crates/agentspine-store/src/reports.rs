@@ -1,0 +1,88 @@
+//! The latest `sourceResolution` report of each project root and host: the
+//! compact line a hook sent at session start, kept so that `agentspine
+//! audit` can show it beside the event rows. One row per root and host,
+//! replaced by the next session start; derived state, never salvaged.
+
+use crate::db::{Store, now_ms};
+
+/// The longest project root and line stored, in bytes (longer ones are cut
+/// on a character boundary and marked).
+pub const MAX_REPORT_FIELD: usize = 512;
+
+/// One stored report.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StoredReport {
+    /// The host whose rules applied.
+    pub host: String,
+    /// The project root, as reported.
+    pub project_root: String,
+    /// The compact report line.
+    pub line: String,
+    /// When it was stored (milliseconds since the Unix epoch).
+    pub at_ms: i64,
+}
+
+/// A failure of a report operation.
+#[derive(Debug, thiserror::Error)]
+#[error("reports: {operation}: {source}")]
+pub struct ReportError {
+    /// `put` or `list`.
+    operation: &'static str,
+    /// The underlying error.
+    #[source]
+    source: rusqlite::Error,
+}
+
+fn capped(text: &str) -> String {
+    if text.len() <= MAX_REPORT_FIELD {
+        return text.to_owned();
+    }
+    let mut end = MAX_REPORT_FIELD;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…[cut]", &text[..end])
+}
+
+impl Store {
+    /// Stores `line` as the latest report of `root_digest` for `host`.
+    pub fn report_put(
+        &self,
+        root_digest: &str,
+        host: &str,
+        project_root: &str,
+        line: &str,
+    ) -> Result<(), ReportError> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO reports (root_digest, host, project_root, line, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (root_digest, host) DO UPDATE SET project_root = excluded.project_root,
+                     line = excluded.line, at_ms = excluded.at_ms",
+                (root_digest, host, capped(project_root), capped(line), now_ms()),
+            )
+        })
+        .map(|_| ())
+        .map_err(|source| ReportError { operation: "put", source })
+    }
+
+    /// The latest report of every root, newest first (`host`: that host's
+    /// only).
+    pub fn reports(&self, host: Option<&str>) -> Result<Vec<StoredReport>, ReportError> {
+        self.read(|tx| {
+            let mut statement = tx.prepare(
+                "SELECT host, project_root, line, at_ms FROM reports
+                 WHERE ?1 IS NULL OR host = ?1 ORDER BY at_ms DESC, root_digest",
+            )?;
+            let rows = statement.query_map([host], |row| {
+                Ok(StoredReport {
+                    host: row.get(0)?,
+                    project_root: row.get(1)?,
+                    line: row.get(2)?,
+                    at_ms: row.get(3)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .map_err(|source| ReportError { operation: "list", source })
+    }
+}
