@@ -123,6 +123,63 @@ impl Resolver<'_> {
     }
 }
 
+impl Resolver<'_> {
+    /// The AGENTS.md files (and what they import) that Claude Code would
+    /// read with AGENTS.md included in every directory, minus those it
+    /// reads itself under the user's `instructionFiles` mode (`all`: minus
+    /// none, for a Claude Code that reads no AGENTS.md at all), and the
+    /// project root they belong to.
+    pub fn claude_agents_md_unread(
+        &self,
+        session: &Request,
+        all: bool,
+    ) -> Result<(Vec<Part>, PathBuf), ResolveError> {
+        let request = Request { host: Host::Claude, ..session.clone() };
+        let with = self.chain_with_agents_md(&request)?;
+        let native: BTreeSet<PathBuf> = if all {
+            BTreeSet::new()
+        } else {
+            self.chain(&request)?.parts.into_iter().map(|p| p.path).collect()
+        };
+        let mut agents_labels = BTreeSet::new();
+        let mut parts = Vec::new();
+        for part in with.parts {
+            let own = is_agents_md(&part.path);
+            let imported = part.imported_by.as_ref().is_some_and(|by| agents_labels.contains(by));
+            if !(own || imported) || part.scope == Scope::User {
+                continue;
+            }
+            agents_labels.insert(part.label.clone());
+            if !native.contains(&part.path) {
+                parts.push(part);
+            }
+        }
+        Ok((parts, with.project_root))
+    }
+
+    /// Claude Code's project files (CLAUDE.md, .claude/CLAUDE.md, rules,
+    /// CLAUDE.local.md) for a Codex session whose project has no file Codex
+    /// reads (no AGENTS.md, override or fallback name); `None` when Codex
+    /// has one.
+    pub fn codex_claude_md(&self, session: &Request) -> Result<Option<(Vec<Part>, PathBuf)>, ResolveError> {
+        let native = self.chain(&Request { host: Host::Codex, ..session.clone() })?;
+        if native.parts.iter().any(|p| matches!(p.scope, Scope::Project | Scope::Local)) {
+            return Ok(None);
+        }
+        let claude = self.chain(&Request { host: Host::Claude, ..session.clone() })?;
+        let parts = claude
+            .parts
+            .into_iter()
+            .filter(|p| matches!(p.scope, Scope::Project | Scope::Local) && !is_agents_md(&p.path))
+            .collect();
+        Ok(Some((parts, claude.project_root)))
+    }
+}
+
+fn is_agents_md(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "AGENTS.md")
+}
+
 /// Whether the host loads `part` itself when a file tool touches its
 /// directory: a file below the session directory, a `.claude/rules` file
 /// of a directory the session started in or under, or a file imported by

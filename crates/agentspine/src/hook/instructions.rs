@@ -5,10 +5,9 @@
 //! Off by default: a host that reads a file natively never gets it twice,
 //! and nothing is added the user did not ask for.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use agentspine_core::{Host, Part, Request, Resolution, Scope};
+use agentspine_core::Part;
 
 use super::HookHost;
 use super::context::Block;
@@ -49,57 +48,21 @@ impl Hook<'_> {
             .collect()
     }
 
-    fn request(&self, host: Host) -> Request {
-        Request { host, ..self.session_request() }
-    }
-
-    /// The AGENTS.md files (and their imports) Claude Code would read with
-    /// AGENTS.md included, minus the ones it reads itself (`all`: minus
-    /// none).
+    /// Claude Code's unread AGENTS.md files (core's rule), or an audit row.
     fn claude_agents_md(&self, all: bool) -> Option<(Vec<Part>, PathBuf)> {
-        let request = self.request(Host::Claude);
-        let with = self.resolved(self.resolver.chain_with_agents_md(&request))?;
-        let native: BTreeSet<PathBuf> = if all {
-            BTreeSet::new()
-        } else {
-            self.resolved(self.resolver.chain(&request))?.parts.into_iter().map(|p| p.path).collect()
-        };
-        let mut agents_labels = BTreeSet::new();
-        let mut parts = Vec::new();
-        for part in with.parts {
-            let own = is_agents_md(&part.path);
-            let imported = part.imported_by.as_ref().is_some_and(|by| agents_labels.contains(by));
-            if !(own || imported) || part.scope == Scope::User {
-                continue;
-            }
-            agents_labels.insert(part.label.clone());
-            if !native.contains(&part.path) {
-                parts.push(part);
-            }
-        }
-        Some((parts, with.project_root))
+        self.resolved(self.resolver.claude_agents_md_unread(&self.session_request(), all))
     }
 
-    /// Claude Code's project files (CLAUDE.md, .claude/CLAUDE.md, rules,
-    /// CLAUDE.local.md) when Codex finds no project file of its own.
+    /// The CLAUDE.md family for a Codex project without its own file (core's
+    /// rule), or an audit row.
     fn codex_claude_md(&self) -> Option<(Vec<Part>, PathBuf)> {
-        let native = self.resolved(self.resolver.chain(&self.request(Host::Codex)))?;
-        if native.parts.iter().any(|p| matches!(p.scope, Scope::Project | Scope::Local)) {
-            return None;
-        }
-        let claude = self.resolved(self.resolver.chain(&self.request(Host::Claude)))?;
-        let parts = claude
-            .parts
-            .into_iter()
-            .filter(|p| matches!(p.scope, Scope::Project | Scope::Local) && !is_agents_md(&p.path))
-            .collect();
-        Some((parts, claude.project_root))
+        self.resolved(self.resolver.codex_claude_md(&self.session_request())).flatten()
     }
 
-    /// A resolution, or an audit row and `None`.
-    fn resolved(&self, result: Result<Resolution, agentspine_core::ResolveError>) -> Option<Resolution> {
+    /// A result, or an audit row and `None`.
+    fn resolved<T>(&self, result: Result<T, agentspine_core::ResolveError>) -> Option<T> {
         match result {
-            Ok(resolution) => Some(resolution),
+            Ok(value) => Some(value),
             Err(e) => {
                 self.audit(
                     "instructions",
@@ -111,8 +74,4 @@ impl Hook<'_> {
             }
         }
     }
-}
-
-fn is_agents_md(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "AGENTS.md")
 }
