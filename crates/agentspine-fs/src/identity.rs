@@ -108,6 +108,7 @@ pub(crate) struct Look {
 pub(crate) enum Mount {
     /// The kernel's mount id (`statx` `STATX_MNT_ID`, Linux 5.8+): every
     /// mount has its own, a bind mount of the same filesystem included.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     Id(u64),
     /// Only the device, where the kernel reports no mount id: a bind mount
     /// of the same filesystem cannot be told apart.
