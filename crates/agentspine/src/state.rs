@@ -64,6 +64,22 @@ impl State {
         }
     }
 
+    /// One audit row per gap a catalog's resolution says is audited
+    /// (core's rule: the bounds an optional discovery reached), named by
+    /// the root and the bound.
+    pub fn audit_gaps(&self, event: &str, resolution: &agentspine_core::catalog::SourceResolution) {
+        for gap in resolution.audited_gaps() {
+            self.audit(agentspine_store::AuditEvent {
+                host: resolution.host.as_str().to_owned(),
+                event: event.to_owned(),
+                phase: "discovery".into(),
+                code: gap.cause.clone(),
+                path: Some(format!("{}: {}", resolution.project_root.display(), gap.what)),
+                detail: None,
+            });
+        }
+    }
+
     /// What requests of `host` read through the user's active bindings:
     /// accepted portable records only, as continuity sources (context
     /// only). Read afresh on every call, so a bind, rollback or purge

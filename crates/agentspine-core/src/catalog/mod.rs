@@ -146,6 +146,17 @@ pub struct SourceResolution {
     pub work: agentspine_fs::Counters,
 }
 
+impl SourceResolution {
+    /// The gaps every surface writes to the audit log even when nothing
+    /// was required: each bound an optional discovery reached
+    /// (`bounded-truncated`). A persistent one is coalesced by the store
+    /// (one row per root and bound an hour). Required gaps are audited
+    /// where a preflight fails on them, and by the hooks.
+    pub fn audited_gaps(&self) -> impl Iterator<Item = &Gap> {
+        self.gaps.iter().filter(|g| g.cause == "bounded-truncated")
+    }
+}
+
 /// The bounded set of sources for one request.
 #[derive(Debug, Clone)]
 pub struct Catalog {

@@ -153,6 +153,7 @@ fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog,
     };
     let catalog = resolver.catalog(&request)?;
     drop(resolver);
+    state.audit_gaps("catalog", &catalog.resolution);
     Ok((catalog, reader, state))
 }
 

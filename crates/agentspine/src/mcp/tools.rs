@@ -154,6 +154,7 @@ impl Tools {
             ..CatalogRequest::new(p.host, root)
         };
         let catalog = resolver.catalog(&request)?;
+        state.audit_gaps("mcp", &catalog.resolution);
         let receipt = if p.required { Some(required(&state, &catalog, p.host)?) } else { None };
         let briefing = catalog::briefing(&catalog, budget);
         let mut value = to_json(&briefing);
@@ -190,6 +191,7 @@ impl Tools {
             ..CatalogRequest::new(p.host, root)
         };
         let catalog = resolver.catalog(&request)?;
+        state.audit_gaps("mcp", &catalog.resolution);
         let receipt = if p.required { Some(required(&state, &catalog, p.host)?) } else { None };
         let answer = catalog::query(&catalog, text, k, catalog::briefing::DEFAULT_BUDGET);
         let mut value = to_json(&answer);
@@ -257,7 +259,11 @@ impl Tools {
                     continuity: state.continuity(host),
                     ..CatalogRequest::new(host, root)
                 };
-                Arc::new(resolver.catalog(&request)?)
+                {
+                    let catalog = resolver.catalog(&request)?;
+                    state.audit_gaps("mcp", &catalog.resolution);
+                    Arc::new(catalog)
+                }
             }
         };
         let document = catalog::read_document(&catalog, resolver.reader(), id)?;

@@ -199,3 +199,34 @@ fn with_only_a_root_the_working_directory_is_the_root() {
     let answer = ex.json(&out);
     assert_eq!(answer["hits"][0]["rel_path"], "AGENTS.override.md");
 }
+
+#[test]
+fn a_markdown_bound_reached_is_one_audit_row_per_root_and_bound_an_hour() {
+    let ex = Example::new();
+    std::fs::create_dir_all(ex.tree.join("docs")).unwrap();
+    for i in 0..241 {
+        std::fs::write(ex.tree.join(format!("docs/note-{i:03}.md")), "a note\n").unwrap();
+    }
+    for _ in 0..2 {
+        let out = ex.run(".", &["briefing", "--markdown", "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let codes: Vec<&str> = value["sourceResolution"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["code"].as_str().unwrap())
+            .collect();
+        assert!(codes.contains(&"bounded-truncated"), "{codes:?}");
+    }
+    let audit = std::process::Command::new("sqlite3")
+        .arg(ex.state.join("state.db"))
+        .arg("SELECT host, event, phase, code, path FROM audit")
+        .output()
+        .unwrap();
+    assert_eq!(
+        ex.filter(&String::from_utf8_lossy(&audit.stdout)),
+        "generic|catalog|discovery|bounded-truncated|[TREE]: 240-file\n",
+        "two runs, one row"
+    );
+}
