@@ -457,7 +457,9 @@ fn a_payload_that_never_ends_is_abandoned_at_the_deadline() {
     drop(stdin);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
-    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(4), "{took:?}");
+    // The work stops at 1.6 s; the audit row is in before the hook exits,
+    // and the whole run ends within 2 s.
+    assert!(took >= Duration::from_millis(1600) && took < Duration::from_secs(2), "{took:?}");
     assert_eq!(ex.audit_rows(), "claude|unknown|payload|deadline|\n");
 }
 
