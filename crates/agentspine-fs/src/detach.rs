@@ -34,10 +34,21 @@ use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
 use rustix::pipe::{PipeFlags, pipe_with};
 
+/// What the parent does with the child's standard output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Keep it and return it in [`Detached::stdout`] (a hook decides what
+    /// to print once the child is done or late).
+    Collect,
+    /// Copy it to this process's standard output as it arrives (a command
+    /// or a server whose output streams).
+    Stream,
+}
+
 /// What the parent got from a detached child.
 #[derive(Debug)]
 pub struct Detached {
-    /// Everything the child wrote to its standard output.
+    /// Everything the child wrote to its standard output ([`Output::Collect`]).
     pub stdout: Vec<u8>,
     /// The child's exit code, when it released the parent before the
     /// deadline; `None` when the deadline passed first (or the child died
@@ -53,7 +64,8 @@ pub struct DetachError(#[from] Errno);
 /// The child's end of the status pipe, set after the fork.
 static STATUS: Mutex<Option<OwnedFd>> = Mutex::new(None);
 
-/// Runs `work` in a forked child and waits for it until `deadline` at most.
+/// Runs `work` in a forked child and waits for it until `deadline` at most
+/// (`None`: until it releases the parent).
 ///
 /// In the child, `work` runs and its result is the exit code; the child
 /// then [`release`]s the parent and exits; this function never returns
@@ -62,7 +74,11 @@ static STATUS: Mutex<Option<OwnedFd>> = Mutex::new(None);
 /// the child released the parent in time.
 ///
 /// Call it while the process has exactly one thread.
-pub fn run_detached<F: FnOnce() -> u8>(deadline: Instant, work: F) -> Result<Detached, DetachError> {
+pub fn run_detached<F: FnOnce() -> u8>(
+    deadline: Option<Instant>,
+    output: Output,
+    work: F,
+) -> Result<Detached, DetachError> {
     let (out_r, out_w) = pipe_with(PipeFlags::CLOEXEC)?;
     let (err_r, err_w) = pipe_with(PipeFlags::CLOEXEC)?;
     let (status_r, status_w) = pipe_with(PipeFlags::CLOEXEC)?;
@@ -91,7 +107,7 @@ pub fn run_detached<F: FnOnce() -> u8>(deadline: Instant, work: F) -> Result<Det
         std::process::exit(i32::from(code));
     }
     drop((out_w, err_w, status_w));
-    Ok(wait_for(deadline, out_r, err_r, status_r))
+    Ok(wait_for(deadline, output, out_r, err_r, status_r))
 }
 
 /// In a child of [`run_detached`]: lets the parent go with exit code `code`.
@@ -115,21 +131,27 @@ pub fn release(code: u8) {
 
 /// The parent's side: copy, collect and wait until every pipe is closed or
 /// the deadline passes.
-fn wait_for(deadline: Instant, out: OwnedFd, err: OwnedFd, status: OwnedFd) -> Detached {
+fn wait_for(
+    deadline: Option<Instant>,
+    output: Output,
+    out: OwnedFd,
+    err: OwnedFd,
+    status: OwnedFd,
+) -> Detached {
     let mut open = [Some(out), Some(err), Some(status)];
     let mut stdout = Vec::new();
     let mut code = None;
     let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if open.iter().all(Option::is_none) || left.is_zero() {
+    'relay: loop {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if open.iter().all(Option::is_none) || left.is_some_and(|l| l.is_zero()) {
             break;
         }
         let which: Vec<usize> = (0..open.len()).filter(|&i| open[i].is_some()).collect();
         let mut polled: Vec<PollFd<'_>> =
             open.iter().flatten().map(|fd| PollFd::new(fd, PollFlags::IN)).collect();
-        let timeout = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: 0, tv_nsec: 0 });
-        match poll(&mut polled, Some(&timeout)) {
+        let timeout = left.map(|l| Timespec::try_from(l).unwrap_or(Timespec { tv_sec: 0, tv_nsec: 0 }));
+        match poll(&mut polled, timeout.as_ref()) {
             Ok(_) | Err(Errno::INTR) => {}
             Err(_) => break,
         }
@@ -148,7 +170,14 @@ fn wait_for(deadline: Instant, out: OwnedFd, err: OwnedFd, status: OwnedFd) -> D
                 continue;
             }
             match i {
-                0 => stdout.extend_from_slice(&buf[..n]),
+                0 if output == Output::Collect => stdout.extend_from_slice(&buf[..n]),
+                0 => {
+                    let mut ours = std::io::stdout().lock();
+                    if ours.write_all(&buf[..n]).and_then(|()| ours.flush()).is_err() {
+                        // Nobody reads our output any more: stop relaying.
+                        break 'relay;
+                    }
+                }
                 1 => {
                     let _ = std::io::stderr().write_all(&buf[..n]);
                 }

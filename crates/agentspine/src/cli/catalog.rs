@@ -113,6 +113,11 @@ impl BriefingArgs {
     pub fn wants_json(&self) -> bool {
         self.common.json
     }
+
+    /// The directory whose files the command reads: `--root`, else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.common.root.as_deref().or(self.common.cwd.as_deref())
+    }
 }
 impl QueryArgs {
     pub fn wants_json(&self) -> bool {

@@ -151,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // thread stuck in a hung file system keeps its process from exiting,
     // even after SIGKILL (agentspine_fs::run_detached), and the host waits
     // for this process.
-    match agentspine_fs::run_detached(started + BOUND, move || {
+    match agentspine_fs::run_detached(Some(started + BOUND), agentspine_fs::Output::Collect, move || {
         work(host, started);
         0
     }) {
