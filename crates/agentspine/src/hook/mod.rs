@@ -278,6 +278,11 @@ impl Shared {
         printed
     }
 
+    /// Whether the deadline has not closed the gate yet.
+    fn is_open(&self) -> bool {
+        *self.gate.lock().unwrap_or_else(PoisonError::into_inner) != Gate::Closed
+    }
+
     fn set_event(&self, event: &str) {
         self.progress.lock().unwrap_or_else(PoisonError::into_inner).event = Some(event.to_owned());
     }
