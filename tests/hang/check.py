@@ -12,8 +12,9 @@ Checked, each timed from spawn to the exit the caller observes:
 - `hook claude` and `hook codex` (PreToolUse on packages/api/a.ts), twice
   each (the second run's open meets the page the first read still locks:
   an uninterruptible sleep): exit 0 within 2.0 s, audit row written;
-- `resolve --host codex --target packages/api/a.ts`: exit 2 within its
-  3 s bound (+ slack), the error names the project root;
+- `resolve --host codex --target packages/api/a.ts` and `briefing --json`:
+  exit 2 within their 3 s bound (+ slack), the error names the project
+  root (`briefing --json`: code `deadline` on stdout);
 - MCP `session_briefing` on the stuck root: an isError result within its
   bound, while a second call for a healthy root on the same mount is
   answered meanwhile; the server exits when stdin closes.
@@ -182,6 +183,16 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
     check("resolve: exit 2 within 3.5 s, the error names the root",
           code == 2 and took < 3.5 and proj in err.decode() and "did not finish within 3 s" in err.decode(),
           f"code {code}, {took:.2f} s, stderr {err[:300]!r}")
+
+    code, out, err, took = run_timed([bin_, "briefing", "--host", "codex", "--root", proj, "--cwd",
+                                      os.path.dirname(target), "--json"], env)
+    try:
+        error = json.loads(out)["error"]
+    except (ValueError, KeyError):
+        error = {}
+    check("briefing --json: exit 2 within 3.5 s, a deadline error naming the root",
+          code == 2 and took < 3.5 and error.get("code") == "deadline" and proj in error.get("message", ""),
+          f"code {code}, {took:.2f} s, stdout {out[:300]!r}")
 
     started = time.monotonic()
     mcp = Mcp([bin_, "mcp", "--root", proj, "--root", healthy], env, home)

@@ -95,6 +95,8 @@ pub fn main() -> ExitCode {
     let place = match &cli.command {
         Command::Resolve(args) => Some(args.place().map(std::path::Path::to_path_buf)),
         Command::Briefing(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+        Command::Query(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+        Command::Read(args) => Some(args.place().map(std::path::Path::to_path_buf)),
         _ => None,
     };
     let Some(place) = place else {
@@ -119,8 +121,9 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(error) => {
-            report(&anyhow::Error::new(error), json);
-            ExitCode::from(2)
+            // No child process: run the command here, unbounded, as before.
+            tracing::warn!("{error}; running in this process");
+            finish(dispatch(Cli::parse().command), json)
         }
     }
 }
