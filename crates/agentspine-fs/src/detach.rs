@@ -56,10 +56,17 @@ pub struct Detached {
     pub code: Option<u8>,
 }
 
-/// Why no child could be started.
+/// Why no child was started.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot start a worker process: {0}")]
-pub struct DetachError(#[from] Errno);
+pub enum DetachError {
+    /// `pipe` or `fork` failed.
+    #[error("cannot start a worker process: {0}")]
+    Fork(#[from] Errno),
+    /// The process already runs other threads: a forked child could
+    /// inherit a lock one of them holds.
+    #[error("not forking a worker process: {0} threads are running")]
+    Threads(u64),
+}
 
 /// The child's end of the status pipe, set after the fork.
 static STATUS: Mutex<Option<OwnedFd>> = Mutex::new(None);
@@ -79,6 +86,9 @@ pub fn run_detached<F: FnOnce() -> u8>(
     output: Output,
     work: F,
 ) -> Result<Detached, DetachError> {
+    if let Some(threads) = threads().filter(|&n| n != 1) {
+        return Err(DetachError::Threads(threads));
+    }
     let (out_r, out_w) = pipe_with(PipeFlags::CLOEXEC)?;
     let (err_r, err_w) = pipe_with(PipeFlags::CLOEXEC)?;
     let (status_r, status_w) = pipe_with(PipeFlags::CLOEXEC)?;
@@ -89,7 +99,7 @@ pub fn run_detached<F: FnOnce() -> u8>(
     #[allow(unsafe_code)]
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        return Err(DetachError(
+        return Err(DetachError::Fork(
             Errno::from_io_error(&std::io::Error::last_os_error()).unwrap_or(Errno::AGAIN),
         ));
     }
@@ -108,6 +118,15 @@ pub fn run_detached<F: FnOnce() -> u8>(
     }
     drop((out_w, err_w, status_w));
     Ok(wait_for(deadline, output, out_r, err_r, status_r))
+}
+
+/// How many threads this process runs (`/proc/self/stat`, field 20), when
+/// the system says.
+fn threads() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces: count after its `)`.
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(17)?.parse().ok()
 }
 
 /// In a child of [`run_detached`]: lets the parent go with exit code `code`.
