@@ -137,10 +137,17 @@ class Server:
         return code, time.monotonic() - started
 
     def peak_rss_kib(self) -> int:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-        return -1
+        """The server's peak memory: `agentspine mcp` serves from a child
+        process and relays its output, so the peak of the process or its
+        children, whichever is higher (-1 when none is readable)."""
+        pid = self.proc.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        peaks = [-1]
+        for p in [pid, *map(int, children)]:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]))
+        return max(peaks)
 
 
 def is_error(frame, code: int | tuple, id_=None) -> bool:

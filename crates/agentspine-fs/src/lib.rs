@@ -154,7 +154,8 @@
 //! stat per entry only on filesystems that do not report entry types.
 //! Every repeated read attempt costs the same again and counts one retry.
 
-#![forbid(unsafe_code)]
+// `unsafe` is denied everywhere but the one `fork` in `detach`.
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 // This crate is the one place allowed to touch the disk (clippy.toml forbids
 // `std::fs` everywhere else).
@@ -162,6 +163,7 @@
 
 mod budget;
 mod counters;
+mod detach;
 mod error;
 mod identity;
 mod listing;
@@ -177,6 +179,7 @@ mod write;
 
 pub use budget::{Abandoned, Budget, MAX_ABANDONED, run_with_deadline, running_workers};
 pub use counters::{Counters, Refusals};
+pub use detach::{DetachError, Detached, Output, release, run_detached};
 pub use error::{Code, FsError, Result};
 pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};

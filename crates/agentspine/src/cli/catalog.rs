@@ -113,15 +113,36 @@ impl BriefingArgs {
     pub fn wants_json(&self) -> bool {
         self.common.json
     }
+
+    /// The directory whose files the command reads: `--root`, else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.common.place()
+    }
 }
 impl QueryArgs {
     pub fn wants_json(&self) -> bool {
         self.common.json
     }
+
+    /// The directory whose files the command reads: `--root`, else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.common.place()
+    }
 }
 impl ReadArgs {
     pub fn wants_json(&self) -> bool {
         self.common.json
+    }
+
+    /// The directory whose files the command reads: `--root`, else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.common.place()
+    }
+}
+
+impl CatalogArgs {
+    fn place(&self) -> Option<&std::path::Path> {
+        self.root.as_deref().or(self.cwd.as_deref())
     }
 }
 

@@ -104,7 +104,64 @@ pub fn main() -> ExitCode {
         Command::Uninstall(args) => args.wants_json(),
         Command::Serve(args) => args.wants_json(),
     };
-    let result = match cli.command {
+    // Commands that read a project's files run in a child process this
+    // one abandons at CLI_BOUND: a read that never returns (a hung network
+    // or FUSE mount) keeps its process from exiting, even after SIGKILL.
+    let place = match &cli.command {
+        Command::Resolve(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+        Command::Briefing(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+        Command::Query(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+        Command::Read(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+        _ => None,
+    };
+    let Some(place) = place else {
+        return finish(dispatch(cli.command), json);
+    };
+    let started = std::time::Instant::now();
+    let command = cli.command;
+    let detached =
+        agentspine_fs::run_detached(Some(started + CLI_BOUND), agentspine_fs::Output::Stream, move || {
+            match finish(dispatch(command), json) {
+                code if code == ExitCode::SUCCESS => 0,
+                // The only other codes `finish` gives for these commands.
+                code if code == ExitCode::from(3) => 3,
+                _ => 2,
+            }
+        });
+    match detached {
+        Ok(agentspine_fs::Detached { code: Some(code), .. }) => ExitCode::from(code),
+        Ok(agentspine_fs::Detached { code: None, .. }) => {
+            let place = place.or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+            report(&anyhow::Error::new(Unanswered { path: place, bound: CLI_BOUND }), json);
+            ExitCode::from(2)
+        }
+        Err(error) => {
+            // No child process: run the command here, unbounded, as before.
+            tracing::warn!("{error}; running in this process");
+            finish(dispatch(Cli::parse().command), json)
+        }
+    }
+}
+
+/// A command's reads did not finish within its bound.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: reading the files under it did not finish within {} s (a file system that does not answer?); gave up",
+    .path.display(),
+    .bound.as_secs_f32()
+)]
+struct Unanswered {
+    path: std::path::PathBuf,
+    bound: std::time::Duration,
+}
+
+/// How long a command that reads a project's files may take before it
+/// gives up (its reads stop starting at 2 s; this covers one that never
+/// returns).
+const CLI_BOUND: std::time::Duration = std::time::Duration::from_secs(3);
+
+fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
         Command::Resolve(args) => resolve::run(args),
         Command::Memory(args) => memory::run(args),
         Command::Briefing(args) => catalog::briefing(args),
@@ -124,7 +181,11 @@ pub fn main() -> ExitCode {
         Command::Install(args) => crate::install::install(args),
         Command::Uninstall(args) => crate::install::uninstall(args),
         Command::Serve(args) => crate::proxy::run(args),
-    };
+    }
+}
+
+/// The exit code of a command's result, its error reported.
+fn finish(result: anyhow::Result<ExitCode>, json: bool) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
@@ -146,6 +207,8 @@ fn report(error: &anyhow::Error, json: bool) {
     if json {
         let code = if error.downcast_ref::<catalog::Preflight>().is_some() {
             "preflight-incomplete"
+        } else if error.downcast_ref::<Unanswered>().is_some() {
+            "deadline"
         } else {
             error
                 .downcast_ref::<agentspine_core::ResolveError>()

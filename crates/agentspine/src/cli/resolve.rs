@@ -69,6 +69,11 @@ enum Format {
 }
 
 impl Args {
+    /// The directory whose files the command reads: `--root`, else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.root.as_deref().or(self.cwd.as_deref())
+    }
+
     /// Whether output (and errors) should be JSON.
     pub fn wants_json(&self) -> bool {
         self.json || self.format == Format::Json

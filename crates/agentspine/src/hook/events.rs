@@ -40,6 +40,10 @@ pub(super) struct Hook<'a> {
     /// What this session was sent, read from the store at the first
     /// question (see [`Hook::was_sent`]).
     pub sent: std::cell::OnceCell<HashSet<(String, String)>>,
+    /// The gate to the output; once the deadline closed it, this run is
+    /// abandoned and writes no more audit rows (the late row is the main
+    /// thread's).
+    pub shared: &'a Shared,
 }
 
 /// Runs one hook; prints through `shared` (never after the deadline).
@@ -55,6 +59,9 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         Err(e) => {
             if let Some(event) = e.event() {
                 shared.set_event(event);
+            }
+            if !shared.is_open() {
+                return;
             }
             state.audit(AuditEvent {
                 host: host.host().as_str().to_owned(),
@@ -77,6 +84,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         resolver,
         state: &state,
         sent: std::cell::OnceCell::new(),
+        shared,
     };
     let mut tail = None;
     let blocks = match payload.hook_event_name.as_str() {
@@ -263,6 +271,9 @@ impl Hook<'_> {
 
     /// Appends an audit row for this event.
     pub(super) fn audit(&self, phase: &str, code: &str, path: Option<String>, detail: Option<String>) {
+        if !self.shared.is_open() {
+            return;
+        }
         self.state.audit(AuditEvent {
             host: self.host.host().as_str().to_owned(),
             event: self.payload.hook_event_name.clone(),

@@ -10,8 +10,12 @@
 //!   the model, while a damaged state database is unacknowledged: see
 //!   `notice`);
 //! - the exit code is 0 (a hook never blocks its host);
-//! - the whole run, stdin included, is bounded by [`DEADLINE`]: past it
-//!   nothing is printed, and the audit log says so;
+//! - the whole run, stdin and audit row included, ends within 2 s: the
+//!   work runs in a child process ([`agentspine_fs::run_detached`]) that
+//!   is abandoned, not waited for, so a file system that never answers
+//!   cannot hold the host; past [`DEADLINE`] nothing is printed, and the
+//!   audit log says so (written later by the child when the store is
+//!   locked);
 //! - a malformed or oversized payload, an unreadable file or an incomplete
 //!   scan is an audit row (event, phase, code, path), never an error the
 //!   host sees.
@@ -42,10 +46,18 @@ use agentspine_store::AuditEvent;
 
 use crate::state::State;
 
-/// How long one hook may take, stdin included.
-pub const DEADLINE: Duration = Duration::from_secs(2);
-/// How long the main thread waits to record that the deadline passed.
-const AUDIT_GRACE: Duration = Duration::from_millis(500);
+/// How long one hook's work may take, stdin included; what is not done by
+/// then is abandoned.
+pub const DEADLINE: Duration = Duration::from_millis(1600);
+/// When the work process lets the hook process go, audit row written or
+/// not (the row of a late hook is written by then unless the store is
+/// locked; then the work process writes it after).
+const RELEASE: Duration = Duration::from_millis(1900);
+/// The hook process's own bound, from its start to its exit: it stops
+/// waiting for the work process then, whatever that process is doing.
+const BOUND: Duration = Duration::from_millis(1950);
+/// How long a released work process still tries to write a late audit row.
+const AUDIT_LATE: Duration = Duration::from_secs(10);
 
 /// Run as a Claude Code or Codex hook: native payload on stdin, the host's
 /// output JSON on stdout.
@@ -137,35 +149,79 @@ mod tests {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let deadline = Instant::now() + DEADLINE;
-    let shared = Arc::new(Shared::default());
-    let worker = Arc::clone(&shared);
+    let started = Instant::now();
     let host = args.host;
-    let outcome = agentspine_fs::run_with_deadline(deadline, move || events::handle(host, deadline, &worker));
-    if let Err(abandoned) = outcome {
-        let printed = shared.close();
-        let progress = shared.progress.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        tracing::warn!("hook: {abandoned} (phase {})", progress.phase);
-        let code = match abandoned {
-            agentspine_fs::Abandoned::Deadline => "deadline",
-            agentspine_fs::Abandoned::Panicked => "internal-error",
-            agentspine_fs::Abandoned::Saturated => "saturated",
-        };
-        let event = AuditEvent {
-            host: host.host().as_str().to_owned(),
-            event: progress.event.unwrap_or_else(|| "unknown".to_owned()),
-            // Context already printed: only the session record was late.
-            phase: if printed { "session-state".to_owned() } else { progress.phase.to_owned() },
-            code: code.to_owned(),
-            path: None,
-            detail: Some(abandoned.to_string()),
-        };
-        // The store may be what is stuck: recording this is bounded too.
-        let _ = agentspine_fs::run_with_deadline(Instant::now() + AUDIT_GRACE, move || {
-            State::open().audit(event);
-        });
+    // The work runs in a child process that this one can leave behind: a
+    // thread stuck in a hung file system keeps its process from exiting,
+    // even after SIGKILL (agentspine_fs::run_detached), and the host waits
+    // for this process.
+    match agentspine_fs::run_detached(Some(started + BOUND), agentspine_fs::Output::Collect, move || {
+        work(host, started);
+        0
+    }) {
+        Ok(detached) => {
+            // Past the bound, only whole lines: the child may have been cut
+            // in the middle of one (it never is before it releases us).
+            let out = match detached.code {
+                Some(_) => &detached.stdout[..],
+                None => {
+                    let whole = detached.stdout.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                    &detached.stdout[..whole]
+                }
+            };
+            let mut stdout = std::io::stdout().lock();
+            if let Err(e) = stdout.write_all(out).and_then(|()| stdout.flush()) {
+                tracing::warn!("hook: stdout: {e}");
+            }
+        }
+        Err(e) => {
+            tracing::warn!("hook: {e}; running in this process");
+            work(host, started);
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The hook's work: the event on a worker thread, abandoned at
+/// [`DEADLINE`]; then, if it was late, the audit row, written before
+/// [`RELEASE`] if the store lets it, else after the parent has gone.
+fn work(host: HookHost, started: Instant) {
+    let deadline = started + DEADLINE;
+    let shared = Arc::new(Shared::default());
+    let worker = Arc::clone(&shared);
+    let outcome = agentspine_fs::run_with_deadline(deadline, move || events::handle(host, deadline, &worker));
+    let Err(abandoned) = outcome else { return };
+    let printed = shared.close();
+    let progress = shared.progress.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    tracing::warn!("hook: {abandoned} (phase {})", progress.phase);
+    let code = match abandoned {
+        agentspine_fs::Abandoned::Deadline => "deadline",
+        agentspine_fs::Abandoned::Panicked => "internal-error",
+        agentspine_fs::Abandoned::Saturated => "saturated",
+    };
+    let event = AuditEvent {
+        host: host.host().as_str().to_owned(),
+        event: progress.event.unwrap_or_else(|| "unknown".to_owned()),
+        // Context already printed: only the session record was late.
+        phase: if printed { "session-state".to_owned() } else { progress.phase.to_owned() },
+        code: code.to_owned(),
+        path: None,
+        detail: Some(abandoned.to_string()),
+    };
+    // The store may be locked or stuck too: the parent is let go at
+    // RELEASE whatever happens, and this process stays to finish the row.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new().name("agentspine-audit".into()).spawn(move || {
+        State::open().audit(event);
+        let _ = tx.send(());
+    });
+    if spawned.is_err() {
+        return;
+    }
+    if rx.recv_timeout((started + RELEASE).saturating_duration_since(Instant::now())).is_err() {
+        agentspine_fs::release(0);
+        let _ = rx.recv_timeout(AUDIT_LATE);
+    }
 }
 
 /// What the worker and the main thread share: whether output may still be
@@ -224,6 +280,11 @@ impl Shared {
         let printed = *gate == Gate::Printed;
         *gate = Gate::Closed;
         printed
+    }
+
+    /// Whether the deadline has not closed the gate yet.
+    fn is_open(&self) -> bool {
+        *self.gate.lock().unwrap_or_else(PoisonError::into_inner) != Gate::Closed
     }
 
     fn set_event(&self, event: &str) {

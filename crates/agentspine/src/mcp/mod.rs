@@ -59,6 +59,23 @@ impl Args {
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // The server runs in a child process and this one relays its output:
+    // a tool stuck in a file system that never answers is abandoned after
+    // its bound (server.rs), but its thread would keep the server's process
+    // from exiting, even after SIGKILL; the client waits for this one.
+    let detached =
+        agentspine_fs::run_detached(None, agentspine_fs::Output::Stream, move || match serve_here(args) {
+            Ok(_) => 0,
+            Err(error) => {
+                // As the CLI reports every error.
+                eprintln!("agentspine: {error:#}");
+                2
+            }
+        })?;
+    Ok(ExitCode::from(detached.code.unwrap_or(2)))
+}
+
+fn serve_here(args: Args) -> anyhow::Result<ExitCode> {
     let current = std::env::current_dir().ok();
     let roots = args
         .roots

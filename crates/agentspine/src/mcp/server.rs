@@ -78,6 +78,9 @@ the project root, used as given. source_id is the opaque id exactly as returned 
 24 hex digits); it is not a path, and paths are never accepted, so only sources of this project's \
 catalog can be read.";
 
+/// How long one tool call may take before its answer is an error (its
+/// reads stop starting at 2 s; this covers one that never returns).
+const CALL_BOUND: Duration = Duration::from_millis(2500);
 /// How long the server waits for a client's answer to `roots/list`.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -130,9 +133,15 @@ impl Server {
     }
 
     /// Runs one tool on the blocking pool and shapes its answer.
+    ///
+    /// A tool that does not answer within [`CALL_BOUND`] (a file system
+    /// that never returns a read) is left running on its blocking thread
+    /// and the call gets an `isError` result naming the root; other calls
+    /// and roots go on, since a tool holds no shared state while it reads.
     async fn call<P, F>(
         &self,
         context: RequestContext<RoleServer>,
+        root: std::path::PathBuf,
         params: P,
         tool: F,
     ) -> Result<CallToolResult, ErrorData>
@@ -142,9 +151,19 @@ impl Server {
     {
         let tools = self.tools.clone();
         let roots = self.client_roots(&context).await;
-        let outcome = tokio::task::spawn_blocking(move || tool(&tools, &roots, params))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the tool stopped: {e}"), None))?;
+        let task = tokio::task::spawn_blocking(move || tool(&tools, &roots, params));
+        let Ok(joined) = tokio::time::timeout(CALL_BOUND, task).await else {
+            let message = format!(
+                "{}: reading the project's files did not finish within {} s (a file system that does not \
+                 answer?); the call was abandoned, other projects are not affected",
+                root.display(),
+                CALL_BOUND.as_secs_f32()
+            );
+            tracing::warn!("mcp: {message}");
+            return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+        };
+        let outcome =
+            joined.map_err(|e| ErrorData::internal_error(format!("the tool stopped: {e}"), None))?;
         Ok(match outcome {
             Ok(value) => CallToolResult::structured(value),
             Err(error) => {
@@ -163,7 +182,7 @@ impl Server {
         Parameters(p): Parameters<SessionBriefingParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(context, p, Tools::session_briefing).await
+        self.call(context, p.project_root.clone(), p, Tools::session_briefing).await
     }
 
     #[tool(name = "delivery_knowledge_query", description = KNOWLEDGE_QUERY)]
@@ -172,7 +191,7 @@ impl Server {
         Parameters(p): Parameters<KnowledgeQueryParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(context, p, Tools::knowledge_query).await
+        self.call(context, p.project_root.clone(), p, Tools::knowledge_query).await
     }
 
     #[tool(name = "resolve_context", description = RESOLVE_CONTEXT)]
@@ -181,7 +200,7 @@ impl Server {
         Parameters(p): Parameters<ResolveContextParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(context, p, Tools::resolve_context).await
+        self.call(context, p.project_root.clone(), p, Tools::resolve_context).await
     }
 
     #[tool(name = "read_document", description = READ_DOCUMENT)]
@@ -190,7 +209,7 @@ impl Server {
         Parameters(p): Parameters<ReadDocumentParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call(context, p, Tools::read_document).await
+        self.call(context, p.project_root.clone(), p, Tools::read_document).await
     }
 }
 

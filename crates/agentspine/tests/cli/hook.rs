@@ -457,7 +457,56 @@ fn a_payload_that_never_ends_is_abandoned_at_the_deadline() {
     drop(stdin);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
-    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(4), "{took:?}");
+    // The work stops at 1.6 s; the audit row is in before the hook exits,
+    // and the whole run ends within 2 s.
+    assert!(took >= Duration::from_millis(1600) && took < Duration::from_secs(2), "{took:?}");
+    assert_eq!(ex.audit_rows(), "claude|unknown|payload|deadline|\n");
+}
+
+#[test]
+fn a_late_hook_exits_within_2_s_while_the_store_is_locked_and_its_row_follows() {
+    let ex = Example::new();
+    // Create the database, then hold its write lock from another process.
+    ex.hook("claude", &claude_start(&ex, "s0", "startup"), &[]);
+    let mut locker = std::process::Command::new("sqlite3")
+        .arg(ex.state.join("state.db"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lock = locker.stdin.take().unwrap();
+    std::io::Write::write_all(&mut lock, b"BEGIN IMMEDIATE;\nSELECT 'locked';\n").unwrap();
+    let mut seen = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(locker.stdout.as_mut().unwrap()), &mut seen)
+        .unwrap();
+    assert_eq!(seen, "locked\n");
+
+    let started = Instant::now();
+    let mut child = ex
+        .command(".", &["hook", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert!(took >= Duration::from_millis(1600) && took < Duration::from_secs(2), "{took:?}");
+    assert_eq!(ex.audit_rows(), "");
+
+    // The work process stayed behind to write the row once the lock is gone.
+    std::io::Write::write_all(&mut lock, b"COMMIT;\n").unwrap();
+    drop(lock);
+    locker.wait().unwrap();
+    let waited = Instant::now();
+    while ex.audit_rows().is_empty() && waited.elapsed() < Duration::from_secs(8) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     assert_eq!(ex.audit_rows(), "claude|unknown|payload|deadline|\n");
 }
 

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""A project on a FUSE file system whose instruction files never answer.
+
+The project root lies on the mount (the confined reader refuses to cross a
+mount below a root, so this is the hang that remains: a project, profile or
+memory directory that is itself on a hung network or FUSE file system).
+`hangfs` (built here from hangfs.c against libfuse3) mirrors a backing
+directory; its `packages/api/AGENTS.md` and `packages/api/CLAUDE.md` never
+answer a read. Every other file answers at once.
+
+Checked, each timed from spawn to the exit the caller observes:
+- `hook claude` and `hook codex` (PreToolUse on packages/api/a.ts), twice
+  each (the second run's open meets the page the first read still locks:
+  an uninterruptible sleep): exit 0 within 2.0 s, audit row written;
+- `resolve --host codex --target packages/api/a.ts` and `briefing --json`:
+  exit 2 within their 3 s bound (+ slack), the error names the project
+  root (`briefing --json`: code `deadline` on stdout);
+- MCP `session_briefing` on the stuck root: an isError result within its
+  bound, while a second call for a healthy root on the same mount is
+  answered meanwhile; the server exits when stdin closes.
+
+Skips (exit 0, with the reason) when not root, without /dev/fuse, or when
+libfuse3's headers or the mount are not available. Always unmounts.
+"""
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+HOOK_BOUND = 2.0
+FAILURES = []
+
+
+def check(name: str, ok: bool, detail: str = "") -> None:
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+    if not ok:
+        FAILURES.append(name)
+
+
+def skip(reason: str) -> int:
+    print(f"skipped: {reason}")
+    return 0
+
+
+def write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def run_timed(argv, env, stdin=b"", kill_after=20.0):
+    """(exit code, stdout, stderr, seconds from spawn to observed exit)."""
+    started = time.monotonic()
+    proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err = proc.communicate(stdin, timeout=kill_after)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return None, b"", b"", time.monotonic() - started
+    return proc.returncode, out, err, time.monotonic() - started
+
+
+class Mcp:
+    def __init__(self, argv, env, cwd):
+        self.proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.buf = b""
+
+    def send(self, obj) -> None:
+        self.proc.stdin.write((json.dumps(obj) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def read(self, timeout: float):
+        """The next JSON line, or None after `timeout` seconds."""
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            if time.monotonic() >= end:
+                return None
+            chunk = self.proc.stdout.read(65536)
+            if chunk:
+                self.buf += chunk
+            elif chunk == b"":
+                return None
+            else:
+                time.sleep(0.01)
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+
+def call(id_: int, tool: str, args: dict) -> dict:
+    return {"jsonrpc": "2.0", "id": id_, "method": "tools/call", "params": {"name": tool, "arguments": args}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--agentspine", required=True)
+    a = ap.parse_args()
+    bin_ = os.path.abspath(a.agentspine)
+    if os.geteuid() != 0:
+        return skip("mounting a FUSE file system needs root here")
+    if not os.path.exists("/dev/fuse"):
+        return skip("no /dev/fuse")
+    cflags = subprocess.run(["pkg-config", "--cflags", "--libs", "fuse3"], capture_output=True, text=True)
+    if cflags.returncode != 0 or not shutil.which("cc"):
+        return skip("libfuse3 headers or a C compiler missing (apt-get install libfuse3-dev fuse3 pkg-config)")
+    base = tempfile.mkdtemp(prefix="agentspine-hang-")
+    here = os.path.dirname(os.path.abspath(__file__))
+    fs_bin = os.path.join(base, "hangfs")
+    built = subprocess.run(["cc", "-O1", "-o", fs_bin, os.path.join(here, "hangfs.c"), *cflags.stdout.split()],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        return skip(f"hangfs did not build: {built.stderr.strip()[:300]}")
+    back, mnt = os.path.join(base, "back"), os.path.join(base, "mnt")
+    home, state = os.path.join(base, "home"), os.path.join(base, "state")
+    for d in (mnt, home, state, os.path.join(back, "proj", ".git"), os.path.join(back, "healthy", ".git")):
+        os.makedirs(d)
+    write(os.path.join(back, "proj", "AGENTS.md"), "root rules\n")
+    write(os.path.join(back, "proj", "packages", "api", "AGENTS.md"), "api rules (never answers)\n")
+    write(os.path.join(back, "proj", "packages", "api", "CLAUDE.md"), "api claude rules (never answers)\n")
+    write(os.path.join(back, "proj", "packages", "api", "a.ts"), "x\n")
+    write(os.path.join(back, "healthy", "AGENTS.md"), "healthy rules\n")
+    hang = "proj/packages/api/AGENTS.md,proj/packages/api/CLAUDE.md"
+    daemon = subprocess.Popen([fs_bin, back, mnt, hang, "read", "-o", "max_threads=64"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(100):
+            if os.path.ismount(mnt) or daemon.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not os.path.ismount(mnt):
+            err = daemon.stderr.read().decode() if daemon.poll() is not None else ""
+            return skip(f"the FUSE mount did not come up: {err.strip()[:300]}")
+        checks(bin_, mnt, home, state)
+    finally:
+        # Unmount first (lazily: stuck processes may still hold it), then
+        # kill the daemon: closing /dev/fuse aborts every pending request,
+        # so no process stays stuck after the suite.
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+        daemon.kill()
+        daemon.wait()
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"{len(FAILURES)} failures" if FAILURES else "all passed")
+    return 1 if FAILURES else 0
+
+
+def checks(bin_: str, mnt: str, home: str, state: str) -> None:
+    env = {**os.environ, "HOME": home, "XDG_STATE_HOME": state}
+    env.pop("AGENTSPINE_LOG", None)
+    proj, healthy = os.path.join(mnt, "proj"), os.path.join(mnt, "healthy")
+    target = os.path.join(proj, "packages", "api", "a.ts")
+    # The mount answers for the files that do not hang.
+    with open(os.path.join(healthy, "AGENTS.md")) as f:
+        check("fixture: healthy files answer", f.read() == "healthy rules\n")
+
+    payloads = {
+        "claude": lambda s: {"session_id": s, "transcript_path": None, "cwd": proj, "hook_event_name": "PreToolUse",
+                             "tool_name": "Edit", "tool_input": {"file_path": target}},
+        "codex": lambda s: {"session_id": s, "cwd": proj, "hook_event_name": "PreToolUse", "model": "m",
+                            "permission_mode": "default", "tool_name": "apply_patch",
+                            "tool_input": {"command": f"*** Begin Patch\n*** Update File: {target}\n*** End Patch\n"}},
+    }
+    for round_ in (1, 2):
+        for host in ("claude", "codex"):
+            payload = json.dumps(payloads[host](f"{host}-{round_}")).encode()
+            code, out, err, took = run_timed([bin_, "hook", host], env, payload)
+            check(f"hook {host} (run {round_}): exit 0 observed within {HOOK_BOUND} s, nothing printed",
+                  code == 0 and took < HOOK_BOUND and out == b"",
+                  f"code {code}, {took:.2f} s, stdout {out[:200]!r}, stderr {err[:300]!r}")
+    db = sqlite3.connect(os.path.join(state, "agentspine", "state.db"))
+    rows = db.execute("select host, event, phase, code from audit where code = 'deadline' order by id").fetchall()
+    db.close()
+    hosts = sorted({r[0] for r in rows})
+    check("audit: a deadline row per host, in the chain phase of PreToolUse",
+          hosts == ["claude", "codex"] and all(r[1:] == ("PreToolUse", "chain", "deadline") for r in rows), f"{rows}")
+
+    code, out, err, took = run_timed([bin_, "resolve", "--host", "codex", "--root", proj, "--target", target], env)
+    check("resolve: exit 2 within 3.5 s, the error names the root",
+          code == 2 and took < 3.5 and proj in err.decode() and "did not finish within 3 s" in err.decode(),
+          f"code {code}, {took:.2f} s, stderr {err[:300]!r}")
+
+    code, out, err, took = run_timed([bin_, "briefing", "--host", "codex", "--root", proj, "--cwd",
+                                      os.path.dirname(target), "--json"], env)
+    try:
+        error = json.loads(out)["error"]
+    except (ValueError, KeyError):
+        error = {}
+    check("briefing --json: exit 2 within 3.5 s, a deadline error naming the root",
+          code == 2 and took < 3.5 and error.get("code") == "deadline" and proj in error.get("message", ""),
+          f"code {code}, {took:.2f} s, stdout {out[:300]!r}")
+
+    started = time.monotonic()
+    mcp = Mcp([bin_, "mcp", "--root", proj, "--root", healthy], env, home)
+    mcp.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hang", "version": "0"}}})
+    init = mcp.read(5)
+    check("mcp: initialize answered", init is not None and init.get("id") == 1, f"{init}")
+    mcp.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    stuck_sent = time.monotonic()
+    mcp.send(call(2, "session_briefing", {"project_root": proj, "host": "codex", "cwd": "packages/api"}))
+    time.sleep(0.2)
+    mcp.send(call(3, "session_briefing", {"project_root": healthy, "host": "codex"}))
+    first = mcp.read(2.0)
+    first_at = time.monotonic() - stuck_sent
+    check("mcp: the healthy root is answered while the stuck call waits",
+          first is not None and first.get("id") == 3 and not first["result"].get("isError")
+          and "healthy rules" in first["result"]["structuredContent"]["text"],
+          f"{json.dumps(first)[:300]}")
+    second = mcp.read(4.0)
+    second_at = time.monotonic() - stuck_sent
+    text = (second or {}).get("result", {}).get("content", [{}])[0].get("text", "")
+    check("mcp: the stuck root gets an isError result within 3 s naming it",
+          second is not None and second.get("id") == 2 and second["result"].get("isError") is True
+          and proj in text and second_at < 3.0,
+          f"after {second_at:.2f} s (healthy after {first_at:.2f} s): {json.dumps(second)[:300]}")
+    mcp.send(call(4, "session_briefing", {"project_root": healthy, "host": "codex"}))
+    again = mcp.read(2.0)
+    check("mcp: still answering afterwards", again is not None and again.get("id") == 4, f"{again}")
+    mcp.proc.stdin.close()
+    try:
+        mcp.proc.wait(timeout=3)
+        exited = True
+    except subprocess.TimeoutExpired:
+        mcp.proc.kill()
+        exited = False
+    check("mcp: exit observed when stdin closes", exited and mcp.proc.returncode == 0,
+          f"exited {exited}, code {mcp.proc.returncode}, {time.monotonic() - started:.2f} s in all")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
