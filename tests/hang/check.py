@@ -34,12 +34,12 @@ import time
 
 HOOK_BOUND = 2.0
 FAILURES = []
+PASSED = []
 
 
 def check(name: str, ok: bool, detail: str = "") -> None:
     print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    if not ok:
-        FAILURES.append(name)
+    (PASSED if ok else FAILURES).append(name)
 
 
 def skip(reason: str) -> int:
@@ -145,7 +145,7 @@ def main() -> int:
         daemon.kill()
         daemon.wait()
         shutil.rmtree(base, ignore_errors=True)
-    print(f"{len(FAILURES)} failures" if FAILURES else "all passed")
+    print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
     return 1 if FAILURES else 0
 
 
