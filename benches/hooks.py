@@ -294,15 +294,19 @@ def compare(old: str, old_commands: list, new: str, new_commands: list, env: dic
 
     times = {(which, i): [] for which in ("old", "new") for i in range(len(new_commands))}
     commands = {"old": old_commands, "new": new_commands}
+    # Each build keeps its own state directory: a build must never meet a
+    # database of a newer schema (it would run without the store, and look
+    # faster than it is).
+    envs = {"old": dict(env, XDG_STATE_HOME=env["XDG_STATE_HOME"] + "-old"), "new": env}
     for done in range(rounds):
         jobs = [(which, i) for which in commands for i in range(len(new_commands))]
         random.shuffle(jobs)
         for which, i in jobs:
             title, label, cmd, prepare = commands[which][i]
             if prepare:
-                subprocess.run(["sh", "-c", prepare], env=env, check=True)
+                subprocess.run(["sh", "-c", prepare], env=envs[which], check=True)
             started = time.perf_counter()
-            subprocess.run(["sh", "-c", cmd], env=env, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(["sh", "-c", cmd], env=envs[which], check=True, stdout=subprocess.DEVNULL)
             times[(which, i)].append(time.perf_counter() - started)
         if (done + 1) % 20 == 0:
             print(f"{done + 1} of {rounds} rounds", file=sys.stderr)
