@@ -21,7 +21,8 @@ as your host (Claude Code, Codex CLI, pi, a desktop app) would load them, read s
 session_briefing once at the start of a session with the exact absolute project root; call \
 resolve_context before working in a directory you have not seen; use delivery_knowledge_query for a \
 specific question and read_document for the full text of a source the other tools named. Nothing is \
-guessed: paths you pass are used as given.";
+guessed: paths you pass are used as given, and only the project this server was started for (and your \
+client's roots) can be resolved.";
 
 const SESSION_BRIEFING: &str = "Start here: call once at the beginning of a session, and again when \
 you switch project, task or scope. Returns the instructions and memory that apply to the project as \
@@ -65,7 +66,8 @@ no instruction file applies), `parts` (each file with scope, label, bytes, and a
 outside-root, too-large, ...), `warnings` and the file-system `counters`. Arguments: project_root is \
 required and must be the exact absolute path of the project root, used as given, never guessed. \
 target_path is the file or directory you are about to work on, absolute or relative to project_root; \
-it must exist inside project_root, and a symbolic link on its path is refused. host is whose rules \
+it must lie inside project_root (a file not created yet gets its nearest existing directory's chain), \
+and a symbolic link on its path is refused. host is whose rules \
 apply (codex, claude, pi, desktop or generic; default generic).";
 
 const READ_DOCUMENT: &str = "Returns the full, current text of one source that session_briefing or \
