@@ -10,7 +10,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crate::counters::LiveCounters;
 use crate::error::FsError;
 use crate::identity::{FileKind, Identity, Look, Snapshot};
-use crate::path::RelPath;
 use crate::root::Root;
 use crate::sys::{DirFd, FILE_HOLD, Sys};
 
@@ -40,24 +39,7 @@ enum Pass {
 
 impl Root {
     pub(crate) fn read_with(&self, rel: &Path, limit: Limit) -> Result<Snapshot, FsError> {
-        let shown = || self.shown(rel);
-        self.counted(|| {
-            let path = RelPath::parse(rel, shown)?;
-            let Some((parents, name)) = path.split_last() else {
-                return Err(FsError::NotRegular { path: shown(), kind: FileKind::Directory });
-            };
-            let attempts = self.reader.shared.race_retries.saturating_add(1);
-            for attempt in 0..attempts {
-                if attempt > 0 {
-                    LiveCounters::bump(&self.reader.shared.counters.retries, 1);
-                }
-                self.reader.check_deadline(&shown)?;
-                if let Some(snapshot) = self.read_once(parents, name, limit, &shown)? {
-                    return Ok(snapshot);
-                }
-            }
-            Err(FsError::Race { path: shown(), attempts })
-        })
+        self.regular_with_retries(rel, |parents, name, shown| self.read_once(parents, name, limit, shown))
     }
 
     /// Takes the last name with `O_PATH`, refuses anything but a regular

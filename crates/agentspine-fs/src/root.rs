@@ -109,7 +109,35 @@ impl Root {
     /// looked at again and must be the same inode (a change in between is
     /// retried, then refused as a race).
     pub fn open(&self, rel: impl AsRef<Path>) -> Result<Handle, FsError> {
-        let rel = rel.as_ref();
+        self.regular_with_retries(rel.as_ref(), |parents, name, shown| {
+            let sys = self.sys();
+            let parent = sys.open_parent(self.fd.as_fd(), parents, shown)?;
+            let (fd, held) = self.open_regular(&sys, parent.fd(), name, shown)?;
+            let now = sys.look_fd(fd.as_fd(), shown)?;
+            if (now.identity.dev, now.identity.ino) != (held.identity.dev, held.identity.ino) {
+                return Ok(None);
+            }
+            if now.links > 1 {
+                return Err(FsError::HardLink { path: shown(), links: now.links });
+            }
+            Ok(Some(Handle { metadata: now.metadata(), fd }))
+        })
+    }
+
+    /// Runs `attempt` on the parents and the last name of the regular file
+    /// `rel` until it gives one whole answer (`Some`): at most the reader's
+    /// race retries plus one attempts, each checked against the deadline
+    /// and each repeat counted; then the file is refused as a race. The
+    /// one retry rule of every read and open.
+    pub(crate) fn regular_with_retries<T>(
+        &self,
+        rel: &Path,
+        mut attempt: impl FnMut(
+            &[&std::ffi::OsStr],
+            &std::ffi::OsStr,
+            &dyn Fn() -> String,
+        ) -> Result<Option<T>, FsError>,
+    ) -> Result<T, FsError> {
         let shown = || self.shown(rel);
         self.counted(|| {
             let path = RelPath::parse(rel, shown)?;
@@ -117,22 +145,14 @@ impl Root {
                 return Err(FsError::NotRegular { path: shown(), kind: FileKind::Directory });
             };
             let attempts = self.reader.shared.race_retries.saturating_add(1);
-            for attempt in 0..attempts {
-                if attempt > 0 {
+            for n in 0..attempts {
+                if n > 0 {
                     LiveCounters::bump(&self.reader.shared.counters.retries, 1);
                 }
                 self.reader.check_deadline(&shown)?;
-                let sys = self.sys();
-                let parent = sys.open_parent(self.fd.as_fd(), parents, &shown)?;
-                let (fd, held) = self.open_regular(&sys, parent.fd(), name, &shown)?;
-                let now = sys.look_fd(fd.as_fd(), &shown)?;
-                if (now.identity.dev, now.identity.ino) != (held.identity.dev, held.identity.ino) {
-                    continue;
+                if let Some(answer) = attempt(parents, name, &shown)? {
+                    return Ok(answer);
                 }
-                if now.links > 1 {
-                    return Err(FsError::HardLink { path: shown(), links: now.links });
-                }
-                return Ok(Handle { metadata: now.metadata(), fd });
             }
             Err(FsError::Race { path: shown(), attempts })
         })
