@@ -19,6 +19,14 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, Transaction, TransactionBehavio
 
 use crate::migrations;
 
+/// How the state database is opened, here and when a repair builds its
+/// replacement: read-write, created when missing, never through a link,
+/// one connection per thread.
+pub(crate) const OPEN_FLAGS: OpenFlags = OpenFlags::SQLITE_OPEN_READ_WRITE
+    .union(OpenFlags::SQLITE_OPEN_CREATE)
+    .union(OpenFlags::SQLITE_OPEN_NOFOLLOW)
+    .union(OpenFlags::SQLITE_OPEN_NO_MUTEX);
+
 /// File name of the database inside the state directory.
 pub const DB_FILE: &str = "state.db";
 /// How long one statement waits for another process's lock.
@@ -429,14 +437,7 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
         return Err(Attempt::Pending);
     }
     let flagged = check_db_file(dir, &path).map_err(Attempt::Failed)?;
-    let conn = Connection::open_with_flags(
-        &path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NOFOLLOW
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| classify(&path, e))?;
+    let conn = Connection::open_with_flags(&path, OPEN_FLAGS).map_err(|e| classify(&path, e))?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| classify(&path, e))?;
     // Until the file has passed its checks, closing this connection must
     // not checkpoint or delete a `-wal` file: if the database is damaged,

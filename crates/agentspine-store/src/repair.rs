@@ -35,7 +35,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use agentspine_fs::{Budget, FsError, Reader};
 use rusqlite::types::Value;
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params_from_iter};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params_from_iter};
 
 use crate::audit::{AuditEvent, Keep, insert_audit, insert_salvaged};
 use crate::bindings::{BindingKind, StoredRow, append_in, verified_prefix};
@@ -113,14 +113,7 @@ fn build(dir: &Path, aside: &str, reason: &str) -> Result<Incident, StoreError> 
     let path = dir.join(BUILDING);
     let database = |source| StoreError::Database { path: path.clone(), source };
     let damaged = salvage::open(dir, aside);
-    let conn = Connection::open_with_flags(
-        &path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NOFOLLOW
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(database)?;
+    let conn = Connection::open_with_flags(&path, crate::db::OPEN_FLAGS).map_err(database)?;
     // A correction may name a record that could not be salvaged.
     conn.pragma_update(None, "foreign_keys", false).map_err(database)?;
     crate::migrations::migrate(&conn, &path)?;
