@@ -32,7 +32,6 @@ use std::time::Instant;
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
-use rustix::pipe::{PipeFlags, pipe_with};
 
 /// What the parent does with the child's standard output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +67,23 @@ pub enum DetachError {
     Threads(u64),
 }
 
+/// A pipe whose ends are closed on `exec`: atomically with `pipe2` where
+/// the kernel has it, else (macOS) set right after `pipe`, before any
+/// fork (the process has one thread here).
+fn cloexec_pipe() -> rustix::io::Result<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let (r, w) = rustix::pipe::pipe()?;
+        rustix::io::fcntl_setfd(&r, rustix::io::FdFlags::CLOEXEC)?;
+        rustix::io::fcntl_setfd(&w, rustix::io::FdFlags::CLOEXEC)?;
+        Ok((r, w))
+    }
+}
+
 /// The child's end of the status pipe, set after the fork.
 static STATUS: Mutex<Option<OwnedFd>> = Mutex::new(None);
 
@@ -89,9 +105,9 @@ pub fn run_detached<F: FnOnce() -> u8>(
     if let Some(threads) = threads().filter(|&n| n != 1) {
         return Err(DetachError::Threads(threads));
     }
-    let (out_r, out_w) = pipe_with(PipeFlags::CLOEXEC)?;
-    let (err_r, err_w) = pipe_with(PipeFlags::CLOEXEC)?;
-    let (status_r, status_w) = pipe_with(PipeFlags::CLOEXEC)?;
+    let (out_r, out_w) = cloexec_pipe()?;
+    let (err_r, err_w) = cloexec_pipe()?;
+    let (status_r, status_w) = cloexec_pipe()?;
     // SAFETY: the caller forks while the process has one thread, so no lock
     // (allocator, stdio) is held by a thread that would not exist in the
     // child; the child then runs ordinary Rust code, as a single-threaded
