@@ -482,6 +482,31 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
     with open(os.path.join(tree, "packages/api/src/handler.ts")) as f:
         c.check(f.read() == "export const a = 3;\n", "both patches went through (the hook never blocks)")
 
+    # The MCP server Codex launched, called by the model with no extra
+    # flags (Codex 0.171 defers MCP tools: the call names its namespace).
+    # Codex offers no MCP roots: the server's own launch directory (the
+    # project) is what it may resolve; a foreign directory is refused.
+    foreign = os.path.join(work, "codex", "foreign")
+    write(f"{foreign}/AGENTS.md", "Foreign project: FOREIGN_7k3.\n")
+    briefing = {"name": "session_briefing", "namespace": "mcp__agentspine"}
+    json.dump([{"tool": dict(briefing, arguments={"project_root": tree})},
+               {"tool": dict(briefing, arguments={"project_root": foreign})},
+               {"text": "done"}], open(script, "w"))
+    try:
+        recs = cap.run_host("codex", tree, tree, home, script=script, prompt="Which rules apply here?",
+                            extra_args=args)
+    except cap.CaptureError as e:
+        c.check(False, "codex exec runs the MCP tool calls to the end", str(e))
+        return c
+    reqs = main_requests("codex", recs)
+    c.check(len(reqs) == 3, "the model was asked 3 times (2 MCP tool calls, then the answer)", str(len(reqs)))
+    if len(reqs) == 3:
+        own, refused = text_of(reqs[1]), text_of(reqs[2])
+        c.check("CX_ROOT_5b2" in own and "not a root" not in own,
+                "Codex's MCP server: session_briefing for its own project returns the briefing")
+        c.check("not a root this server was started for" in refused and "FOREIGN_7k3" not in refused,
+                "Codex's MCP server: a foreign project_root is refused, nothing of it read")
+
     # One hook turned off in Codex (`enabled = false`, what /hooks writes):
     # doctor says so, and Codex skips exactly that one.
     config = os.path.join(home, ".codex", "config.toml")

@@ -135,6 +135,9 @@ def responses_reply(body: dict, turn: dict):
         else:
             item = {"type": "function_call", "id": "fc_" + uuid.uuid4().hex[:16], "status": "completed",
                     "call_id": call_id, "name": tool["name"], "arguments": json.dumps(_tool_args(tool))}
+            if "namespace" in tool:
+                # A deferred tool's call names its namespace apart (Codex's MCP tools).
+                item["namespace"] = tool["namespace"]
     else:
         item = {"type": "message", "id": "msg_" + uuid.uuid4().hex[:16], "status": "completed",
                 "role": "assistant",
