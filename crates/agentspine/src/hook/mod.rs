@@ -78,9 +78,17 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose payload arrives on stdin.
-    #[arg(value_enum)]
+    /// Whose payload arrives on stdin: `claude` or `codex` (the hosts with
+    /// command hooks; a host name parsed as everywhere else).
+    #[arg(value_parser = adapter, value_name = "HOST")]
     host: HookHost,
+}
+
+/// A host name, as every command parses it ([`Host`]), that has a hook
+/// adapter.
+fn adapter(name: &str) -> Result<HookHost, String> {
+    let host: Host = name.parse()?;
+    HookHost::try_from(host)
 }
 
 impl Args {
@@ -90,11 +98,7 @@ impl Args {
         if args.next()? != "hook" {
             return None;
         }
-        let host = match args.next()?.to_str()? {
-            "claude" => HookHost::Claude,
-            "codex" => HookHost::Codex,
-            _ => return None,
-        };
+        let host = adapter(args.next()?.to_str()?).ok()?;
         args.next().is_none().then_some(Args { host })
     }
 
@@ -104,13 +108,30 @@ impl Args {
     }
 }
 
-/// The hosts with a hook adapter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// The hosts with a hook adapter: a subset of [`Host`], kept as its own
+/// enum so that a new adapter fails to compile until every per-host arm of
+/// the hook is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HookHost {
     /// Claude Code.
     Claude,
     /// Codex CLI.
     Codex,
+}
+
+impl TryFrom<Host> for HookHost {
+    type Error = String;
+
+    fn try_from(host: Host) -> Result<HookHost, String> {
+        match host {
+            Host::Claude => Ok(HookHost::Claude),
+            Host::Codex => Ok(HookHost::Codex),
+            other => Err(format!(
+                "{other} has no command hooks: pi loads agentspine through its extension (plugins/pi), a desktop app \
+                 through `agentspine serve`, any other client through `agentspine mcp`; hooks exist for claude and codex"
+            )),
+        }
+    }
 }
 
 impl HookHost {
