@@ -324,6 +324,16 @@ fn exact_root(reader: &Reader, root: &Path) -> Result<PathBuf, ResolveError> {
     crate::locate::canonical_dir(reader, root)
 }
 
+impl SourceIds {
+    /// The id of a chain part whose project root is `root`: the one rule
+    /// for every surface (a hook's blocks and the catalog's sources name
+    /// the same file with the same id).
+    pub fn of_part(&self, part: &crate::resolution::Part, root: &Path) -> String {
+        let (base, rel) = split_origin(&part.path, &part.label, root);
+        self.id(&base, &rel, part.scope)
+    }
+}
+
 /// The directory a part was read beneath and its name there.
 fn split_origin(path: &Path, label: &str, root: &Path) -> (PathBuf, String) {
     match path.strip_prefix(root) {

@@ -51,14 +51,8 @@ impl Hook<'_> {
         if text.is_empty() {
             return None;
         }
-        let (base, rel) = match part.path.strip_prefix(root) {
-            Ok(rel) => (root.to_path_buf(), rel.display().to_string()),
-            Err(_) => {
-                (part.path.parent()?.to_path_buf(), part.path.file_name()?.to_string_lossy().into_owned())
-            }
-        };
         Some(Block {
-            source_id: self.resolver.ids().id(&base, &rel, part.scope),
+            source_id: self.resolver.ids().of_part(part, root),
             sha256: part.sha256.clone(),
             heading: self.heading(&part.path, &part.label),
             text: text.to_owned(),
