@@ -3,11 +3,12 @@
 //! 0037). Blocking work over agentspine-core; the caller runs it on a worker
 //! and stops waiting at the deadline.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use agentspine_core::{
-    Environment, Host, Request, Resolution, ResolveError, Resolver, Verdict, lexical, render_native,
+    Environment, Host, PathOutside, Request, Resolution, ResolveError, Resolver, Verdict, names_within,
+    render_native,
 };
 use agentspine_fs::{Budget, Reader, Root};
 use serde::Serialize;
@@ -152,43 +153,29 @@ pub fn root_chain(
     chain_for(env, root, handle, None, deadline, false)
 }
 
-/// A path from the sidecar, checked lexically against the session's root:
-/// absolute (under the canonical root or the spelling the host used), or
-/// relative to the root. Returns the names below the root.
-pub fn names_below(path: &str, root: &Path, alias: &Path) -> Result<Vec<String>, Fault> {
+/// A path from the sidecar, as names below the session's root: core's
+/// [`names_within`] (absolute under the canonical root or the spelling the
+/// host used, or relative to the root), its refusal as the socket's fault.
+pub fn sidecar_path(path: &str, root: &Path, alias: &Path) -> Result<Vec<String>, Fault> {
     if path.is_empty() || path.contains('\0') {
         return Err(Fault::params("path must be a non-empty path without NUL bytes"));
     }
-    let given = Path::new(path);
-    let outside = || {
-        Fault::new(
+    names_within(Path::new(path), root, &[alias]).map_err(|why| match why {
+        PathOutside::NotUtf8 => Fault::params("path must be UTF-8"),
+        PathOutside::Outside => Fault::new(
             codes::OUTSIDE_ROOT,
             "outside-root",
             format!(
                 "{path}: outside the session's project root {}; nothing is resolved there",
                 root.display()
             ),
-        )
-    };
-    let absolute = if given.is_absolute() { lexical(given) } else { lexical(&root.join(given)) };
-    let rest =
-        absolute.strip_prefix(root).or_else(|_| absolute.strip_prefix(alias)).map_err(|_| outside())?;
-    rest.components()
-        .map(|c| match c {
-            Component::Normal(n) => {
-                n.to_str().map(str::to_owned).ok_or_else(|| Fault::params("path must be UTF-8"))
-            }
-            _ => Err(outside()),
-        })
-        .collect()
+        ),
+    })
 }
 
-/// The directory whose chain a target wants, relative to the root, as
-/// core decides it for every surface: the target itself when it is a
-/// directory, its parent when it is anything else, and for a path that
-/// does not exist yet (a file about to be written) its nearest existing
-/// ancestor. A link anywhere on the way is refused.
-pub fn target_dir(
+/// Core's [`Resolver::chain_dir`] for a sidecar's path, read beneath the
+/// session's handle, its refusal as the socket's fault.
+pub fn chain_dir(
     env: &Environment,
     root: &Path,
     handle: &Root,
@@ -250,22 +237,4 @@ pub fn dir_chain(
 ) -> Result<Chain, Failure> {
     let target = if dir.is_empty() { None } else { Some(root.join(dir.join("/"))) };
     chain_for(env, root, handle, target, deadline, true)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_are_checked_against_the_root_lexically() {
-        let root = Path::new("/r/p");
-        let alias = Path::new("/link/p");
-        assert_eq!(names_below("a/b.ts", root, alias).unwrap(), ["a", "b.ts"]);
-        assert_eq!(names_below("/r/p/a/../b", root, alias).unwrap(), ["b"]);
-        assert_eq!(names_below("/link/p/a", root, alias).unwrap(), ["a"]);
-        assert!(names_below(".", root, alias).unwrap().is_empty());
-        for outside in ["../q", "/r/p/../q/x", "/r/pq", "/etc/passwd", "a/../../x"] {
-            assert_eq!(names_below(outside, root, alias).unwrap_err().reason, "outside-root", "{outside}");
-        }
-    }
 }

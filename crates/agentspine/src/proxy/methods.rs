@@ -503,7 +503,7 @@ impl Server {
         let start = Instant::now();
         let deadline = start + DEADLINE;
         let session = self.registry().authorize(&p.session_id, &p.token)?;
-        let names = chain::names_below(&p.path, &session.root, &session.alias)?;
+        let names = chain::sidecar_path(&p.path, &session.root, &session.alias)?;
         let key = names.join("/");
         let (number, cached, base) = {
             let prompt = session.prompt();
@@ -526,7 +526,7 @@ impl Server {
         let work = {
             let (session, env) = (session.clone(), self.env.clone());
             move || -> Result<(String, Arc<Chain>, bool), Failure> {
-                let dir = chain::target_dir(&env, &session.root, &session.handle, &names, deadline, true)?;
+                let dir = chain::chain_dir(&env, &session.root, &session.handle, &names, deadline, true)?;
                 let dir_key = dir.join("/");
                 {
                     let prompt = session.prompt();

@@ -1152,7 +1152,7 @@ fn home_above_home_and_profiles_are_never_registered() {
     let desk = Desk::new();
     desk.file("home/.claude/CLAUDE.md", "user rules");
     desk.file("home/.codex/AGENTS.md", "codex user rules");
-    desk.file("home/work/AGENTS.md", "a project inside home");
+    desk.file("home/src/tool/AGENTS.md", "a project inside home");
     let served = desk.serve();
     let mut host = served.host();
     let linked_home = desk.dir.path().join("linked-home");
@@ -1172,7 +1172,7 @@ fn home_above_home_and_profiles_are_never_registered() {
     }
     assert_eq!(host.ok("projects.list", json!({}))["projects"], json!([]), "nothing was registered");
     // A project nested in the home directory is a project.
-    let nested = bind(&mut host, &desk.home.join("work"), "nested");
+    let nested = bind(&mut host, &desk.home.join("src/tool"), "nested");
     assert_eq!(labels(&nested["chain"]), ["~/.pi/agent/AGENTS.md", "AGENTS.md"]);
 }
 
