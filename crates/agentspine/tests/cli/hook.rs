@@ -731,3 +731,26 @@ fn audit_shows_the_latest_source_resolution_per_root() {
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["reports"].as_array().unwrap().len(), 2, "one per root and host");
 }
+
+#[test]
+fn an_audit_row_about_a_memory_fact_names_its_link_position_and_a_digest_never_its_path() {
+    let ex = Example::new().with_memory();
+    let outside = ex.dir.path().join("outside-secret.md");
+    std::fs::write(&outside, "SECRET_FACT\n").unwrap();
+    std::os::unix::fs::symlink(&outside, ex.memory.join("linked-secret.md")).unwrap();
+    std::fs::write(
+        ex.memory.join("MEMORY.md"),
+        "# Memory\n\n- [Style](style.md) <!-- agentspine:always -->\n- [Linked](linked-secret.md) <!-- agentspine:always -->\n",
+    )
+    .unwrap();
+    let start = json!({
+        "session_id": "m1", "transcript_path": null, "cwd": ex.tree,
+        "hook_event_name": "SessionStart", "source": "startup",
+    });
+    let out = ex.hook("claude", &start, &[]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("SECRET_FACT"));
+    let rows = ex.audit_rows();
+    let line = rows.lines().find(|l| l.contains("|memory|symlink|")).unwrap_or_else(|| panic!("{rows}"));
+    assert!(line.starts_with("claude|SessionStart|memory|symlink|MEMORY.md link 2 (sha256:"), "{line}");
+    assert!(!rows.contains("linked-secret") && !rows.contains("outside-secret"), "{rows}");
+}
