@@ -61,6 +61,9 @@ pub struct Resolver<'a> {
     ids: SourceIds,
     caches: Option<&'a dyn CacheProvider>,
     never: OnceCell<NeverProjects>,
+    /// Whether the never-a-project check reads through `reader` (counted,
+    /// its remembered roots shared) instead of a reader of its own.
+    policy_through_reader: bool,
 }
 
 /// The memory a request has: the directory, and what was loaded from it.
@@ -76,7 +79,7 @@ impl<'a> Resolver<'a> {
     /// A resolver over `env`, reading through `reader` (its budget and
     /// counters), naming sources with `ids`.
     pub fn new(env: Environment, reader: Reader, ids: SourceIds) -> Resolver<'a> {
-        Resolver { env, reader, ids, caches: None, never: OnceCell::new() }
+        Resolver { env, reader, ids, caches: None, never: OnceCell::new(), policy_through_reader: false }
     }
 
     /// Snapshot caches (the state store) for memory directories.
@@ -100,12 +103,34 @@ impl<'a> Resolver<'a> {
         &self.ids
     }
 
+    /// The home directory and the profiles found once by the caller (a
+    /// long-lived server, or a hook that canonicalises them through its
+    /// own remembering reader), instead of once per resolver.
+    pub fn with_never_projects(self, never: NeverProjects) -> Resolver<'a> {
+        let cell = OnceCell::new();
+        let _ = cell.set(never);
+        Resolver { never: cell, ..self }
+    }
+
+    /// Canonicalise the home directory and the profiles through this
+    /// resolver's own reader (a hook's, which remembers the roots it opened:
+    /// the profiles the host's rules read next are then opened once), its
+    /// work counted with the request's.
+    pub fn policy_through_reader(self) -> Resolver<'a> {
+        Resolver { policy_through_reader: true, ..self }
+    }
+
     /// The home directory and the profiles, canonical, found once per
-    /// resolver. This fixed work goes through a reader of its own, so a
-    /// request's counters show only that request's work.
+    /// resolver unless given ([`Resolver::with_never_projects`]). This
+    /// fixed work goes through a reader of its own, so a request's
+    /// counters show only that request's work.
     pub fn never_projects(&self) -> &NeverProjects {
         self.never.get_or_init(|| {
-            NeverProjects::new(&self.env, &Reader::new(Budget::with_timeout(POLICY_DEADLINE)))
+            if self.policy_through_reader {
+                NeverProjects::new(&self.env, &self.reader)
+            } else {
+                NeverProjects::new(&self.env, &Reader::new(Budget::with_timeout(POLICY_DEADLINE)))
+            }
         })
     }
 
@@ -235,22 +260,23 @@ impl<'a> Resolver<'a> {
         if canonical(current).starts_with(canonical(&root)) { current.to_path_buf() } else { root }
     }
 
-    /// The roots a server may resolve, from what its launch gave it: the
-    /// `given` roots (a client's MCP roots, `--root` arguments) as they
-    /// are, and the project root of the `launch` directory by the git rule.
-    /// Each is canonicalised; home, above-home and profile roots are
-    /// dropped, and so is a directory that cannot be opened.
-    pub fn allowed_roots(&self, given: &[PathBuf], launch: Option<&Path>) -> AllowedRoots {
+    /// The project root of the directory a server was launched in (its
+    /// git root), when that is a project: asked once, at the launch.
+    pub fn launch_root(&self, launch: &Path) -> Option<PathBuf> {
+        let (root, kind) = self.project_root(&Request::new(Host::Generic, launch)).ok()?;
+        kind.is_project().then_some(root)
+    }
+
+    /// The roots a server may resolve, from what its launch gave it (the
+    /// launch directory's project, `--root` arguments, a client's MCP
+    /// roots), used as they are. Each is canonicalised; home, above-home
+    /// and profile roots are dropped, and so is a directory that cannot be
+    /// opened.
+    pub fn allowed_roots(&self, given: &[PathBuf]) -> AllowedRoots {
         let mut allowed = AllowedRoots::default();
         for dir in given {
             let Ok(root) = self.reader.open_root(dir) else { continue };
             allowed.add(self.never_projects(), root.host_path().to_path_buf());
-        }
-        if let Some(launch) = launch
-            && let Ok((root, kind)) = self.project_root(&Request::new(Host::Generic, launch))
-            && kind.is_project()
-        {
-            allowed.add(self.never_projects(), root);
         }
         allowed
     }

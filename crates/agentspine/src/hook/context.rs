@@ -55,8 +55,8 @@ pub fn chars(text: &str) -> usize {
 
 /// Lays `blocks` out within [`LIMIT`], then `tail` whole after them
 /// (room for it is kept first: the session's `sourceResolution` report is
-/// never cut or left out); `None` when there is nothing. `shown` counts
-/// `tail` as the index after the last block.
+/// never cut or left out, so it is in the text whenever there is one);
+/// `None` when there is nothing. `shown` lists the blocks only.
 pub fn fit_with_tail(blocks: &[Block], tail: Option<&Block>) -> Option<Fitted> {
     let Some(tail) = tail else { return fit(blocks) };
     let rendered = tail.render();
@@ -67,7 +67,6 @@ pub fn fit_with_tail(blocks: &[Block], tail: Option<&Block>) -> Option<Fitted> {
         fitted.text.push_str("\n\n");
     }
     fitted.text.push_str(&rendered);
-    fitted.shown.push(blocks.len());
     debug_assert!(chars(&fitted.text) <= LIMIT);
     Some(fitted)
 }

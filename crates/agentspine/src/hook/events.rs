@@ -77,6 +77,10 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     shared.set_event(&payload.hook_event_name);
     let resolver =
         state.resolver(Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots());
+    // The home directory and profiles through the run's own remembering
+    // reader, when first needed: the profile a host's rules read next is
+    // then opened once.
+    let resolver = resolver.policy_through_reader();
     let hook = Hook {
         host,
         session_dir: agentspine_core::delta::session_dir(host.host(), resolver.env(), &payload.cwd),
@@ -135,8 +139,9 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     // Recorded only once printed: a source is never marked sent that the
     // host did not get.
     shared.set_phase("session-state");
+    // The tail (the sourceResolution line) is in every fitted text.
     let shown =
-        fitted.iter().flat_map(|fitted| fitted.shown.iter().filter_map(|&i| blocks.get(i).or(tail.as_ref())));
+        fitted.iter().flat_map(|fitted| fitted.shown.iter().map(|&i| &blocks[i]).chain(tail.as_ref()));
     hook.mark_sent(shown.chain(&notices));
 }
 

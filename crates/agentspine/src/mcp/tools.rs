@@ -13,11 +13,12 @@
 
 use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use agentspine_core::catalog::{self, Catalog, CatalogRequest, DocumentError, PreflightError, SourceIds};
 use agentspine_core::memory::ScopeIds;
+use agentspine_core::policy::NeverProjects;
 use agentspine_core::resolver::RootCheck;
 use agentspine_core::{Environment, Host, Request, ResolveError, Resolver, render_native};
 use agentspine_fs::{Budget, Code, Reader};
@@ -82,6 +83,10 @@ pub struct Tools {
     roots: Vec<PathBuf>,
     /// The directory the server was launched in.
     launch_dir: Option<PathBuf>,
+    /// Found at the first call (inside its bound, never at start) and kept
+    /// for the life of the server: the launch directory's project root,
+    /// and the home directory and profiles that are never a project.
+    launch: OnceLock<(Option<PathBuf>, NeverProjects)>,
 }
 
 /// The roots a client offers (`roots/list`), when it has the capability.
@@ -99,7 +104,7 @@ impl Tools {
         // One key for the whole session, so ids stay valid between calls
         // even when there is no store to derive it from.
         let ids = state.source_ids();
-        Tools { ids, recent: Mutex::new(VecDeque::new()), roots, launch_dir }
+        Tools { ids, recent: Mutex::new(VecDeque::new()), roots, launch_dir, launch: OnceLock::new() }
     }
 
     /// The state store for one call (never shared across a read).
@@ -107,10 +112,20 @@ impl Tools {
         State::open()
     }
 
-    /// The resolver of one call, over `state`'s caches.
-    fn resolver<'a>(&self, state: &'a State) -> Resolver<'a> {
+    /// A resolver for one call (`state`: with the store's caches), with
+    /// what the launch fixed.
+    fn resolver<'a>(&self, state: Option<&'a State>) -> Resolver<'a> {
         let env = Environment::from_vars(|name| std::env::var_os(name));
-        Resolver::new(env, Reader::new(Budget::with_timeout(DEADLINE)), self.ids.clone()).with_caches(state)
+        let resolver = Resolver::new(env, Reader::new(Budget::with_timeout(DEADLINE)), self.ids.clone());
+        let (_, never) = self.launch.get_or_init(|| {
+            let never = resolver.never_projects().clone();
+            (self.launch_dir.as_deref().and_then(|dir| resolver.launch_root(dir)), never)
+        });
+        let resolver = resolver.with_never_projects(never.clone());
+        match state {
+            Some(state) => resolver.with_caches(state),
+            None => resolver,
+        }
     }
 
     /// `project_root` as given, canonical, if this server may resolve it.
@@ -118,11 +133,11 @@ impl Tools {
     /// the call's work only.
     fn root(&self, client: &ClientRoots, asked: &Path) -> Result<PathBuf, ToolError> {
         let asked = exact_root(asked)?;
-        let env = Environment::from_vars(|name| std::env::var_os(name));
-        let resolver = Resolver::new(env, Reader::new(Budget::with_timeout(DEADLINE)), self.ids.clone());
-        let mut given = self.roots.clone();
+        let resolver = self.resolver(None);
+        let launch = self.launch.get().and_then(|(root, _)| root.clone());
+        let mut given: Vec<PathBuf> = launch.into_iter().chain(self.roots.iter().cloned()).collect();
         given.extend(client.iter().flatten().cloned());
-        let allowed = resolver.allowed_roots(&given, self.launch_dir.as_deref());
+        let allowed = resolver.allowed_roots(&given);
         resolver.check_root(&allowed, &asked).map_err(|e| match e {
             RootCheck::Resolve(e) => ToolError::Resolve(e),
             RootCheck::Refused(e) => ToolError::Root(e),
@@ -137,7 +152,7 @@ impl Tools {
     ) -> Result<Value, ToolError> {
         let state = self.state();
         let root = self.root(client, &p.project_root)?;
-        let resolver = self.resolver(&state);
+        let resolver = self.resolver(Some(&state));
         let budget = p.budget_bytes.unwrap_or(catalog::briefing::DEFAULT_BUDGET);
         if budget == 0 || budget > MAX_BUDGET {
             return Err(ToolError::Argument(format!(
@@ -168,7 +183,7 @@ impl Tools {
     pub fn knowledge_query(&self, client: &ClientRoots, p: KnowledgeQueryParams) -> Result<Value, ToolError> {
         let state = self.state();
         let root = self.root(client, &p.project_root)?;
-        let resolver = self.resolver(&state);
+        let resolver = self.resolver(Some(&state));
         let text = p.query.trim();
         if text.is_empty() {
             return Err(ToolError::Argument("query is empty: say what you want to know in words".into()));
@@ -205,7 +220,7 @@ impl Tools {
     pub fn resolve_context(&self, client: &ClientRoots, p: ResolveContextParams) -> Result<Value, ToolError> {
         let state = self.state();
         let root = self.root(client, &p.project_root)?;
-        let resolver = self.resolver(&state);
+        let resolver = self.resolver(Some(&state));
         let target = inside(&root, &p.target_path, "target_path")?;
         let request = Request {
             host: p.host,
@@ -226,7 +241,7 @@ impl Tools {
     pub fn read_document(&self, client: &ClientRoots, p: ReadDocumentParams) -> Result<Value, ToolError> {
         let state = self.state();
         let root = self.root(client, &p.project_root)?;
-        let resolver = self.resolver(&state);
+        let resolver = self.resolver(Some(&state));
         let host = p.host;
         let id = p.source_id.trim();
         if !id.starts_with("src_") || id.len() > 64 {

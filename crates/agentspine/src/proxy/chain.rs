@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use agentspine_core::policy::NeverProjects;
 use agentspine_core::{
     Environment, Host, PathOutside, Request, Resolution, ResolveError, Resolver, Verdict, names_within,
     render_native,
@@ -205,8 +206,13 @@ fn failure(e: &ResolveError, names: &[String]) -> Failure {
     }
 }
 
+/// A resolver for one resolution, with the home directory and profiles
+/// found once for the server (its environment is the process's, fixed).
 fn resolver(env: &Environment, reader: Reader) -> Resolver<'static> {
-    Resolver::new(env.clone(), reader, agentspine_core::catalog::SourceIds::new([0; 32]))
+    static NEVER: std::sync::OnceLock<NeverProjects> = std::sync::OnceLock::new();
+    let resolver = Resolver::new(env.clone(), reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    let never = NEVER.get_or_init(|| resolver.never_projects().clone()).clone();
+    resolver.with_never_projects(never)
 }
 
 fn request(root: &Path, target: Option<PathBuf>) -> Request {
