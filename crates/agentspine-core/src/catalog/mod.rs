@@ -290,7 +290,7 @@ fn memory_sources(
     }
     if let Some(index) = &loaded.index {
         sources.push(Source {
-            source_id: ids.id(&found.dir, crate::memory::load::INDEX, Scope::Memory),
+            source_id: ids.of_fact(&found.dir, crate::memory::load::INDEX),
             scope: Scope::Memory,
             rel_path: crate::memory::load::INDEX.to_owned(),
             bytes: index.bytes,
@@ -302,7 +302,7 @@ fn memory_sources(
     }
     for fact in loaded.facts {
         sources.push(Source {
-            source_id: ids.id(&found.dir, &fact.target, Scope::Memory),
+            source_id: ids.of_fact(&found.dir, &fact.target),
             scope: Scope::Memory,
             rel_path: format!("memory:{}", fact.position + 1),
             bytes: fact.bytes,
@@ -331,6 +331,12 @@ impl SourceIds {
     pub fn of_part(&self, part: &crate::resolution::Part, root: &Path) -> String {
         let (base, rel) = split_origin(&part.path, &part.label, root);
         self.id(&base, &rel, part.scope)
+    }
+
+    /// The id of a memory fact (`target`, as its index link names it) of
+    /// the memory directory `dir`: the same for the catalog and a hook.
+    pub fn of_fact(&self, dir: &Path, target: &str) -> String {
+        self.id(dir, target, Scope::Memory)
     }
 }
 

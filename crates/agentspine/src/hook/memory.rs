@@ -2,8 +2,8 @@
 //! the facts it links; agentspine adds the ones a marker or the prompt
 //! proves relevant, each once per session.
 
+use agentspine_core::MemoryOutcome;
 use agentspine_core::memory::ScopeIds;
-use agentspine_core::{MemoryOutcome, Scope};
 use sha2::{Digest, Sha256};
 
 use super::context::Block;
@@ -60,7 +60,7 @@ impl Hook<'_> {
             if text.is_empty() {
                 continue;
             }
-            let source_id = self.resolver.ids().id(&found.dir, &fact.target, Scope::Memory);
+            let source_id = self.resolver.ids().of_fact(&found.dir, &fact.target);
             if self.was_sent(&source_id, &fact.sha256) {
                 continue;
             }
