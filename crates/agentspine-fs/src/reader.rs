@@ -11,7 +11,7 @@ use crate::budget::Budget;
 use crate::counters::{Counters, LiveCounters};
 use crate::error::FsError;
 use crate::identity::{FileKind, Mount};
-use crate::root::Root;
+use crate::root::{HostPath, Root};
 use crate::sys::{Backend, DIR_LOOKUP, Sys};
 
 /// Default number of times a read is repeated after the file changed under
@@ -54,7 +54,7 @@ pub(crate) struct Shared {
 }
 
 /// A root's handle and link-free path, by the path it was opened from.
-type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, PathBuf, Option<Mount>)>;
+type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, Arc<HostPath>, Option<Mount>)>;
 
 /// The requested backend cannot be used in this process.
 #[derive(Debug, thiserror::Error)]
@@ -114,7 +114,7 @@ impl Reader {
         let reader = self.remembering_roots();
         if let Some(memo) = &reader.shared.roots {
             let mut memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let entry = (root.shared_fd(), root.host_path().to_path_buf(), root.mount());
+            let entry = (root.shared_fd(), root.shared_host_path(), root.mount());
             memo.insert(root.host_path().to_path_buf(), entry.clone());
             for alias in aliases {
                 memo.insert(alias.to_path_buf(), entry.clone());
@@ -190,8 +190,8 @@ impl Reader {
         }
         let memo =
             self.shared.roots.as_ref().map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        if let Some((fd, canonical, mount)) = memo.as_ref().and_then(|m| m.get(path)) {
-            return Ok(Root::new(self.clone(), Arc::clone(fd), canonical.clone(), String::new(), *mount));
+        if let Some((fd, host_path, mount)) = memo.as_ref().and_then(|m| m.get(path)) {
+            return Ok(Root::new(self.clone(), Arc::clone(fd), Arc::clone(host_path), String::new(), *mount));
         }
         LiveCounters::bump(&self.shared.counters.opens, 1);
         let fd: OwnedFd = match rustix::fs::open(path, DIR_LOOKUP, Mode::empty()) {
@@ -209,12 +209,12 @@ impl Reader {
             }
             Backend::Openat2 => None,
         };
-        let canonical = canonical_path(&fd).unwrap_or_else(|| path.to_path_buf());
         let fd = Arc::new(fd);
+        let host_path = HostPath::opened(&fd, path);
         if let Some(mut memo) = memo {
-            memo.insert(path.to_path_buf(), (Arc::clone(&fd), canonical.clone(), mount));
+            memo.insert(path.to_path_buf(), (Arc::clone(&fd), Arc::clone(&host_path), mount));
         }
-        Ok(Root::new(self.clone(), fd, canonical, String::new(), mount))
+        Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
     }
 
     /// Counts a refusal on its way to the caller.
@@ -257,31 +257,6 @@ impl Reader {
     /// Gives back a reservation that was not used (a read that failed).
     pub(crate) fn refund(&self, size: u64) {
         self.shared.spent.fetch_sub(size, Ordering::Relaxed);
-    }
-}
-
-/// The kernel's name for an open directory, without a lookup by path.
-fn canonical_path(fd: &OwnedFd) -> Option<PathBuf> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let link = format!("/proc/self/fd/{}", fd.as_fd().as_raw_fd());
-        let target = rustix::fs::readlink(link.as_str(), Vec::new()).ok()?;
-        let target = PathBuf::from(std::ffi::OsString::from(
-            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(target.as_bytes()),
-        ));
-        target.is_absolute().then_some(target)
-    }
-    #[cfg(target_vendor = "apple")]
-    {
-        rustix::fs::getpath(fd.as_fd()).ok().map(|c| {
-            PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(c.as_bytes()))
-        })
-    }
-    #[cfg(not(any(target_os = "linux", target_vendor = "apple")))]
-    {
-        let _ = fd;
-        None
     }
 }
 

@@ -20,8 +20,9 @@ use crate::sys::{DIR_LOOKUP, DIR_READ, Sys};
 pub struct Root {
     pub(crate) reader: Reader,
     pub(crate) fd: Arc<OwnedFd>,
-    /// Host path of this directory (for labels only, never re-opened).
-    host_path: PathBuf,
+    /// Host path of this directory (for labels only, never re-opened),
+    /// found when first asked.
+    host_path: Arc<HostPath>,
     /// Path of this directory relative to the root it was opened from
     /// (empty for a root opened by [`Reader::open_root`]).
     prefix: String,
@@ -45,15 +46,85 @@ impl std::fmt::Debug for Root {
     }
 }
 
+/// A root's host path, found the first time it is asked for: the kernel's
+/// name for a top-level root's directory (on Linux a `readlink` of
+/// `/proc/self/fd/N`), a subdirectory's path joined to its parent's. Most
+/// roots a request opens are only looked beneath (the ancestors a project
+/// root is searched in, the state directory) and never pay for the name.
+pub(crate) struct HostPath {
+    found: std::sync::OnceLock<PathBuf>,
+    from: Origin,
+}
+
+enum Origin {
+    /// A directory opened at `asked` (the name when the kernel gives none).
+    Opened { fd: Arc<OwnedFd>, asked: PathBuf },
+    /// `rel` beneath another root.
+    Below { parent: Arc<HostPath>, rel: String },
+}
+
+impl HostPath {
+    /// The host path of the directory `fd`, opened at `asked`.
+    pub(crate) fn opened(fd: &Arc<OwnedFd>, asked: &Path) -> Arc<HostPath> {
+        Arc::new(HostPath {
+            found: std::sync::OnceLock::new(),
+            from: Origin::Opened { fd: Arc::clone(fd), asked: asked.to_path_buf() },
+        })
+    }
+
+    fn get(&self) -> &Path {
+        self.found.get_or_init(|| match &self.from {
+            Origin::Opened { fd, asked } => canonical_path(fd).unwrap_or_else(|| asked.clone()),
+            Origin::Below { parent, rel } => parent.get().join(rel),
+        })
+    }
+}
+
+impl std::fmt::Debug for HostPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// The kernel's name for an open directory, without a lookup by path.
+fn canonical_path(fd: &OwnedFd) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let link = format!("/proc/self/fd/{}", fd.as_fd().as_raw_fd());
+        let target = rustix::fs::readlink(link.as_str(), Vec::new()).ok()?;
+        let target = PathBuf::from(std::ffi::OsString::from(
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(target.as_bytes()),
+        ));
+        target.is_absolute().then_some(target)
+    }
+    #[cfg(target_vendor = "apple")]
+    {
+        rustix::fs::getpath(fd.as_fd()).ok().map(|c| {
+            PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(c.as_bytes()))
+        })
+    }
+    #[cfg(not(any(target_os = "linux", target_vendor = "apple")))]
+    {
+        let _ = fd;
+        None
+    }
+}
+
 impl Root {
     pub(crate) fn new(
         reader: Reader,
         fd: Arc<OwnedFd>,
-        host_path: PathBuf,
+        host_path: Arc<HostPath>,
         prefix: String,
         mount: Option<Mount>,
     ) -> Root {
         Root { reader, fd, host_path, prefix, mount }
+    }
+
+    /// The host path, shared (for a reader that remembers this root).
+    pub(crate) fn shared_host_path(&self) -> Arc<HostPath> {
+        Arc::clone(&self.host_path)
     }
 
     /// The mount this root lies on, when it was looked up.
@@ -73,7 +144,7 @@ impl Root {
 
     /// The host path this root was opened at (for labels; nothing re-opens it).
     pub fn host_path(&self) -> &Path {
-        &self.host_path
+        self.host_path.get()
     }
 
     /// This root's path relative to the root it was opened from (empty for a
@@ -222,13 +293,11 @@ impl Root {
             let reduced = path.display();
             let prefix =
                 if self.prefix.is_empty() { reduced.clone() } else { format!("{}/{reduced}", self.prefix) };
-            Ok(Root::new(
-                self.reader.clone(),
-                Arc::new(fd),
-                self.host_path.join(&reduced),
-                prefix,
-                self.mount,
-            ))
+            let host_path = Arc::new(HostPath {
+                found: std::sync::OnceLock::new(),
+                from: Origin::Below { parent: Arc::clone(&self.host_path), rel: reduced },
+            });
+            Ok(Root::new(self.reader.clone(), Arc::new(fd), host_path, prefix, self.mount))
         })
     }
 

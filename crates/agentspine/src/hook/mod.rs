@@ -172,6 +172,7 @@ mod tests {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let host = args.host;
+    agentspine_fs::share_one_heap();
     // The work runs in a child process that this one can leave behind: a
     // thread stuck in a hung file system keeps its process from exiting,
     // even after SIGKILL (agentspine_fs::run_detached), and the host waits
