@@ -17,7 +17,12 @@ Checked, each timed from spawn to the exit the caller observes:
   root (`briefing --json`: code `deadline` on stdout);
 - MCP `session_briefing` on the stuck root: an isError result within its
   bound, while a second call for a healthy root on the same mount is
-  answered meanwhile; the server exits when stdin closes.
+  answered meanwhile; the server exits when stdin closes;
+- the desktop socket (`serve`): a sidecar's `project.instructions.resolve`
+  for the stuck directory answers with the session's root chain and a
+  `fallback` within its 2 s bound (+ slack), while a resolve for the healthy
+  root on another connection is answered meanwhile; the server still
+  answers afterwards and stops on SIGTERM.
 
 Skips (exit 0, with the reason) when not root, without /dev/fuse, or when
 libfuse3's headers or the mount are not available. Always unmounts.
@@ -26,6 +31,7 @@ import argparse
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -230,6 +236,107 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
         exited = False
     check("mcp: exit observed when stdin closes", exited and mcp.proc.returncode == 0,
           f"exited {exited}, code {mcp.proc.returncode}, {time.monotonic() - started:.2f} s in all")
+
+    socket_checks(bin_, env, proj, healthy, home)
+
+
+class Line:
+    """One JSON-lines connection to the desktop socket."""
+
+    def __init__(self, path: str):
+        self.conn = socket.socket(socket.AF_UNIX)
+        self.conn.connect(path)
+        self.buf = b""
+
+    def send(self, id_: int, method: str, params: dict) -> None:
+        self.conn.sendall((json.dumps({"jsonrpc": "2.0", "id": id_, "method": method, "params": params}) + "\n").encode())
+
+    def read(self, timeout: float):
+        """The next JSON line, or None after `timeout` seconds."""
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            self.conn.settimeout(left)
+            try:
+                chunk = self.conn.recv(65536)
+            except (socket.timeout, OSError):
+                return None
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def call(self, id_: int, method: str, params: dict, timeout: float = 5.0):
+        self.send(id_, method, params)
+        return self.read(timeout)
+
+
+def socket_checks(bin_: str, env: dict, proj: str, healthy: str, home: str) -> None:
+    run_dir = os.path.join(home, "run")
+    sock_path = os.path.join(run_dir, "s.sock")
+    proc = subprocess.Popen([bin_, "serve", "--socket", sock_path, "--json"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        ready = json.loads(proc.stdout.readline())
+        token = open(ready["token_file"]).read().strip()
+        host = Line(ready["socket"])
+        auth = host.call(1, "host.authenticate", {"control_token": token})
+        sessions = {}
+        for n, (name, root) in enumerate([("stuck", proj), ("healthy", healthy)]):
+            host.call(10 + n, "projects.register", {"root": root})
+            bound = host.call(20 + n, "session.bind", {"session_id": name, "project_root": root}) or {}
+            sessions[name] = bound.get("result", {}).get("token")
+        check("socket: authenticated, both roots bound", auth is not None and "result" in auth
+              and all(sessions.values()), f"{auth} {sessions}")
+        stuck, other = Line(ready["socket"]), Line(ready["socket"])
+        sent = time.monotonic()
+        stuck.send(1, "project.instructions.resolve",
+                   {"session_id": "stuck", "token": sessions["stuck"], "path": "packages/api/a.ts"})
+        time.sleep(0.2)
+        answer = other.call(1, "project.instructions.resolve",
+                            {"session_id": "healthy", "token": sessions["healthy"], "path": "AGENTS.md"}, 2.0)
+        answered_at = time.monotonic() - sent
+        chain = (answer or {}).get("result", {}).get("chain", {})
+        check("socket: the healthy root is resolved while the stuck resolve waits",
+              answer is not None and "healthy rules" in chain.get("text", "") and answered_at < 1.9,
+              f"after {answered_at:.2f} s: {json.dumps(answer)[:300]}")
+        late = stuck.read(4.0)
+        late_at = time.monotonic() - sent
+        result = (late or {}).get("result", {})
+        check("socket: the stuck resolve falls back to the root chain within 2.5 s",
+              late is not None and result.get("fallback") is not None
+              and "root rules" in result.get("chain", {}).get("text", "") and late_at < 2.5,
+              f"after {late_at:.2f} s: {json.dumps(late)[:300]}")
+        again = host.call(30, "projects.list", {}, 2.0)
+        check("socket: still answering afterwards", again is not None and "result" in again, f"{again}")
+        for line in (host, stuck, other):
+            line.conn.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=3)
+            stopped = proc.returncode is not None
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stopped = False
+    check("socket: the server stops on SIGTERM", stopped, "still running 3 s after SIGTERM")
+
+    # A launcher killed outright leaves no server behind: the server process
+    # is told to stop when the process that was started dies.
+    proc = subprocess.Popen([bin_, "serve", "--socket", sock_path, "--json"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    ready = json.loads(proc.stdout.readline())
+    proc.kill()
+    proc.wait()
+    for _ in range(60):
+        if not os.path.exists(ready["socket"]):
+            break
+        time.sleep(0.05)
+    check("socket: a launcher killed with SIGKILL leaves no server (the socket is gone within 3 s)",
+          not os.path.exists(ready["socket"]), f"{ready['socket']} still there")
 
 
 if __name__ == "__main__":

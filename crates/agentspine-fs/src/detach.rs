@@ -102,6 +102,34 @@ pub fn run_detached<F: FnOnce() -> u8>(
     output: Output,
     work: F,
 ) -> Result<Detached, DetachError> {
+    detach(deadline, output, None, work)
+}
+
+/// [`run_detached`] for a server that runs until it is told to stop: no
+/// deadline, its output streamed, and the stop signals this process gets
+/// (`SIGTERM`, `SIGINT`, `SIGHUP`) passed on to the child, so that whoever
+/// started the server stops it as usual and sees this process exit once
+/// the child has cleaned up, even when one of the child's threads never
+/// comes back from a file system. On Linux the child is also sent
+/// `SIGTERM` if this process dies first (`PR_SET_PDEATHSIG`), so a killed
+/// launcher leaves no server behind.
+pub fn serve_detached<F: FnOnce() -> u8>(work: F) -> Result<Detached, DetachError> {
+    let (signal_r, signal_w) = cloexec_pipe()?;
+    rustix::io::ioctl_fionbio(&signal_w, true)?;
+    forward::install(&signal_w);
+    let detached = detach(None, Output::Stream, Some(signal_r), work);
+    forward::uninstall();
+    // Closed only now: the handler writes to it until `uninstall`.
+    drop(signal_w);
+    detached
+}
+
+fn detach<F: FnOnce() -> u8>(
+    deadline: Option<Instant>,
+    output: Output,
+    signals: Option<OwnedFd>,
+    work: F,
+) -> Result<Detached, DetachError> {
     if let Some(threads) = threads().filter(|&n| n != 1) {
         return Err(DetachError::Threads(threads));
     }
@@ -112,6 +140,7 @@ pub fn run_detached<F: FnOnce() -> u8>(
     // (allocator, stdio) is held by a thread that would not exist in the
     // child; the child then runs ordinary Rust code, as a single-threaded
     // program may after fork.
+    let parent = rustix::process::getpid();
     #[allow(unsafe_code)]
     let pid = unsafe { libc::fork() };
     if pid < 0 {
@@ -121,6 +150,10 @@ pub fn run_detached<F: FnOnce() -> u8>(
     }
     if pid == 0 {
         drop((out_r, err_r, status_r));
+        if let Some(signal_r) = signals {
+            drop(signal_r);
+            forward::in_child(parent);
+        }
         let wired = rustix::stdio::dup2_stdout(&out_w).and_then(|()| rustix::stdio::dup2_stderr(&err_w));
         drop((out_w, err_w));
         if wired.is_err() {
@@ -133,7 +166,8 @@ pub fn run_detached<F: FnOnce() -> u8>(
         std::process::exit(i32::from(code));
     }
     drop((out_w, err_w, status_w));
-    Ok(wait_for(deadline, output, out_r, err_r, status_r))
+    let signals = signals.map(|signal_r| (signal_r, pid));
+    Ok(wait_for(deadline, output, out_r, err_r, status_r, signals))
 }
 
 /// For a short process about to start its few worker threads (a hook):
@@ -157,7 +191,17 @@ pub fn share_one_heap() {
 /// How many threads this process runs (`/proc/self/stat`, field 20), when
 /// the system says.
 fn threads() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // One read into a buffer that holds any stat line: a growing read
+    // (`read_to_string`) takes six system calls for this size-0 file.
+    let file = rustix::fs::open(
+        "/proc/self/stat",
+        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )
+    .ok()?;
+    let mut buf = [0u8; 4096];
+    let n = rustix::io::read(&file, &mut buf).ok()?;
+    let stat = std::str::from_utf8(&buf[..n]).ok()?;
     // The command name (field 2) may hold spaces: count after its `)`.
     let (_, rest) = stat.rsplit_once(')')?;
     rest.split_whitespace().nth(17)?.parse().ok()
@@ -190,14 +234,18 @@ fn wait_for(
     out: OwnedFd,
     err: OwnedFd,
     status: OwnedFd,
+    signals: Option<(OwnedFd, libc::pid_t)>,
 ) -> Detached {
-    let mut open = [Some(out), Some(err), Some(status)];
+    let child = signals.as_ref().map(|(_, pid)| *pid);
+    let mut open = [Some(out), Some(err), Some(status), signals.map(|(fd, _)| fd)];
     let mut stdout = Vec::new();
     let mut code = None;
     let mut buf = vec![0u8; 64 * 1024];
     'relay: loop {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if open.iter().all(Option::is_none) || left.is_some_and(|l| l.is_zero()) {
+        // The signal pipe alone keeps nothing waiting: the child is done
+        // once its three pipes are closed.
+        if open[..3].iter().all(Option::is_none) || left.is_some_and(|l| l.is_zero()) {
             break;
         }
         let which: Vec<usize> = (0..open.len()).filter(|&i| open[i].is_some()).collect();
@@ -234,9 +282,101 @@ fn wait_for(
                 1 => {
                     let _ = std::io::stderr().write_all(&buf[..n]);
                 }
-                _ => code = Some(buf[n - 1]),
+                2 => code = Some(buf[n - 1]),
+                _ => {
+                    for &signal in &buf[..n] {
+                        if let Some(child) = child {
+                            forward::pass_on(child, signal);
+                        }
+                    }
+                }
             }
         }
     }
     Detached { stdout, code }
+}
+
+/// Passing stop signals from the parent of [`serve_detached`] to its child:
+/// a handler writes each signal's number to a pipe the parent's wait polls.
+mod forward {
+    use std::os::fd::{AsRawFd, OwnedFd};
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// The signals passed on.
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+    /// The pipe's write end while the handler is installed, else -1.
+    static PIPE: AtomicI32 = AtomicI32::new(-1);
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        let fd = PIPE.load(Ordering::Relaxed);
+        if fd >= 0 {
+            let byte = u8::try_from(signal).unwrap_or(0);
+            // SAFETY: write(2) is async-signal-safe; the buffer is a local.
+            // A full pipe drops the byte (the write end is non-blocking).
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::write(fd, (&raw const byte).cast(), 1);
+            }
+        }
+    }
+
+    fn set(signal: libc::c_int, handler: libc::sighandler_t) {
+        // SAFETY: a zeroed sigaction with an empty mask is valid; the
+        // handler only calls write(2).
+        #[allow(unsafe_code)]
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = handler;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+
+    /// Before the fork: the stop signals write to `pipe` (kept open by the
+    /// caller until [`uninstall`]).
+    pub(super) fn install(pipe: &OwnedFd) {
+        PIPE.store(pipe.as_raw_fd(), Ordering::Relaxed);
+        for signal in SIGNALS {
+            set(signal, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
+        }
+    }
+
+    /// After the wait: the default actions again.
+    pub(super) fn uninstall() {
+        for signal in SIGNALS {
+            set(signal, libc::SIG_DFL);
+        }
+        PIPE.store(-1, Ordering::Relaxed);
+    }
+
+    /// In the child, first thing: the default actions (the server installs
+    /// its own), and on Linux a `SIGTERM` when the parent dies.
+    pub(super) fn in_child(parent: rustix::process::Pid) {
+        PIPE.store(-1, Ordering::Relaxed);
+        for signal in SIGNALS {
+            set(signal, libc::SIG_DFL);
+        }
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::TERM));
+            // The parent may have died before the line above.
+            if rustix::process::getppid() != Some(parent) {
+                std::process::exit(0);
+            }
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        let _ = parent;
+    }
+
+    /// In the parent: passes `signal` on to `child`.
+    pub(super) fn pass_on(child: libc::pid_t, signal: u8) {
+        // SAFETY: kill(2) with a pid this process forked and a signal
+        // number it received.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::kill(child, libc::c_int::from(signal));
+        }
+    }
 }

@@ -179,7 +179,7 @@ mod write;
 
 pub use budget::{Abandoned, Budget, MAX_ABANDONED, run_with_deadline, running_workers};
 pub use counters::{Counters, Refusals};
-pub use detach::{DetachError, Detached, Output, release, run_detached, share_one_heap};
+pub use detach::{DetachError, Detached, Output, release, run_detached, serve_detached, share_one_heap};
 pub use error::{Code, FsError, Result};
 pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};

@@ -203,7 +203,7 @@ fn finish(result: anyhow::Result<ExitCode>, json: bool) -> ExitCode {
 
 /// Prints an error: one line on stderr, or a JSON object on stdout when the
 /// command was asked for JSON (so scripts always get JSON).
-fn report(error: &anyhow::Error, json: bool) {
+pub(crate) fn report(error: &anyhow::Error, json: bool) {
     if json {
         let code = if error.downcast_ref::<catalog::Preflight>().is_some() {
             "preflight-incomplete"

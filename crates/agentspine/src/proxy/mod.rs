@@ -121,6 +121,25 @@ impl Args {
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // The server runs in a child process and this one relays its output
+    // and passes SIGTERM/SIGINT on: a resolution stuck in a file system
+    // that never answers is abandoned after its bound (methods.rs), but
+    // its thread would keep the server's process from exiting, even after
+    // SIGKILL; whoever started the server waits for this one.
+    let json = args.json;
+    let detached = agentspine_fs::serve_detached(move || match serve_here(args) {
+        Ok(code) if code == ExitCode::SUCCESS => 0,
+        Ok(_) => 1,
+        Err(error) => {
+            // As the CLI reports every error (JSON with --json).
+            crate::cli::report(&error, json);
+            2
+        }
+    })?;
+    Ok(ExitCode::from(detached.code.unwrap_or(2)))
+}
+
+fn serve_here(args: Args) -> anyhow::Result<ExitCode> {
     let socket = socket::path(args.socket.as_deref())?;
     let (dir, name) = socket::split(&socket)?;
     let token_name = socket::token_name(&name);
