@@ -14,7 +14,8 @@ Checked, each timed from spawn to the exit the caller observes:
   an uninterruptible sleep): exit 0 within 2.0 s, audit row written;
 - `resolve --host codex --target packages/api/a.ts` and `briefing --json`:
   exit 2 within their 3 s bound (+ slack), the error names the project
-  root (`briefing --json`: code `deadline` on stdout);
+  root and the file that never answered (`briefing --json`: code
+  `deadline` on stdout);
 - MCP `session_briefing` on the stuck root: an isError result within its
   bound, while a second call for a healthy root on the same mount is
   answered meanwhile; the server exits when stdin closes;
@@ -160,6 +161,7 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
     env.pop("AGENTSPINE_LOG", None)
     proj, healthy = os.path.join(mnt, "proj"), os.path.join(mnt, "healthy")
     target = os.path.join(proj, "packages", "api", "a.ts")
+    stuck_files = [os.path.join(proj, "packages", "api", name) for name in ("AGENTS.md", "CLAUDE.md")]
     # The mount answers for the files that do not hang.
     with open(os.path.join(healthy, "AGENTS.md")) as f:
         check("fixture: healthy files answer", f.read() == "healthy rules\n")
@@ -184,10 +186,21 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
     hosts = sorted({r[0] for r in rows})
     check("audit: a deadline row per host, in the chain phase of PreToolUse",
           hosts == ["claude", "codex"] and all(r[1:] == ("PreToolUse", "chain", "deadline") for r in rows), f"{rows}")
+    # The row names the file the work waited on (asked of the kernel once
+    # the run was late): one of the two that never answer, never another.
+    db = sqlite3.connect(os.path.join(state, "agentspine", "state.db"))
+    named = sorted(db.execute("select host, path from audit where code = 'deadline'").fetchall())
+    db.close()
+    # Both runs of a host wait on the same file: one row each (identical
+    # rows are coalesced). Claude Code's chain waits on CLAUDE.md, Codex's
+    # on AGENTS.md.
+    check("audit: each host's deadline row names the file that never answered",
+          named == [("claude", stuck_files[1]), ("codex", stuck_files[0])], f"{named}")
 
     code, out, err, took = run_timed([bin_, "resolve", "--host", "codex", "--root", proj, "--target", target], env)
-    check("resolve: exit 2 within 3.5 s, the error names the root",
-          code == 2 and took < 3.5 and proj in err.decode() and "did not finish within 3 s" in err.decode(),
+    check("resolve: exit 2 within 3.5 s, the error names the root and the file that never answered",
+          code == 2 and took < 3.5 and proj in err.decode() and "did not finish within 3 s" in err.decode()
+          and f"reading {stuck_files[0]} did not finish" in err.decode(),
           f"code {code}, {took:.2f} s, stderr {err[:300]!r}")
 
     code, out, err, took = run_timed([bin_, "briefing", "--host", "codex", "--root", proj, "--cwd",
@@ -196,8 +209,9 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
         error = json.loads(out)["error"]
     except (ValueError, KeyError):
         error = {}
-    check("briefing --json: exit 2 within 3.5 s, a deadline error naming the root",
-          code == 2 and took < 3.5 and error.get("code") == "deadline" and proj in error.get("message", ""),
+    check("briefing --json: exit 2 within 3.5 s, a deadline error naming the root and the stuck file",
+          code == 2 and took < 3.5 and error.get("code") == "deadline" and proj in error.get("message", "")
+          and stuck_files[0] in error.get("message", ""),
           f"code {code}, {took:.2f} s, stdout {out[:300]!r}")
 
     started = time.monotonic()
@@ -220,9 +234,9 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
     second = mcp.read(4.0)
     second_at = time.monotonic() - stuck_sent
     text = (second or {}).get("result", {}).get("content", [{}])[0].get("text", "")
-    check("mcp: the stuck root gets an isError result within 3 s naming it",
+    check("mcp: the stuck root gets an isError result within 3 s naming it and the stuck file",
           second is not None and second.get("id") == 2 and second["result"].get("isError") is True
-          and proj in text and second_at < 3.0,
+          and proj in text and stuck_files[0] in text and second_at < 3.0,
           f"after {second_at:.2f} s (healthy after {first_at:.2f} s): {json.dumps(second)[:300]}")
     mcp.send(call(4, "session_briefing", {"project_root": healthy, "host": "codex"}))
     again = mcp.read(2.0)

@@ -53,6 +53,8 @@ pub struct Detached {
     /// deadline; `None` when the deadline passed first (or the child died
     /// without releasing).
     pub code: Option<u8>,
+    /// The child's process id (for [`crate::blocked_on`] when it is late).
+    pub pid: i32,
 }
 
 /// Why no child was started.
@@ -167,7 +169,7 @@ fn detach<F: FnOnce() -> u8>(
     }
     drop((out_w, err_w, status_w));
     let signals = signals.map(|signal_r| (signal_r, pid));
-    Ok(wait_for(deadline, output, out_r, err_r, status_r, signals))
+    Ok(Detached { pid, ..wait_for(deadline, output, out_r, err_r, status_r, signals) })
 }
 
 /// For a short process about to start its few worker threads (a hook):
@@ -293,7 +295,7 @@ fn wait_for(
             }
         }
     }
-    Detached { stdout, code }
+    Detached { stdout, code, pid: 0 }
 }
 
 /// Passing stop signals from the parent of [`serve_detached`] to its child:

@@ -174,6 +174,7 @@ mod reopen;
 mod root;
 mod socket;
 mod state;
+mod stuck;
 mod sys;
 mod write;
 
@@ -189,5 +190,6 @@ pub use reopen::reopens_through_proc;
 pub use root::{Handle, Root};
 pub use socket::{check_private_dir, remove_socket, restrict_socket};
 pub use state::{DirLock, LockMode, ensure_private_dir, move_aside, try_lock_dir, write_private_file_atomic};
+pub use stuck::{Sleeper, blocked_on, thread_id};
 pub use sys::Backend;
 pub use write::{backup_file, ensure_dir, remove_file, replace_file_atomic};

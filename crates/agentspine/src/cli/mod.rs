@@ -130,9 +130,10 @@ pub fn main() -> ExitCode {
         });
     match detached {
         Ok(agentspine_fs::Detached { code: Some(code), .. }) => ExitCode::from(code),
-        Ok(agentspine_fs::Detached { code: None, .. }) => {
+        Ok(agentspine_fs::Detached { code: None, pid, .. }) => {
             let place = place.or_else(|| std::env::current_dir().ok()).unwrap_or_default();
-            report(&anyhow::Error::new(Unanswered { path: place, bound: CLI_BOUND }), json);
+            let file = agentspine_fs::blocked_on(agentspine_fs::Sleeper::Process(pid));
+            report(&anyhow::Error::new(Unanswered { path: place, file, bound: CLI_BOUND }), json);
             ExitCode::from(2)
         }
         Err(error) => {
@@ -146,12 +147,16 @@ pub fn main() -> ExitCode {
 /// A command's reads did not finish within its bound.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "{}: reading the files under it did not finish within {} s (a file system that does not answer?); gave up",
+    "{}: reading {} did not finish within {} s (a file system that does not answer?); gave up",
     .path.display(),
+    .file.as_ref().map_or_else(|| "the files under it".to_owned(), |f| f.display().to_string()),
     .bound.as_secs_f32()
 )]
 struct Unanswered {
+    /// The root (or directory) the command was given.
     path: std::path::PathBuf,
+    /// The file the work was waiting on, when the kernel says.
+    file: Option<std::path::PathBuf>,
     bound: std::time::Duration,
 }
 

@@ -211,8 +211,19 @@ fn work(host: HookHost, started: Instant) {
     let deadline = started + DEADLINE;
     let shared = Arc::new(Shared::default());
     let worker = Arc::clone(&shared);
-    let outcome = agentspine_fs::run_with_deadline(deadline, move || events::handle(host, deadline, &worker));
+    let tid = Arc::new(std::sync::atomic::AtomicI32::new(0));
+    let seen = Arc::clone(&tid);
+    let outcome = agentspine_fs::run_with_deadline(deadline, move || {
+        seen.store(agentspine_fs::thread_id(), std::sync::atomic::Ordering::Relaxed);
+        events::handle(host, deadline, &worker)
+    });
     let Err(abandoned) = outcome else { return };
+    // The file the worker waits on, when the kernel says (nothing is
+    // recorded on the way: this costs only the run that is late).
+    let tid = tid.load(std::sync::atomic::Ordering::Relaxed);
+    let stuck = (tid != 0 && abandoned == agentspine_fs::Abandoned::Deadline)
+        .then(|| agentspine_fs::blocked_on(agentspine_fs::Sleeper::Thread(tid)))
+        .flatten();
     let printed = shared.close();
     let progress = shared.progress.lock().unwrap_or_else(PoisonError::into_inner).clone();
     tracing::warn!("hook: {abandoned} (phase {})", progress.phase);
@@ -227,7 +238,7 @@ fn work(host: HookHost, started: Instant) {
         // Context already printed: only the session record was late.
         phase: if printed { "session-state".to_owned() } else { progress.phase.to_owned() },
         code: code.to_owned(),
-        path: None,
+        path: stuck.map(|p| p.display().to_string()),
         detail: Some(abandoned.to_string()),
     };
     // The store may be locked or stuck too: the parent is let go at

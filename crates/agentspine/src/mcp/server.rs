@@ -153,12 +153,21 @@ impl Server {
     {
         let tools = self.tools.clone();
         let roots = self.client_roots(&context).await;
-        let task = tokio::task::spawn_blocking(move || tool(&tools, &roots, params));
+        let worker = std::sync::Arc::new(std::sync::atomic::AtomicI32::new(0));
+        let seen = std::sync::Arc::clone(&worker);
+        let task = tokio::task::spawn_blocking(move || {
+            seen.store(agentspine_fs::thread_id(), std::sync::atomic::Ordering::Relaxed);
+            tool(&tools, &roots, params)
+        });
         let Ok(joined) = tokio::time::timeout(CALL_BOUND, task).await else {
+            let tid = worker.load(std::sync::atomic::Ordering::Relaxed);
+            let file =
+                (tid != 0).then(|| agentspine_fs::blocked_on(agentspine_fs::Sleeper::Thread(tid))).flatten();
             let message = format!(
-                "{}: reading the project's files did not finish within {} s (a file system that does not \
-                 answer?); the call was abandoned, other projects are not affected",
+                "{}: reading {} did not finish within {} s (a file system that does not answer?); the call was \
+                 abandoned, other projects are not affected",
                 root.display(),
+                file.map_or_else(|| "the project's files".to_owned(), |f| f.display().to_string()),
                 CALL_BOUND.as_secs_f32()
             );
             tracing::warn!("mcp: {message}");
