@@ -36,6 +36,14 @@ impl State {
         }
     }
 
+    /// For a process that exits next (a hook): the store is not closed
+    /// (see [`Store::leave_open_at_exit`]).
+    pub fn leave_open_at_exit(self) {
+        if let Some(store) = self.store {
+            store.leave_open_at_exit();
+        }
+    }
+
     /// Source ids keyed by the state directory (stable across processes);
     /// without a store, keyed at random for this process only.
     pub fn source_ids(&self) -> agentspine_core::catalog::SourceIds {

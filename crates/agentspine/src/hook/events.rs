@@ -54,6 +54,19 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     for warning in &state.warnings {
         tracing::warn!("{warning}");
     }
+    event(host, deadline, shared, read, &state);
+    // The process ends right after: the kernel closes the database.
+    state.leave_open_at_exit();
+}
+
+/// [`handle`] once the state is open.
+fn event(
+    host: HookHost,
+    deadline: Instant,
+    shared: &Shared,
+    read: Result<Payload, payload::PayloadError>,
+    state: &State,
+) {
     let payload = match read {
         Ok(payload) => payload,
         Err(e) => {
@@ -86,7 +99,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         session_dir: agentspine_core::delta::session_dir(host.host(), resolver.env(), &payload.cwd),
         payload: &payload,
         resolver,
-        state: &state,
+        state,
         sent: std::cell::OnceCell::new(),
         shared,
     };
