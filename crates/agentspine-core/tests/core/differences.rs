@@ -37,7 +37,7 @@ fn a_symlink_takes_codex_slot_and_hides_its_siblings() {
 fn files_above_the_root_are_reported_not_read() {
     let p = Project::new();
     p.file("CLAUDE.md", "above\n").file("AGENTS.md", "above\n").file("sub/AGENTS.md", "sub\n");
-    for host in [Host::Claude, Host::Pi] {
+    for host in [Host::Claude, Host::Pi, Host::Pi073] {
         let r = p.resolve(host, "sub");
         assert_eq!(r.project_root, p.tree.join("sub"), "no .git: the cwd is the root");
         let above = if host == Host::Claude { "CLAUDE.md" } else { "AGENTS.md" };

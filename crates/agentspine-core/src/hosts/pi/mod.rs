@@ -1,15 +1,22 @@
-//! pi's rules (HOSTS.md, "pi (coding agent)", as measured on 0.73).
+//! pi's rules, one profile per measured version (HOSTS.md, "pi").
 //!
-//! - Home: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`; its `AGENTS.md`,
-//!   else its `CLAUDE.md`, is the global file.
+//! Both versions share the walk; a profile says what differs:
+//! - Home: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`; the first existing
+//!   candidate there is the global file.
 //! - Per directory from the project root down to the chain's end, the
-//!   first readable of `AGENTS.md`, `AGENTS.MD`, `CLAUDE.md`, `CLAUDE.MD`.
-//!   An existing file wins even when empty, and is kept as it is (an empty
-//!   one renders as a bare heading); something that cannot be read as a
-//!   file (a directory) is passed over.
+//!   first existing candidate of the profile's list. An existing file wins
+//!   even when empty or blank and is kept as it is (no trimming);
+//!   something that cannot be read as a file (a directory, a FIFO) is
+//!   passed over.
 //! - No byte cap.
 //! - pi itself walks from `/`; agentspine stops at the project root (git
 //!   root or cwd) and reports files above it as `outside-root`.
+//!
+//! [`current`] is pi 1.x (`--host pi`), [`v0_73`] the 0.73 rules
+//! (`--host pi-0.73`), kept for users who have not upgraded.
+
+pub mod current;
+pub mod v0_73;
 
 use std::path::Path;
 
@@ -17,27 +24,40 @@ use crate::chain::{FILE_CAP, above_root, fetch};
 use crate::env::Environment;
 use crate::gather::{Gather, part};
 use crate::locate::{Located, tilde};
-use crate::resolution::{Part, Scope, Verdict};
+use crate::resolution::{Scope, Verdict};
+use crate::text::{lenient_utf8, strip_bom};
 
-/// Candidates per directory and for the global file, in order (pi checks
-/// both spellings of the extension).
-pub const CANDIDATES: [&str; 4] = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"];
-
-/// The text pi keeps of a file.
-fn text_of(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// What one pi version does differently from the shared walk.
+#[derive(Debug, Clone, Copy)]
+pub struct Profile {
+    /// The version measured, for `--explain` notes.
+    pub version: &'static str,
+    /// Candidates per directory and for the global file, in order (pi
+    /// checks both spellings of the extension).
+    pub candidates: &'static [&'static str],
+    /// Whether a leading UTF-8 byte order mark is dropped.
+    pub strips_bom: bool,
 }
 
-pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather) {
+impl Profile {
+    /// The text this version keeps of a file.
+    fn text_of(&self, bytes: &[u8]) -> String {
+        let text = lenient_utf8(bytes);
+        if self.strips_bom { strip_bom(&text).to_owned() } else { text }
+    }
+}
+
+pub(crate) fn resolve(profile: &Profile, env: &Environment, located: &Located, gather: &mut Gather) {
     let reader = located.root.reader();
     if let Some(home) = env.pi_home() {
         match reader.open_root(&home) {
             Err(_) => gather.probe(
-                tilde(&home.join("AGENTS.md"), env.home.as_deref()),
+                tilde(&home.join(profile.candidates[0]), env.home.as_deref()),
                 Scope::User,
                 Verdict::Missing,
             ),
             Ok(dir) => first_of(
+                profile,
                 &dir,
                 &home,
                 |name| tilde(&home.join(name), env.home.as_deref()),
@@ -46,7 +66,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather)
             ),
         }
     }
-    for path in above_root(reader, located, &CANDIDATES) {
+    for path in above_root(reader, located, profile.candidates) {
         gather.probe_differs(
             path.display().to_string(),
             Scope::Project,
@@ -58,10 +78,10 @@ pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather)
         match &dir.dir {
             Ok(handle) => {
                 let base = located.root_path.join(&dir.rel);
-                first_of(handle, &base, |name| dir.label(name), Scope::Project, gather);
+                first_of(profile, handle, &base, |name| dir.label(name), Scope::Project, gather);
             }
             Err(verdict) => {
-                for name in CANDIDATES {
+                for name in profile.candidates {
                     gather.probe(dir.label(name), Scope::Project, verdict.clone());
                 }
             }
@@ -71,6 +91,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather)
 
 /// The first existing candidate of a directory wins, empty or not.
 fn first_of(
+    profile: &Profile,
     dir: &agentspine_fs::Root,
     base: &Path,
     label: impl Fn(&str) -> String,
@@ -78,7 +99,7 @@ fn first_of(
     gather: &mut Gather,
 ) {
     let mut winner: Option<&str> = None;
-    for name in CANDIDATES {
+    for name in profile.candidates {
         if let Some(w) = winner {
             gather.probe(label(name), scope, Verdict::ShadowedBy { winner: w.to_owned() });
             continue;
@@ -88,27 +109,14 @@ fn first_of(
             // directory; agentspine reads neither it nor its siblings.
             Err(Verdict::Symlink) => {
                 winner = Some(name);
-                let note = "pi follows this link and reads its target; agentspine does not".to_owned();
+                let note = format!("pi {} follows this link and reads its target; agentspine does not", profile.version);
                 gather.probe_differs(label(name), scope, Verdict::Symlink, note);
             }
             Err(verdict) => gather.probe(label(name), scope, verdict),
             Ok(snap) => {
                 winner = Some(name);
-                gather.include(part(scope, base.join(name), label(name), &snap, text_of(&snap.bytes)));
+                gather.include(part(scope, base.join(name), label(name), &snap, profile.text_of(&snap.bytes)));
             }
         }
     }
-}
-
-/// pi's `# Project Context` section: a `## <absolute path>` heading per
-/// file, then its text.
-pub fn render(parts: &[Part]) -> String {
-    if parts.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from("# Project Context\n\nProject-specific instructions and guidelines:\n\n");
-    for part in parts {
-        out.push_str(&format!("## {}\n\n{}\n\n", part.path.display(), part.text));
-    }
-    out
 }
