@@ -36,7 +36,8 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 6] = [Host::Codex, Host::Claude, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
+    pub const ALL: [Host; 6] =
+        [Host::Codex, Host::Claude, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
 
     /// The name used on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
@@ -79,10 +80,9 @@ impl FromStr for Host {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Host::ALL
-            .into_iter()
-            .find(|h| h.as_str() == s)
-            .ok_or_else(|| format!("unknown host {s:?} (expected codex, claude, pi, pi-0.73, desktop or generic)"))
+        Host::ALL.into_iter().find(|h| h.as_str() == s).ok_or_else(|| {
+            format!("unknown host {s:?} (expected codex, claude, pi, pi-0.73, desktop or generic)")
+        })
     }
 }
 

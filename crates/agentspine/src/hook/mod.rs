@@ -1,7 +1,9 @@
-//! `agentspine hook claude|codex`: the hook adapters. The host runs the
+//! `agentspine hook claude|codex|pi`: the hook adapters. The host runs the
 //! command with its native payload on stdin; agentspine prints the host's
 //! own output JSON with what the host does not load itself (HOSTS.md), or
-//! nothing.
+//! nothing. pi has no command hooks: its extension (`plugins/pi`) carries
+//! pi's events to `hook pi` in the same payload shape (the event names
+//! below, pi's own tool names and inputs) and reads the same output.
 //!
 //! Guarantees, whatever happens:
 //! - stdout holds one `{"hookSpecificOutput":{"hookEventName",
@@ -75,11 +77,13 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 ///
 ///   agentspine hook claude      # Claude Code (settings.json "hooks")
 ///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)
+///   agentspine hook pi          # pi 1.x, through its extension (install pi)
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose payload arrives on stdin: `claude` or `codex` (the hosts with
-    /// command hooks; a host name parsed as everywhere else).
+    /// Whose payload arrives on stdin: `claude`, `codex` (the hosts with
+    /// command hooks) or `pi` (its extension); a host name parsed as
+    /// everywhere else.
     #[arg(value_parser = adapter, value_name = "HOST")]
     host: HookHost,
 }
@@ -92,7 +96,7 @@ fn adapter(name: &str) -> Result<HookHost, String> {
 }
 
 impl Args {
-    /// The arguments when they are exactly `hook claude` or `hook codex`
+    /// The arguments when they are exactly `hook claude`, `hook codex` or `hook pi`
     /// (what `agentspine install` writes), else `None`.
     pub fn from_installed_form(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<Args> {
         if args.next()? != "hook" {
@@ -117,6 +121,8 @@ pub enum HookHost {
     Claude,
     /// Codex CLI.
     Codex,
+    /// pi 1.x, through the extension in `plugins/pi`.
+    Pi,
 }
 
 impl TryFrom<Host> for HookHost {
@@ -126,9 +132,15 @@ impl TryFrom<Host> for HookHost {
         match host {
             Host::Claude => Ok(HookHost::Claude),
             Host::Codex => Ok(HookHost::Codex),
+            Host::Pi => Ok(HookHost::Pi),
+            Host::Pi073 => {
+                Err("pi-0.73 has no hook adapter: the extension in plugins/pi is written for pi 1.x's \
+                 extension API (`hook pi`); give pi 0.73 `agentspine mcp`"
+                    .to_owned())
+            }
             other => Err(format!(
-                "{other} has no command hooks: pi loads agentspine through its extension (plugins/pi), a desktop app \
-                 through `agentspine serve`, any other client through `agentspine mcp`; hooks exist for claude and codex"
+                "{other} has no command hooks: a desktop app loads agentspine through `agentspine serve`, any other \
+                 client through `agentspine mcp`; hooks exist for claude, codex and pi (through its extension)"
             )),
         }
     }
@@ -139,6 +151,7 @@ impl HookHost {
         match self {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,
+            HookHost::Pi => Host::Pi,
         }
     }
 }
@@ -155,9 +168,11 @@ mod tests {
     fn only_the_installed_form_skips_the_parser() {
         assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
         assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
+        assert_eq!(parse(&["hook", "pi"]), Some(HookHost::Pi));
         for other in [
             &["hook"][..],
-            &["hook", "pi"],
+            &["hook", "pi-0.73"],
+            &["hook", "desktop"],
             &["hook", "Claude"],
             &["hook", "claude", "--help"],
             &["hook", "--help"],

@@ -109,13 +109,22 @@ fn first_of(
             // directory; agentspine reads neither it nor its siblings.
             Err(Verdict::Symlink) => {
                 winner = Some(name);
-                let note = format!("pi {} follows this link and reads its target; agentspine does not", profile.version);
+                let note = format!(
+                    "pi {} follows this link and reads its target; agentspine does not",
+                    profile.version
+                );
                 gather.probe_differs(label(name), scope, Verdict::Symlink, note);
             }
             Err(verdict) => gather.probe(label(name), scope, verdict),
             Ok(snap) => {
                 winner = Some(name);
-                gather.include(part(scope, base.join(name), label(name), &snap, profile.text_of(&snap.bytes)));
+                gather.include(part(
+                    scope,
+                    base.join(name),
+                    label(name),
+                    &snap,
+                    profile.text_of(&snap.bytes),
+                ));
             }
         }
     }
