@@ -39,6 +39,16 @@ impl Host {
     pub const ALL: [Host; 6] =
         [Host::Codex, Host::Claude, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
 
+    /// The host a continuity binding names (`source-bind --host`): both pi
+    /// versions are one agent to the user, so a binding for `pi` reaches
+    /// `pi-0.73` too.
+    pub fn binding_name(self) -> &'static str {
+        match self {
+            Host::Pi073 => Host::Pi.as_str(),
+            other => other.as_str(),
+        }
+    }
+
     /// The name used on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
