@@ -350,6 +350,13 @@ FIXTURES: list[Fixture] = [
         git=(".",), cwd="sub",
         declared={h: "links are never followed (crates/agentspine-core/tests/core/differences.rs: a_symlinked_instruction_file_is_never_followed)" for h in PIS}),
     Fixture(
+        "pi_dangling_link", PIS,
+        "AGENTS.md in cwd is a link to a missing file; CLAUDE.md beside it is a plain file.",
+        files={"AGENTS.md": b"root agents\n", "sub/AGENTS.md": Symlink("../missing.md"),
+               "sub/CLAUDE.md": b"sub claude beside a dangling link\n"},
+        git=(".",), cwd="sub",
+        declared={h: "a link takes its directory's slot even when it dangles (crates/agentspine-core/tests/core/differences.rs: a_dangling_link_still_takes_pis_slot)" for h in PIS}),
+    Fixture(
         "no_git", ALL,
         "No .git anywhere: Codex's root falls back to cwd; Claude and pi walk to /.",
         files={"AGENTS.md": b"root agents\n", "CLAUDE.md": b"root claude\n", "sub/AGENTS.md": b"sub agents\n"},

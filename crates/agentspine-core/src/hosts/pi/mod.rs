@@ -105,12 +105,16 @@ fn first_of(
             continue;
         }
         match fetch(dir, name, FILE_CAP) {
-            // pi checks existence through the link, so the link wins the
-            // directory; agentspine reads neither it nor its siblings.
+            // pi checks existence through the link, so a live link wins
+            // the directory (a dangling one pi passes over). agentspine
+            // never looks where a link points, so it cannot tell the two
+            // apart: the link keeps the slot and neither it nor its
+            // siblings are read.
             Err(Verdict::Symlink) => {
                 winner = Some(name);
                 let note = format!(
-                    "pi {} follows this link and reads its target; agentspine does not",
+                    "pi {} follows this link and reads its target (past a link to nothing, the next \
+                     candidate); agentspine does neither",
                     profile.version
                 );
                 gather.probe_differs(label(name), scope, Verdict::Symlink, note);
