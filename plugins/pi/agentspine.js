@@ -1,9 +1,11 @@
-// agentspine for pi 1.x: adds what pi does not load itself.
+// agentspine for pi (1.x, and 0.73, whose extension API has the same
+// events): adds what pi does not load itself.
 //
 // pi reads one instruction file per directory from `/` down to its working
 // directory when a session starts, and nothing after that. This extension
-// asks `agentspine hook pi` (stdin: one JSON payload, stdout: one JSON line
-// or nothing, always exit 0) at four points of a session:
+// asks `agentspine hook pi` (`hook pi-0.73` inside a pi 0.x, whose loader
+// differs; stdin: one JSON payload, stdout: one JSON line or nothing, always
+// exit 0) at four points of a session:
 //
 //   session_start       -> SessionStart      memory facts, continuity, the
 //                                            sourceResolution report
@@ -22,8 +24,12 @@
 // directory with the binary's absolute path filled in below.
 
 import { spawn } from "node:child_process";
+// The legacy package name: pi 0.73 is it, pi 1.x maps it to its own copy.
+import { VERSION } from "@mariozechner/pi-coding-agent";
 
 const AGENTSPINE = process.env.AGENTSPINE_BIN || "agentspine";
+/** Whose loading rules apply: pi 0.x loads as 0.73 does, pi 1.x as 1.6. */
+const HOST = /^0\./.test(String(VERSION)) ? "pi-0.73" : "pi";
 /** The hook bounds itself to two seconds; this is only a backstop. */
 const TIMEOUT_MS = 5000;
 /** pi's tools that name a path of their own (shell commands are never parsed). */
@@ -35,7 +41,7 @@ function ask(payload) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(AGENTSPINE, ["hook", "pi"], { stdio: ["pipe", "pipe", "ignore"] });
+      child = spawn(AGENTSPINE, ["hook", HOST], { stdio: ["pipe", "pipe", "ignore"] });
     } catch {
       resolve("");
       return;
@@ -80,7 +86,9 @@ export default function agentspine(pi) {
   });
 
   pi.on("before_agent_start", async (event, ctx) => {
-    const added = event.messageType === "user" ? await ask({ ...base(ctx, "UserPromptSubmit"), prompt: event.prompt ?? "" }) : "";
+    // pi 1.x says what started the run; 0.73 starts runs only from prompts.
+    const fromPrompt = event.messageType === undefined || event.messageType === "user";
+    const added = fromPrompt ? await ask({ ...base(ctx, "UserPromptSubmit"), prompt: event.prompt ?? "" }) : "";
     const content = [pending, added].filter((text) => text !== "").join("\n\n");
     pending = "";
     if (content === "") return undefined;

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""agentspine's pi extension (plugins/pi) inside the real pi 1.6.
+"""agentspine's pi extension (plugins/pi) inside the real pi 1.6 and pi 0.73.
 
-    pi_extension.py --agentspine BIN [--keep DIR] [--work DIR]
+    pi_extension.py --agentspine BIN [--host pi|pi-0.73 ...] [--keep DIR] [--work DIR]
 
-A throwaway HOME and monorepo, `agentspine install pi` run twice, then pi 1.6
-headless (`pi -p`) inside its own network and PID namespace (capture.py)
+For each pi (`pi` is 1.6, `pi-0.73` is 0.73; the extension asks `hook pi` or
+`hook pi-0.73` by the version that loads it): a throwaway HOME and monorepo,
+`agentspine install pi` run twice, then that pi headless (`pi -p`) inside its own network and PID namespace (capture.py)
 against the mock model, which asks for four `read` calls by script.  pi runs
 under `strace -f` so every start of `agentspine hook pi` is counted by the
 event its payload names.
@@ -12,7 +13,7 @@ event its payload names.
 What is asserted, on the requests the model received:
 - install: one extension file in the agent directory's `extensions/` with
   this binary's path written in, `mcpServers.agentspine` in its `mcp.json`,
-  which pi lists among its MCP servers;
+  which pi 1.6 lists among its MCP servers (0.73 has no MCP client);
 - what pi loads itself (the root's and the start directory's AGENTS.md, and
   the file above the git root, since pi walks to `/`) is in its system prompt
   and never repeated by agentspine;
@@ -22,6 +23,8 @@ What is asserted, on the requests the model received:
   tool's result, and a second read there does not repeat it;
 - `read` below the start directory: pi loads nothing there itself, so the
   nested AGENTS.md arrives, once;
+- in packages/api, pi 1.6 gets AGENTS.override.md and pi 0.73 the AGENTS.md
+  beside it (each version's own winner), never both;
 - `read` of a file outside the project root: nothing of its directory is
   added;
 - each event ran the hook exactly once (PreToolUse once per tool call).
@@ -57,9 +60,9 @@ def system_text(req: dict) -> str:
                      for t in cap._text_items(m.get("content")))
 
 
-def run_pi(bin_: str, work: str, keep: str | None) -> hk.Checks:
-    c = hk.Checks("pi")
-    base = os.path.join(work, "pi")
+def run_pi(bin_: str, work: str, keep: str | None, host: str) -> hk.Checks:
+    c = hk.Checks(host)
+    base = os.path.join(work, host)
     tree = os.path.join(base, "tree")
     home = os.path.join(base, "home")
     agent_dir = os.path.join(home, ".pi", "agent")
@@ -73,6 +76,7 @@ def run_pi(bin_: str, work: str, keep: str | None) -> hk.Checks:
     hk.write(f"{tree}/packages/web/src/ui/AGENTS.md", "UI folder rules: PI_UI_5c6.\n")
     hk.write(f"{tree}/packages/web/src/ui/button.tsx", "export const Button = 1;\n")
     hk.write(f"{tree}/packages/api/AGENTS.md", "API package rules: PI_API_7d8.\n")
+    hk.write(f"{tree}/packages/api/AGENTS.override.md", "API override rules: PI_OVR_6h1.\n")
     hk.write(f"{tree}/packages/api/src/handler.ts", "export const a = 1;\n")
     mem = hk.claude_memory_dir(home, os.path.realpath(tree))
     hk.write(f"{mem}/MEMORY.md", "# Memory\n\n"
@@ -112,9 +116,9 @@ def run_pi(bin_: str, work: str, keep: str | None) -> hk.Checks:
     json.dump(turns, open(script, "w"))
     log = os.path.join(base, "strace.log")
     try:
-        recs = cap.run_host("pi", tree, p("packages/web"), home, script=script,
+        recs = cap.run_host(host, tree, p("packages/web"), home, script=script,
                             prompt="Fix the carbonara handler.", wrap=[*hk.STRACE, "-o", log],
-                            keep=os.path.join(keep, "pi") if keep else None)
+                            keep=os.path.join(keep, host) if keep else None)
     except cap.CaptureError as e:
         c.check(False, "pi -p runs to the end with agentspine's extension", str(e))
         return c
@@ -130,19 +134,22 @@ def run_pi(bin_: str, work: str, keep: str | None) -> hk.Checks:
         c.check(system.count(marker) == 1 and last.count(marker) == 1,
                 f"pi loads {what} AGENTS.md itself, and agentspine never repeats it",
                 f"system {system.count(marker)}, last request {last.count(marker)}")
-    c.check("\n- mcp__agentspine (" in system, "pi lists the MCP server install registered in mcp.json")
+    if host == "pi":
+        c.check("\n- mcp__agentspine (" in system, "pi lists the MCP server install registered in mcp.json")
     c.check(first.count("MEM_ALWAYS_4r8") == 1 and "MEM_ALWAYS_4r8" not in system,
             "the `always` memory fact reaches the first request once, from agentspine")
     c.check(first.count("MEM_PROMPT_9t2") == 1, "the fact the prompt's words select reaches the first request once")
     c.check(all("MEM_NEVER_1x5" not in t for t in texts), "an unmarked fact is never sent")
-    c.check("PI_API_7d8" not in first and after_api.count("PI_API_7d8") == 1,
-            "read in the sibling packages/api: its AGENTS.md arrives with that tool's result")
+    api, other = ("PI_OVR_6h1", "PI_API_7d8") if host == "pi" else ("PI_API_7d8", "PI_OVR_6h1")
+    c.check(api not in first and after_api.count(api) == 1 and all(other not in t for t in texts),
+            f"read in the sibling packages/api: its {'AGENTS.override.md' if host == 'pi' else 'AGENTS.md'} "
+            "arrives with that tool's result, never the file beside it")
     c.check("PI_UI_5c6" not in after_api and after_ui.count("PI_UI_5c6") == 1,
             "read below the start directory: the nested AGENTS.md pi never loads arrives")
-    c.check(after_again.count("PI_API_7d8") == 1, "a second read in packages/api does not repeat its AGENTS.md",
-            str(after_again.count("PI_API_7d8")))
+    c.check(after_again.count(api) == 1, "a second read in packages/api does not repeat its file",
+            str(after_again.count(api)))
     c.check(all("PI_OUT_2f3" not in t for t in texts), "a read outside the project root adds nothing from there")
-    for marker, what in (("PI_API_7d8", "sibling's"), ("PI_UI_5c6", "nested"),
+    for marker, what in ((api, "sibling's"), ("PI_UI_5c6", "nested"),
                          ("MEM_ALWAYS_4r8", "always fact's"), ("MEM_PROMPT_9t2", "prompt fact's")):
         c.check(last.count(marker) == 1, f"the {what} text is in the last request exactly once",
                 str(last.count(marker)))
@@ -156,7 +163,8 @@ def run_pi(bin_: str, work: str, keep: str | None) -> hk.Checks:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agentspine", required=True)
-    ap.add_argument("--keep", metavar="DIR", help="keep the raw requests in DIR/pi/")
+    ap.add_argument("--host", action="append", choices=cap.PI_HOSTS)
+    ap.add_argument("--keep", metavar="DIR", help="keep the raw requests in DIR/<host>/")
     ap.add_argument("--work", metavar="DIR", help="build the project under DIR (kept)")
     a = ap.parse_args(argv)
     bin_ = os.path.realpath(a.agentspine)
@@ -169,14 +177,18 @@ def main(argv=None) -> int:
         print(f"pi_extension.py: {e}", file=sys.stderr)
         return 2
     work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="agentspine-pi-ext-")
+    results = []
     try:
-        shutil.rmtree(os.path.join(work, "pi"), ignore_errors=True)
-        result = run_pi(bin_, work, a.keep)
+        for host in a.host or cap.PI_HOSTS:
+            shutil.rmtree(os.path.join(work, host), ignore_errors=True)
+            results.append(run_pi(bin_, work, a.keep, host))
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"{result.passed} passed, {result.failed} failed")
-    return 1 if result.failed else 0
+    passed = sum(r.passed for r in results)
+    failed = sum(r.failed for r in results)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

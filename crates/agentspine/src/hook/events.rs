@@ -297,7 +297,7 @@ impl Hook<'_> {
             HookHost::Claude => format!("Contents of {}:", absolute.display()),
             HookHost::Codex => format!("## {relative}"),
             // pi 0.73's own heading for a file: its absolute path.
-            HookHost::Pi => format!("## {}", absolute.display()),
+            HookHost::Pi | HookHost::Pi073 => format!("## {}", absolute.display()),
         }
     }
 }

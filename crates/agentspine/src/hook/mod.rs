@@ -2,8 +2,9 @@
 //! command with its native payload on stdin; agentspine prints the host's
 //! own output JSON with what the host does not load itself (HOSTS.md), or
 //! nothing. pi has no command hooks: its extension (`plugins/pi`) carries
-//! pi's events to `hook pi` in the same payload shape (the event names
-//! below, pi's own tool names and inputs) and reads the same output.
+//! pi's events to `hook pi` (`hook pi-0.73` inside a pi 0.x) in the same
+//! payload shape (the event names below, pi's own tool names and inputs)
+//! and reads the same output.
 //!
 //! Guarantees, whatever happens:
 //! - stdout holds one `{"hookSpecificOutput":{"hookEventName",
@@ -78,12 +79,13 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 ///   agentspine hook claude      # Claude Code (settings.json "hooks")
 ///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)
 ///   agentspine hook pi          # pi 1.x, through its extension (install pi)
+///   agentspine hook pi-0.73     # pi 0.x, through the same extension
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// Whose payload arrives on stdin: `claude`, `codex` (the hosts with
-    /// command hooks) or `pi` (its extension); a host name parsed as
-    /// everywhere else.
+    /// command hooks), `pi` or `pi-0.73` (its extension); a host name
+    /// parsed as everywhere else.
     #[arg(value_parser = adapter, value_name = "HOST")]
     host: HookHost,
 }
@@ -96,7 +98,7 @@ fn adapter(name: &str) -> Result<HookHost, String> {
 }
 
 impl Args {
-    /// The arguments when they are exactly `hook claude`, `hook codex` or `hook pi`
+    /// The arguments when they are exactly `hook HOST` for a host with an adapter
     /// (what `agentspine install` writes), else `None`.
     pub fn from_installed_form(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<Args> {
         if args.next()? != "hook" {
@@ -123,6 +125,8 @@ pub enum HookHost {
     Codex,
     /// pi 1.x, through the extension in `plugins/pi`.
     Pi,
+    /// pi 0.73, through the same extension (its loading rules differ).
+    Pi073,
 }
 
 impl TryFrom<Host> for HookHost {
@@ -133,11 +137,7 @@ impl TryFrom<Host> for HookHost {
             Host::Claude => Ok(HookHost::Claude),
             Host::Codex => Ok(HookHost::Codex),
             Host::Pi => Ok(HookHost::Pi),
-            Host::Pi073 => {
-                Err("pi-0.73 has no hook adapter: the extension in plugins/pi is written for pi 1.x's \
-                 extension API (`hook pi`); give pi 0.73 `agentspine mcp`"
-                    .to_owned())
-            }
+            Host::Pi073 => Ok(HookHost::Pi073),
             other => Err(format!(
                 "{other} has no command hooks: a desktop app loads agentspine through `agentspine serve`, any other \
                  client through `agentspine mcp`; hooks exist for claude, codex and pi (through its extension)"
@@ -152,6 +152,7 @@ impl HookHost {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,
             HookHost::Pi => Host::Pi,
+            HookHost::Pi073 => Host::Pi073,
         }
     }
 }
@@ -169,9 +170,9 @@ mod tests {
         assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
         assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
         assert_eq!(parse(&["hook", "pi"]), Some(HookHost::Pi));
+        assert_eq!(parse(&["hook", "pi-0.73"]), Some(HookHost::Pi073));
         for other in [
             &["hook"][..],
-            &["hook", "pi-0.73"],
             &["hook", "desktop"],
             &["hook", "Claude"],
             &["hook", "claude", "--help"],

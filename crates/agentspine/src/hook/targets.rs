@@ -31,11 +31,12 @@ pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Pat
             .unwrap_or_default(),
         (HookHost::Codex, "Bash") => Vec::new(),
         (HookHost::Codex, _) => field("path").or_else(|| field("file_path")).into_iter().collect(),
-        // pi 1.x's built-in tools that name a path; `bash` is never parsed.
-        (HookHost::Pi, "read" | "write" | "edit" | "ls" | "grep" | "find") => {
+        // pi's built-in tools that name a path (the same names in 0.73 and
+        // 1.x); `bash` is never parsed.
+        (HookHost::Pi | HookHost::Pi073, "read" | "write" | "edit" | "ls" | "grep" | "find") => {
             field("path").into_iter().collect()
         }
-        (HookHost::Pi, _) => Vec::new(),
+        (HookHost::Pi | HookHost::Pi073, _) => Vec::new(),
     };
     let mut out: Vec<PathBuf> = Vec::new();
     for name in named.iter().map(|n| n.trim()).filter(|n| !n.is_empty() && !n.contains('\0')) {

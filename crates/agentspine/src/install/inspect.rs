@@ -44,8 +44,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 &["SessionStart", "UserPromptSubmit", "PreToolUse"],
             )
         }
-        Host::Pi => return super::pi::inspect(env, actions),
-        Host::Pi073 | Host::Desktop | Host::Generic => {
+        Host::Pi | Host::Pi073 => return super::pi::inspect(host, env, actions),
+        Host::Desktop | Host::Generic => {
             return json!({
                 "applicable": false,
                 "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", host),

@@ -47,7 +47,7 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// once you trust them: in Codex's `/hooks` view, or with `--trust-hooks`,
 /// which writes the same trust records into `config.toml`.
 ///
-/// pi 1.x: the extension `extensions/agentspine.js` (from `plugins/pi`,
+/// pi: the extension `extensions/agentspine.js` (from `plugins/pi`,
 /// which asks `agentspine hook pi`) and `mcpServers.agentspine` in
 /// `mcp.json`, both in `$PI_CODING_AGENT_DIR` (or `~/.pi/agent`).
 ///
@@ -102,7 +102,7 @@ enum Host {
     Claude,
     /// Codex CLI.
     Codex,
-    /// pi 1.x (its extension; pi 0.73 has no extension API).
+    /// pi (its extension, for 1.x and 0.73 alike).
     Pi,
 }
 

@@ -1,13 +1,15 @@
-//! pi 1.x's files: agentspine's extension as
+//! pi's files (both versions share the agent directory): agentspine's
+//! extension as
 //! `<agent dir>/extensions/agentspine.js` (pi loads every `*.js` there at
 //! start, for every project, without asking for project trust) and the
-//! MCP server as `mcpServers.agentspine` in `<agent dir>/mcp.json`, where
-//! the agent directory is `$PI_CODING_AGENT_DIR` or `~/.pi/agent`.
+//! MCP server as `mcpServers.agentspine` in `<agent dir>/mcp.json` (read
+//! by pi 1.x; pi 0.73 has no MCP client), where the agent directory is
+//! `$PI_CODING_AGENT_DIR` or `~/.pi/agent`.
 //!
 //! The extension is `plugins/pi/agentspine.js` with the binary's absolute
 //! path written in, so pi finds the binary that installed it whatever its
-//! `PATH`. pi 0.73 has neither this extension API nor MCP: nothing is
-//! installed for it.
+//! `PATH`; it asks `hook pi` or `hook pi-0.73` by the version of the pi
+//! that loads it.
 
 use std::path::Path;
 
@@ -56,11 +58,15 @@ pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Resu
     Ok(vec![extension, mcp])
 }
 
-/// What `agentspine doctor --host pi` reports: whether the extension is
-/// installed and runs this binary (an older copy is reported stale), and
-/// whether `mcp.json` registers the MCP server; what to do goes to
-/// `actions`.
-pub fn inspect(env: &agentspine_core::Environment, actions: &mut Vec<String>) -> serde_json::Value {
+/// What `agentspine doctor --host pi|pi-0.73` reports: whether the
+/// extension is installed and runs this binary (an older copy is reported
+/// stale), and, for pi 1.x, whether `mcp.json` registers the MCP server;
+/// what to do goes to `actions`.
+pub fn inspect(
+    host: agentspine_core::Host,
+    env: &agentspine_core::Environment,
+    actions: &mut Vec<String>,
+) -> serde_json::Value {
     use serde_json::json;
     let Some(agent_dir) = env.pi_home() else {
         return json!({ "applicable": false, "summary": "neither PI_CODING_AGENT_DIR nor HOME is set" });
@@ -86,16 +92,20 @@ pub fn inspect(env: &agentspine_core::Environment, actions: &mut Vec<String>) ->
         "stale" => problems.push(format!("{} is not the extension this agentspine installs", path.display())),
         _ => {}
     }
-    if !registered {
+    // pi 0.73 reads no mcp.json: nothing to register there.
+    let wants_mcp = host == agentspine_core::Host::Pi;
+    if wants_mcp && !registered {
         problems.push(format!("the MCP server is not registered in {}", mcp_path.display()));
     }
     if !problems.is_empty() {
         actions.push(format!("{}: run `agentspine install pi`", problems.join("; ")));
     }
-    let summary = if problems.is_empty() {
+    let summary = if !problems.is_empty() {
+        problems.join("; ")
+    } else if wants_mcp {
         format!("extension installed at {}; MCP server registered in {}", path.display(), mcp_path.display())
     } else {
-        problems.join("; ")
+        format!("extension installed at {} (pi 0.73 has no MCP client)", path.display())
     };
     json!({
         "applicable": true,

@@ -73,10 +73,16 @@ fn pi_gets_the_projects_memory_facts_at_start_and_by_its_prompt() {
 }
 
 #[test]
-fn pi_0_73_has_no_hook_adapter() {
+fn pi_0_73_gets_the_files_of_its_own_rules() {
     let ex = Example::new();
-    let out = ex.run_stdin(".", &["hook", "pi-0.73"], b"{}", &[]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("pi-0.73 has no hook adapter"), "{err}");
+    let read = payload(
+        &ex,
+        "o1",
+        "PreToolUse",
+        json!({ "tool_name": "read", "tool_input": { "path": "packages/api/src/handlers/users.ts" } }),
+    );
+    let out = ex.run_stdin(".", &["hook", "pi-0.73"], read.to_string().as_bytes(), &[]);
+    assert_eq!(out.status.code(), Some(0));
+    // pi 0.73 knows no AGENTS.override.md: packages/api's AGENTS.md is its file there.
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/api/AGENTS.md\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin.\n\n## [TREE]/packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`."}}"###);
 }

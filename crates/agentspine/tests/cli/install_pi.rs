@@ -45,7 +45,7 @@ fn pi_install_writes_the_extension_and_mcp_server_and_uninstall_takes_out_only_t
         serde_json::to_string(BIN).unwrap()
     );
     assert_eq!(extension.matches(&line).count(), 1);
-    assert!(extension.contains("[\"hook\", \"pi\"]"));
+    assert!(extension.contains("[\"hook\", HOST]"));
     let mcp: Value = serde_json::from_str(&std::fs::read_to_string(agent.join("mcp.json")).unwrap()).unwrap();
     assert_eq!(
         mcp["mcpServers"]["agentspine"],
@@ -56,6 +56,12 @@ fn pi_install_writes_the_extension_and_mcp_server_and_uninstall_takes_out_only_t
     let report = doctor(&ex);
     assert_eq!(report["ok"], true, "{report}");
     assert_eq!(report["extension"]["state"], "current");
+    // The same extension serves pi 0.73, which reads no mcp.json.
+    std::fs::write(agent.join("mcp.json"), user_mcp).unwrap();
+    let old = ex.json_any(&ex.run(".", &["doctor", "--host", "pi-0.73", "--json"]))["install"].clone();
+    assert_eq!(old["ok"], true, "{old}");
+    assert_eq!(doctor(&ex)["ok"], false, "pi 1.x misses its MCP server");
+    ok(&ex.run(".", &["install", "pi"]));
 
     std::fs::write(agent.join("extensions/agentspine.js"), "// an older copy\n").unwrap();
     assert_eq!(doctor(&ex)["extension"]["state"], "stale");
