@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """The installed-bundle check: agentspine installed as a user installs it,
-driven the way Claude Code and Codex drive it, checked with strace.
+driven the way Claude Code, Codex and pi 1.x's extension drive it, checked
+with strace.
 
     check.py --agentspine BIN
 
 BIN is copied into a temporary prefix (`PREFIX/bin/agentspine`, what
 `cargo install --root PREFIX` lays out) and every command below runs that
-copy, with a throwaway HOME, custom `CLAUDE_CONFIG_DIR` and `CODEX_HOME`,
+copy, with a throwaway HOME, custom `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and
+`PI_CODING_AGENT_DIR`,
 and a state directory of its own. scripts/test passes its debug build
 (a release build would add minutes on a 2-core CI machine; the code is the
 same).
@@ -21,8 +23,9 @@ beside it; the agentspine checkout the install is run from.
    host-native view (`agentspine resolve --host H --format json`, which CI
    checks byte for byte against the real clients) holds none of the memory
    facts, nothing of `packages/api` and nothing of `packages/lib`.
-2. Install both hosts twice, from the checkout: each installed file holds
-   exactly one agentspine hook per event.
+2. Install the three hosts twice, from the checkout: each installed file
+   holds exactly one agentspine hook per event; pi's extensions directory
+   holds one extension, which runs the installed binary.
 3. Fixed by the installed hooks: each hook is run with the command read
    from the installed `settings.json` / `hooks.json` (group chosen by the
    event's matcher, as the host does), `sh -c`, the host's native payload
@@ -35,7 +38,12 @@ beside it; the agentspine checkout the install is run from.
    a restart repeats nothing; after a compaction (PostCompact, or
    SessionStart `compact`) the same patch brings them again. The same payload
    run from the checkout gives the same bytes (nothing depends on where
-   agentspine was installed from or started).
+   agentspine was installed from or started). pi, as its extension asks
+   (`BIN hook pi` with the binary the installed extension names): startup
+   brings the `always` fact, a prompt its keyword fact, a `read` in
+   `packages/api` its `AGENTS.override.md` (pi 1.x's winner, never the
+   `AGENTS.md` beside it); the same read again and a restart add nothing;
+   after `SessionEnd` the file comes again.
 4. strace -f over every hook run: no `getdents64` on $HOME, no system call
    naming anything under the sibling project, no `connect` and no second
    agentspine process (no MCP server: the context is in the hook output,
@@ -105,12 +113,13 @@ class World:
         self.home = os.path.join(base, "home")
         self.claude_home = os.path.join(base, "profiles", "claude-config")
         self.codex_home = os.path.join(base, "profiles", "codex-home")
+        self.pi_home = os.path.join(base, "profiles", "pi-agent")
         self.state = os.path.join(base, "state")
         self.outside = os.path.join(base, "elsewhere")
         self.app = os.path.join(base, "work", "app")
         self.web = os.path.join(self.app, "packages", "web")
         self.sibling = os.path.join(base, "work", "sibling-secret")
-        for d in (self.home, self.claude_home, self.codex_home, self.outside):
+        for d in (self.home, self.claude_home, self.codex_home, self.pi_home, self.outside):
             os.makedirs(d)
         self.traces = os.path.join(base, "traces")
         os.makedirs(self.traces)
@@ -160,6 +169,7 @@ class World:
             "HOME": self.home,
             "CLAUDE_CONFIG_DIR": self.claude_home,
             "CODEX_HOME": self.codex_home,
+            "PI_CODING_AGENT_DIR": self.pi_home,
             "XDG_STATE_HOME": self.state,
             "LANG": "C.UTF-8",
         }
@@ -174,9 +184,19 @@ class World:
         with open(path) as f:
             return json.load(f)
 
+    def pi_binary(self) -> str:
+        """The binary the installed pi extension runs (its AGENTSPINE line)."""
+        with open(os.path.join(self.pi_home, "extensions", "agentspine.js"), encoding="utf-8") as f:
+            m = re.search(r'^const AGENTSPINE = ("(?:[^"\\]|\\.)*");', f.read(), re.M)
+        assert m, "the installed extension names no binary"
+        return json.loads(m.group(1))
+
     def command(self, host: str, event: str, match: str | None) -> str:
         """The command the host would run for `event` (the group whose
-        matcher matches `match`, as the host selects it)."""
+        matcher matches `match`, as the host selects it); for pi, what its
+        extension runs for every event."""
+        if host == "pi":
+            return f"{self.pi_binary()} hook pi"
         found = []
         for group in self.installed(host)["hooks"].get(event, []):
             matcher = group.get("matcher")
@@ -237,7 +257,7 @@ def run(w: World) -> int:
     # 1. The zero-source case: what the hosts load by themselves.
     needed = ["FACT-STYLE", "FACT-PASTA", "API-OVERRIDE", "API-CLAUDE", "LIB-FALLBACK"]
     native = ""
-    for host in ("claude", "codex"):
+    for host in ("claude", "codex", "pi"):
         r = w.agentspine(["resolve", "--host", host, "--cwd", w.web, "--format", "json"], w.outside)
         check(r.returncode == 0, f"resolve --host {host} runs from outside any checkout ({r.stderr.strip()})")
         doc = json.loads(r.stdout)
@@ -251,12 +271,16 @@ def run(w: World) -> int:
     check(missing == needed, f"zero of the {len(needed)} needed sources reach the model natively")
 
     # 2. Install twice, from the checkout: one hook set per host.
-    for host in ("claude", "codex"):
+    for host in ("claude", "codex", "pi"):
         for _ in range(2):
             r = w.agentspine(["install", host], CHECKOUT)
             check(r.returncode == 0, f"install {host} ({r.stderr.strip() or 'ok'})")
-    check(not os.path.exists(os.path.join(w.home, ".claude")) and not os.path.exists(os.path.join(w.home, ".codex")),
-          "nothing written to ~/.claude or ~/.codex: CLAUDE_CONFIG_DIR and CODEX_HOME are honoured")
+    check(not any(os.path.exists(os.path.join(w.home, d)) for d in (".claude", ".codex", ".pi")),
+          "nothing written to ~/.claude, ~/.codex or ~/.pi: CLAUDE_CONFIG_DIR, CODEX_HOME and "
+          "PI_CODING_AGENT_DIR are honoured")
+    extensions = sorted(os.listdir(os.path.join(w.pi_home, "extensions")))
+    check(extensions == ["agentspine.js"] and w.pi_binary() == w.bin,
+          f"pi: one extension after installing twice, running the installed binary ({extensions})")
     for host in ("claude", "codex"):
         hooks = w.installed(host)["hooks"]
         counts = {event: sum(1 for g in groups for h in g["hooks"] if " hook " in h.get("command", ""))
@@ -342,6 +366,28 @@ def run(w: World) -> int:
                     "tool_input": patch("notes.md")}
     check(w.hook("codex", home_payload, w.home) == "", "a session in $HOME itself: nothing added")
 
+    def pi(event: str, session_id="bundle-pi-1", **fields) -> str:
+        payload = {"session_id": session_id, "cwd": w.web, "hook_event_name": event, **fields}
+        return w.hook("pi", payload, w.web)
+
+    read_api = {"path": os.path.join(w.app, "packages/api/src/users.ts")}
+    pi_start = pi("SessionStart", source="startup")
+    check("FACT-STYLE" in pi_start and "FACT-PASTA" not in pi_start and "FACT-OLD" not in pi_start,
+          "pi startup: the `always` fact, not the others")
+    check((w.last_report or "").startswith(f"host pi; root {os.path.realpath(w.app)} (project); sources "),
+          f"pi startup: the compact sourceResolution report ({w.last_report})")
+    pi_prompt = pi("UserPromptSubmit", prompt="what goes in a carbonara?")
+    check("FACT-PASTA" in pi_prompt and "FACT-STYLE" not in pi_prompt,
+          "pi prompt: the keyword fact, and the startup fact is not repeated")
+    pi_read = pi("PreToolUse", tool_name="read", tool_input=read_api)
+    check("API-OVERRIDE" in pi_read and "API-PLAIN" not in pi_read and "API-CLAUDE" not in pi_read,
+          "pi read in packages/api: AGENTS.override.md, not the AGENTS.md or CLAUDE.md beside it")
+    check(pi("PreToolUse", tool_name="read", tool_input=read_api) == "", "pi: the same read again adds nothing")
+    check(pi("SessionStart", source="resume") == "", "pi restart (resume): nothing repeated")
+    pi("SessionEnd")
+    check("API-OVERRIDE" in pi("PreToolUse", tool_name="read", tool_input=read_api),
+          "pi after SessionEnd: the session is forgotten, the file comes again")
+
     # 4. What the hook processes did, from their system calls.
     lines = []
     for name in sorted(os.listdir(w.traces)):
@@ -363,7 +409,8 @@ def run(w: World) -> int:
     agentspine_execs = [l for l in execs if re.search(r"\bexecve\(" + re.escape(json.dumps(w.bin)) + ",", l)]
     check(len(agentspine_execs) == w.runs and not any('"mcp"' in l for l in execs),
           f"one agentspine process per hook run and never `agentspine mcp` ({len(agentspine_execs)} for {w.runs})")
-    check(all(n not in start + prompt + tool + compact for n in ("SIBLING", "HOME-NOTES")),
+    check(all(n not in start + prompt + tool + compact + pi_start + pi_prompt + pi_read
+              for n in ("SIBLING", "HOME-NOTES")),
           "no sibling or home file in any context")
 
     # 5. Source bytes.

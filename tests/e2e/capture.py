@@ -4,7 +4,7 @@
     capture.py HOST --tree DIR --cwd DIR --home DIR [--out FILE] [--entries-only]
                [--keep DIR] [--timeout 60] [--script FILE] [--env K=V ...]
 
-HOST is codex, claude or pi.  The mock model server (mock_model.py) and the
+HOST is codex, claude, pi (pi 1.x, PI1_BIN) or pi-0.73 (PI_BIN).  The mock model server (mock_model.py) and the
 CLI run together inside one fresh network namespace with its own PID namespace
 (`unshare --net --pid --fork --kill-child --mount-proc`), so nothing can leave
 the machine and every process of the run dies with it.  HOME is the given
@@ -17,7 +17,8 @@ it needs and never rewrites a caller's file:
 * claude: ANTHROPIC_BASE_URL + dummy ANTHROPIC_API_KEY,
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, `--model claude-sonnet-4-5`;
           CLAUDE_CONFIG_DIR is left unset (default ~/.claude) unless --env sets it.
-* pi:     PI_CODING_AGENT_DIR=$HOME/.pi/agent (unless --env sets it); a provider
+* pi, pi-0.73:
+          PI_CODING_AGENT_DIR=$HOME/.pi/agent (unless --env sets it); a provider
           entry is merged into its models.json for the run, and the file is
           restored byte-for-byte (or removed) afterwards.  PI_OFFLINE=1.
 
@@ -28,10 +29,12 @@ Extracted text (written byte-exactly, UTF-8, no newline added):
           first user message that holds "Contents of " entries; with
           --entries-only, from the first "Contents of " up to (not including)
           the "\\n</system-reminder>" that closes the block.
-* pi:     the system prompt from the "# Project Context" line up to, not
+* pi-0.73: the system prompt from the "# Project Context" line up to, not
           including, what pi appends next: the skills block
           ("\\n\\nThe following skills provide ...") if any, else the
           "\\nCurrent date: " line.  So it ends with the "\\n\\n" after the last file.
+* pi:     the system prompt's "<project_context>" section, from its opening
+          tag through its closing "</project_context>" tag.
 
 No instruction text sent -> empty output, exit 0.  CLI failure, timeout, or no
 model request seen -> message on stderr, exit 1.
@@ -53,7 +56,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
 
-HOSTS = ("codex", "claude", "pi")
+HOSTS = ("codex", "claude", "pi", "pi-0.73")
+PI_HOSTS = ("pi", "pi-0.73")
 TIMEOUT = 60
 PROMPT = "Reply with the single word ok."
 CODEX_PROVIDER = "agentspine_mock"
@@ -70,6 +74,8 @@ CLAUDE_CLOSE = "</system-reminder>"
 PI_START = "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n"
 PI_SKILLS = "\n\nThe following skills provide specialized instructions for specific tasks.\n"
 PI_DATE = "\nCurrent date: "
+PI1_OPEN = "<project_context>\n"
+PI1_CLOSE = "\n</project_context>"
 
 
 class CaptureError(Exception):
@@ -81,11 +87,11 @@ _BINS: dict | None = None
 
 
 def client_bins() -> dict:
-    """CODEX_BIN/CLAUDE_BIN/PI_BIN from the environment, else install-clients.sh."""
+    """CODEX_BIN/CLAUDE_BIN/PI_BIN/PI1_BIN from the environment, else install-clients.sh."""
     global _BINS
     if _BINS is not None:
         return _BINS
-    keys = ("CODEX_BIN", "CLAUDE_BIN", "PI_BIN")
+    keys = ("CODEX_BIN", "CLAUDE_BIN", "PI_BIN", "PI1_BIN")
     if all(os.environ.get(k) for k in keys):
         _BINS = {k: os.environ[k] for k in keys}
         return _BINS
@@ -116,7 +122,7 @@ def instruction_env(host: str, home: str, extra: dict | None = None) -> dict:
     env = {"HOME": home}
     if host == "codex":
         env["CODEX_HOME"] = os.path.join(home, ".codex")
-    elif host == "pi":
+    elif host in PI_HOSTS:
         env["PI_CODING_AGENT_DIR"] = os.path.join(home, ".pi", "agent")
     for k, v in (extra or {}).items():
         env[k] = v
@@ -337,11 +343,32 @@ def extract_pi(recs) -> str | None:
     return None
 
 
+def extract_pi1(recs) -> str | None:
+    """pi 1.x: the whole <project_context> section of the first system prompt."""
+    reqs = _model_requests(recs, "/chat/completions")
+    if not reqs:
+        raise CaptureError("the mock saw no POST /v1/chat/completions request from pi")
+    for m in reqs[0]["body"].get("messages") or []:
+        if m.get("role") not in ("system", "developer"):
+            continue
+        for text in _text_items(m.get("content")):
+            start = text.find(PI1_OPEN)
+            if start == -1:
+                continue
+            end = text.rfind(PI1_CLOSE)
+            if end < start:
+                raise CaptureError("pi: unterminated <project_context> section")
+            return text[start:end + len(PI1_CLOSE)]
+    return None
+
+
 def extract(host, recs, entries_only=False) -> str | None:
     if host == "codex":
         return extract_codex(recs)
     if host == "claude":
         return extract_claude(recs, entries_only)
+    if host == "pi":
+        return extract_pi1(recs)
     return extract_pi(recs)
 
 
@@ -376,7 +403,8 @@ def run_host(host: str, tree: str, cwd: str, home: str, *, env: dict | None = No
     if os.path.commonpath([tree, cwd]) != tree:
         raise CaptureError(f"--cwd {cwd} is not inside --tree {tree}")
     bins = client_bins()
-    binary = {"codex": bins["CODEX_BIN"], "claude": bins["CLAUDE_BIN"], "pi": bins["PI_BIN"]}[host]
+    binary = {"codex": bins["CODEX_BIN"], "claude": bins["CLAUDE_BIN"], "pi": bins["PI1_BIN"],
+              "pi-0.73": bins["PI_BIN"]}[host]
     work = tempfile.mkdtemp(prefix=f"agentspine-capture-{host}-")
     try:
         spec = {"host": host, "bin": binary, "cwd": cwd, "home": home, "work": work,

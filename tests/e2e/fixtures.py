@@ -21,7 +21,8 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Callable
 
-ALL = ("codex", "claude", "pi")
+ALL = ("codex", "claude", "pi", "pi-0.73")
+PIS = ("pi", "pi-0.73")  # pi 1.x (the current package) and pi 0.73
 BOM = b"\xef\xbb\xbf"
 
 
@@ -119,7 +120,7 @@ FIXTURES: list[Fixture] = [
         home={".codex/AGENTS.md": b"\n\n", ".pi/agent/AGENTS.md": b"", ".claude/CLAUDE.md": b"  \n"},
         git=(".",), cwd="a/b"),
     Fixture(
-        "empty_and_blank_claude", ("claude", "pi"),
+        "empty_and_blank_claude", ("claude", *PIS),
         "Same shape with CLAUDE.md files: empty root, blank middle, real cwd; blank CLAUDE.local.md.",
         files={"CLAUDE.md": b"", "a/CLAUDE.md": b"\n \n\t", "a/b/CLAUDE.md": b"claude real\n",
                "a/b/CLAUDE.local.md": b"\n\n"},
@@ -184,12 +185,12 @@ FIXTURES: list[Fixture] = [
         files={"AGENTS.md": BOM + b"root line one\r\nroot line two\r\n\r\n", "sub/AGENTS.md": b"crlf sub\r\n"},
         git=(".",), cwd="sub"),
     Fixture(
-        "bom_crlf_claude", ("claude", "pi"),
+        "bom_crlf_claude", ("claude", *PIS),
         "BOM + CRLF in CLAUDE.md, with a CRLF import line.",
         files={"CLAUDE.md": BOM + b"claude bom line\r\n@imp.md\r\nafter import\r\n", "imp.md": b"imported crlf\r\n"},
         git=(".",), cwd="."),
     Fixture(
-        "claude_imports_basic", ("claude", "pi"),
+        "claude_imports_basic", ("claude", *PIS),
         "Relative imports, ./ prefix, @ in a code span and a fence, a missing target, an e-mail address, a cycle.",
         files={
             "CLAUDE.md": (b"# Root\n"
@@ -250,13 +251,13 @@ FIXTURES: list[Fixture] = [
         git=(".",), cwd="sub",
         unordered_entries=True),
     Fixture(
-        "claude_local_and_dotclaude", ("claude", "pi"),
+        "claude_local_and_dotclaude", ("claude", *PIS),
         "CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md at the root; CLAUDE.local.md alone in cwd.",
         files={"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": b"root dot-claude\n",
                "CLAUDE.local.md": b"root local\n", "sub/CLAUDE.local.md": b"sub local\n"},
         git=(".",), cwd="sub"),
     Fixture(
-        "claude_frontmatter_comments", ("claude", "pi"),
+        "claude_frontmatter_comments", ("claude", *PIS),
         "YAML frontmatter, block and inline HTML comments, a comment inside a fence.",
         files={"CLAUDE.md": (b"---\ntitle: x\n---\n# Heading\n\n<!-- block comment -->\n\n"
                              b"text <!-- inline comment --> after\n\n<!--\nmulti\nline\n-->\n"
@@ -299,18 +300,68 @@ FIXTURES: list[Fixture] = [
         env={"CLAUDE_CONFIG_DIR": "{home}/altclaude"},
         git=(".",), cwd="."),
     Fixture(
-        "pi_agent_dir_env", ("pi",),
+        "pi_agent_dir_env", PIS,
         "PI_CODING_AGENT_DIR points elsewhere: its AGENTS.md replaces ~/.pi/agent/AGENTS.md.",
         home={".pi/agent/AGENTS.md": b"default agent dir (should be ignored)\n", "altpi/AGENTS.md": b"alt agent dir\n"},
         files={"AGENTS.md": b"project\n"},
         env={"PI_CODING_AGENT_DIR": "{home}/altpi"},
         git=(".",), cwd="."),
     Fixture(
+        "pi_global_override", PIS,
+        "pi's agent dir holds AGENTS.override.md, AGENTS.md and CLAUDE.md; the project a CLAUDE.md only (the fallback).",
+        home={".pi/agent/AGENTS.override.md": b"global override\n", ".pi/agent/AGENTS.md": b"global plain\n",
+              ".pi/agent/CLAUDE.md": b"global claude\n"},
+        files={"CLAUDE.md": b"project claude fallback\n", "sub/CLAUDE.MD": b"upper claude\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "pi_global_claude_only", PIS,
+        "The agent dir holds only CLAUDE.md (with a BOM and CRLF); the project an empty AGENTS.override.md.",
+        home={".pi/agent/CLAUDE.md": BOM + b"global claude only\r\n"},
+        files={"AGENTS.override.md": b"", "AGENTS.md": b"hidden by the empty override\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "pi_50000_bytes", PIS,
+        "50,000-byte files: the global file, the root AGENTS.md, and a cwd file ending in multi-byte characters.",
+        home={".pi/agent/AGENTS.md": _filler(50000, "global")},
+        files={"AGENTS.md": _filler(50000, "root"),
+               "sub/AGENTS.override.md": _filler(49994, "sub") + "€é".encode() + b"\n"},
+        git=(".",), cwd="sub"),
+    Fixture(
+        "pi_deep_chain", PIS,
+        "Twelve levels below the root, each with a different winner (override, AGENTS.md, CLAUDE.md, none).",
+        files={**{"/".join(f"d{j}" for j in range(1, i + 1)) + ("/" if i else "") + name: f"level {i} {name}\n".encode()
+                  for i, name in ((i, ("AGENTS.override.md", "AGENTS.md", "CLAUDE.md", None)[i % 4])
+                                  for i in range(13)) if name},
+               "d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/keep.txt": b"x\n",
+               "d1/CLAUDE.md": b"level 1 claude hidden by AGENTS.md\n"},
+        git=(".",), cwd="d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12"),
+    Fixture(
+        "pi_above_git_root", PIS,
+        "Instruction files above the git root (the repository is proj/): pi reads them, agentspine stops at the root.",
+        files={"AGENTS.md": b"above the git root\n", "proj/AGENTS.md": b"proj agents\n",
+               "proj/sub/AGENTS.md": b"proj sub\n"},
+        git=("proj",), cwd="proj/sub",
+        declared={h: "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)" for h in PIS}),
+    Fixture(
+        "pi_symlink_inside", PIS,
+        "AGENTS.md in cwd is a symlink to a file inside the project; CLAUDE.md beside it is a plain file.",
+        files={"AGENTS.md": b"root agents\n", "docs/rules.md": b"rules via an inside link\n",
+               "sub/AGENTS.md": Symlink("../docs/rules.md"), "sub/CLAUDE.md": b"sub claude\n"},
+        git=(".",), cwd="sub",
+        declared={h: "links are never followed (crates/agentspine-core/tests/core/differences.rs: a_symlinked_instruction_file_is_never_followed)" for h in PIS}),
+    Fixture(
+        "pi_dangling_link", PIS,
+        "AGENTS.md in cwd is a link to a missing file; CLAUDE.md beside it is a plain file.",
+        files={"AGENTS.md": b"root agents\n", "sub/AGENTS.md": Symlink("../missing.md"),
+               "sub/CLAUDE.md": b"sub claude beside a dangling link\n"},
+        git=(".",), cwd="sub",
+        declared={h: "a link takes its directory's slot even when it dangles (crates/agentspine-core/tests/core/differences.rs: a_dangling_link_still_takes_pis_slot)" for h in PIS}),
+    Fixture(
         "no_git", ALL,
         "No .git anywhere: Codex's root falls back to cwd; Claude and pi walk to /.",
         files={"AGENTS.md": b"root agents\n", "CLAUDE.md": b"root claude\n", "sub/AGENTS.md": b"sub agents\n"},
         cwd="sub",
-        declared={"claude": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)", "pi": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)"}),
+        declared={h: "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)" for h in ("claude", *PIS)}),
     Fixture(
         "git_file_marker", ALL,
         "A .git *file* (worktree style) marks the root.",

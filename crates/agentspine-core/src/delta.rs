@@ -37,6 +37,15 @@ pub fn loads_nested(host: Host, tool_name: &str) -> bool {
     host == Host::Claude && matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
 }
 
+/// Whether a hook adds memory facts for this host. Claude Code loads its
+/// project's `MEMORY.md` index itself and never the facts it links; pi
+/// (either version) keeps no memory of its own, so the same project
+/// memory directory (Claude Code's, the one agentspine models) is where its
+/// facts come from. Codex keeps none and gets none.
+pub fn adds_memory_facts(host: Host) -> bool {
+    matches!(host, Host::Claude | Host::Pi | Host::Pi073)
+}
+
 /// The directory whose chain the host loaded at the session's start, from
 /// a hook payload's `cwd`: for Claude Code, the directory it was started
 /// in (`$CLAUDE_PROJECT_DIR`) when `cwd` lies inside it (the model may

@@ -17,8 +17,16 @@ pub enum Host {
     Codex,
     /// Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory.
     Claude,
-    /// The pi coding agent: AGENTS.md or CLAUDE.md per directory.
+    /// The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or
+    /// CLAUDE.md per directory, BOM dropped, a `<project_context>` section.
     Pi,
+    /// pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per
+    /// directory, BOM kept, a `# Project Context` section. A host of its
+    /// own rather than a version flag, so every surface that names a host
+    /// (CLI, MCP schema, JSON) offers it without a second option.
+    #[serde(rename = "pi-0.73")]
+    #[cfg_attr(feature = "clap", value(name = "pi-0.73"))]
+    Pi073,
     /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
     Desktop,
     /// Project files only, by the desktop rule, with no profile.
@@ -28,7 +36,18 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 5] = [Host::Codex, Host::Claude, Host::Pi, Host::Desktop, Host::Generic];
+    pub const ALL: [Host; 6] =
+        [Host::Codex, Host::Claude, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
+
+    /// The host a continuity binding names (`source-bind --host`): both pi
+    /// versions are one agent to the user, so a binding for `pi` reaches
+    /// `pi-0.73` too.
+    pub fn binding_name(self) -> &'static str {
+        match self {
+            Host::Pi073 => Host::Pi.as_str(),
+            other => other.as_str(),
+        }
+    }
 
     /// The name used on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
@@ -36,6 +55,7 @@ impl Host {
             Host::Codex => "codex",
             Host::Claude => "claude",
             Host::Pi => "pi",
+            Host::Pi073 => "pi-0.73",
             Host::Desktop => "desktop",
             Host::Generic => "generic",
         }
@@ -70,10 +90,9 @@ impl FromStr for Host {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Host::ALL
-            .into_iter()
-            .find(|h| h.as_str() == s)
-            .ok_or_else(|| format!("unknown host {s:?} (expected codex, claude, pi, desktop or generic)"))
+        Host::ALL.into_iter().find(|h| h.as_str() == s).ok_or_else(|| {
+            format!("unknown host {s:?} (expected codex, claude, pi, pi-0.73, desktop or generic)")
+        })
     }
 }
 

@@ -96,7 +96,7 @@ impl State {
     /// and an audit row.
     pub fn continuity(&self, host: agentspine_core::Host) -> Vec<agentspine_core::catalog::ContinuityItem> {
         let Some(store) = &self.store else { return Vec::new() };
-        match store.continuity_read(host.as_str()) {
+        match store.continuity_read(host.binding_name()) {
             Ok(records) => records
                 .into_iter()
                 .map(|r| agentspine_core::catalog::ContinuityItem {

@@ -59,9 +59,10 @@ pub(crate) fn resolve_as(
             claude::resolve(env, &located, &settings, &mut gather);
             (located, env.claude_home())
         }
-        Host::Pi => {
+        Host::Pi | Host::Pi073 => {
             let located = bind(&|cwd| git_root(reader, never, cwd))?;
-            pi::resolve(env, &located, &mut gather);
+            let profile = if request.host == Host::Pi { &pi::current::PROFILE } else { &pi::v0_73::PROFILE };
+            pi::resolve(profile, env, &located, &mut gather);
             (located, env.pi_home())
         }
         Host::Desktop => {
@@ -98,7 +99,8 @@ pub(crate) fn render(resolution: &Resolution) -> String {
     match resolution.host {
         Host::Codex => codex::render(&resolution.cwd, &resolution.parts),
         Host::Desktop | Host::Generic => desktop::render(&resolution.parts),
-        Host::Pi => pi::render(&resolution.parts),
+        Host::Pi => pi::current::render(&resolution.parts),
+        Host::Pi073 => pi::v0_73::render(&resolution.parts),
         Host::Claude => claude::render(&resolution.parts),
     }
 }

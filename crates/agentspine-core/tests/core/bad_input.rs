@@ -14,7 +14,7 @@ fn an_unreadable_directory_mid_chain_is_skipped_and_the_rest_resolves() {
     p.file("AGENTS.md", "root\n").file("CLAUDE.md", "root claude\n");
     p.file("locked/AGENTS.md", "locked\n").file("locked/CLAUDE.md", "locked claude\n");
     chmod(&p.tree.join("locked"), 0o000);
-    for host in [Host::Codex, Host::Claude, Host::Desktop, Host::Generic, Host::Pi] {
+    for host in [Host::Codex, Host::Claude, Host::Desktop, Host::Generic, Host::Pi, Host::Pi073] {
         let p2 = p.clone();
         let r = without_dac_override(move || p2.resolve(host, "locked"));
         let candidate = if host == Host::Claude { "locked/CLAUDE.md" } else { "locked/AGENTS.md" };

@@ -34,10 +34,27 @@ fn a_symlink_takes_codex_slot_and_hides_its_siblings() {
 }
 
 #[test]
+fn a_dangling_link_still_takes_pis_slot() {
+    let p = Project::git();
+    p.symlink("AGENTS.md", "missing.md").file("CLAUDE.md", "beside a dangling link\n");
+    for host in [Host::Pi, Host::Pi073] {
+        let r = p.resolve(host, ".");
+        assert_eq!(verdict_of(&r, "AGENTS.md"), "symlink", "{host}");
+        assert_eq!(verdict_of(&r, "CLAUDE.md"), "shadowed-by AGENTS.md", "{host}");
+        assert!(
+            r.parts.is_empty(),
+            "{host}: pi would read CLAUDE.md past the dangling link; agentspine reads nothing"
+        );
+        let probe = r.probes.iter().find(|pr| pr.path == "AGENTS.md").unwrap();
+        assert!(probe.host_differs.as_deref().unwrap_or("").contains("past a link to nothing"), "{host}");
+    }
+}
+
+#[test]
 fn files_above_the_root_are_reported_not_read() {
     let p = Project::new();
     p.file("CLAUDE.md", "above\n").file("AGENTS.md", "above\n").file("sub/AGENTS.md", "sub\n");
-    for host in [Host::Claude, Host::Pi] {
+    for host in [Host::Claude, Host::Pi, Host::Pi073] {
         let r = p.resolve(host, "sub");
         assert_eq!(r.project_root, p.tree.join("sub"), "no .git: the cwd is the root");
         let above = if host == Host::Claude { "CLAUDE.md" } else { "AGENTS.md" };

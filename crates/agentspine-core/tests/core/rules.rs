@@ -96,10 +96,10 @@ fn codex_ignores_a_repository_own_config() {
 }
 
 #[test]
-fn pi_keeps_an_empty_file_as_a_bare_heading() {
+fn pi_0_73_keeps_an_empty_file_as_a_bare_heading() {
     let p = Project::git();
     p.file("AGENTS.md", "").file("CLAUDE.md", "hidden by the empty AGENTS.md\n");
-    let native = render_native(&p.resolve(Host::Pi, "."));
+    let native = render_native(&p.resolve(Host::Pi073, "."));
     let path = p.tree.join("AGENTS.md");
     assert_eq!(
         native,
@@ -108,4 +108,34 @@ fn pi_keeps_an_empty_file_as_a_bare_heading() {
             path.display()
         )
     );
+}
+
+#[test]
+fn pi_keeps_an_empty_file_as_an_empty_element() {
+    let p = Project::git();
+    p.file("AGENTS.md", "").file("CLAUDE.md", "hidden by the empty AGENTS.md\n");
+    let native = render_native(&p.resolve(Host::Pi, "."));
+    let path = p.tree.join("AGENTS.md");
+    assert_eq!(
+        native,
+        format!(
+            "<project_context>\nProject-specific instructions and guidelines:\n\n<project_instructions path=\"{}\">\n\n\
+             </project_instructions>\n</project_context>",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn pi_reads_the_override_first_and_drops_the_bom_where_0_73_does_neither() {
+    let p = Project::git();
+    p.file("AGENTS.override.md", "\u{feff}override\r\n").file("AGENTS.md", "\u{feff}plain\n");
+    let current = p.resolve(Host::Pi, ".");
+    assert_eq!(labels(&current), vec!["AGENTS.override.md"]);
+    assert_eq!(current.parts[0].text, "override\r\n", "BOM dropped, CRLF and the final newline kept");
+    assert_eq!(verdict_of(&current, "AGENTS.md"), "shadowed-by AGENTS.override.md");
+    let old = p.resolve(Host::Pi073, ".");
+    assert_eq!(labels(&old), vec!["AGENTS.md"]);
+    assert_eq!(old.parts[0].text, "\u{feff}plain\n", "0.73 keeps the BOM");
+    assert!(old.probes.iter().all(|pr| pr.path != "AGENTS.override.md"), "0.73 never looks for the override");
 }

@@ -20,7 +20,7 @@ fn target(p: &Project, host: Host, target: &str) -> Request {
 #[test]
 fn a_sibling_directory_never_leaks_into_the_next_target() {
     let p = siblings();
-    for host in [Host::Desktop, Host::Generic, Host::Codex, Host::Pi] {
+    for host in [Host::Desktop, Host::Generic, Host::Codex, Host::Pi, Host::Pi073] {
         let first = p.try_resolve(&target(&p, host, "a/x.rs")).unwrap();
         assert_eq!(labels(&first), vec!["AGENTS.md", "a/AGENTS.md"], "{host}");
         let second = p.try_resolve(&target(&p, host, "b/y.rs")).unwrap();

@@ -173,14 +173,12 @@ impl Hook<'_> {
         // The instruction files the user asked for that the host never
         // reads (agentspine's configuration; off by default).
         let mut blocks = self.session_instructions();
-        let memory = match self.host {
-            HookHost::Claude => {
-                let (facts, report) = self.memory_facts_with_report(None, fresh);
-                blocks.extend(facts);
-                report
-            }
-            // Codex keeps no memory directory.
-            HookHost::Codex => None,
+        let memory = if agentspine_core::delta::adds_memory_facts(self.host.host()) {
+            let (facts, report) = self.memory_facts_with_report(None, fresh);
+            blocks.extend(facts);
+            report
+        } else {
+            None
         };
         // Both hosts: what the user's bindings carry (context only).
         blocks.extend(self.continuity());
@@ -190,8 +188,10 @@ impl Hook<'_> {
     /// `UserPromptSubmit`: the facts relevant to this prompt (and to the
     /// scope) that this session has not been sent.
     fn user_prompt(&self) -> Vec<Block> {
-        let mut blocks = match (self.host, self.payload.prompt.as_deref()) {
-            (HookHost::Claude, Some(prompt)) => self.memory_facts(Some(prompt), false),
+        let mut blocks = match self.payload.prompt.as_deref() {
+            Some(prompt) if agentspine_core::delta::adds_memory_facts(self.host.host()) => {
+                self.memory_facts(Some(prompt), false)
+            }
             _ => Vec::new(),
         };
         // Continuity not yet sent (bound since the session started).
@@ -303,12 +303,14 @@ impl Hook<'_> {
     }
 
     /// How the host labels a file it loads lazily (Claude Code:
-    /// `Contents of <abs path>:`), else a heading with the path relative
-    /// to its root.
+    /// `Contents of <abs path>:`), else a heading with the path (Codex:
+    /// relative to its root; pi: absolute).
     pub(super) fn heading(&self, absolute: &Path, relative: &str) -> String {
         match self.host {
             HookHost::Claude => format!("Contents of {}:", absolute.display()),
             HookHost::Codex => format!("## {relative}"),
+            // pi 0.73's own heading for a file: its absolute path.
+            HookHost::Pi | HookHost::Pi073 => format!("## {}", absolute.display()),
         }
     }
 }

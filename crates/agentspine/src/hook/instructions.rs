@@ -32,6 +32,8 @@ impl Hook<'_> {
         let wanted = match self.host {
             HookHost::Claude => config.claude.session_start_agents_md != AgentsMd::Off,
             HookHost::Codex => config.codex.session_start_claude_md,
+            // pi reads both families itself (AGENTS.md, else CLAUDE.md).
+            HookHost::Pi | HookHost::Pi073 => false,
         };
         if !wanted {
             return Vec::new();
@@ -39,6 +41,7 @@ impl Hook<'_> {
         let parts = match self.host {
             HookHost::Claude => self.claude_agents_md(config.claude.session_start_agents_md == AgentsMd::All),
             HookHost::Codex => self.codex_claude_md(),
+            HookHost::Pi | HookHost::Pi073 => None,
         };
         let Some((parts, root)) = parts else { return Vec::new() };
         parts

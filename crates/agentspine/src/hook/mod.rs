@@ -1,7 +1,10 @@
-//! `agentspine hook claude|codex`: the hook adapters. The host runs the
+//! `agentspine hook claude|codex|pi`: the hook adapters. The host runs the
 //! command with its native payload on stdin; agentspine prints the host's
 //! own output JSON with what the host does not load itself (HOSTS.md), or
-//! nothing.
+//! nothing. pi has no command hooks: its extension (`plugins/pi`) carries
+//! pi's events to `hook pi` (`hook pi-0.73` inside a pi 0.x) in the same
+//! payload shape (the event names below, pi's own tool names and inputs)
+//! and reads the same output.
 //!
 //! Guarantees, whatever happens:
 //! - stdout holds one `{"hookSpecificOutput":{"hookEventName",
@@ -75,11 +78,14 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 ///
 ///   agentspine hook claude      # Claude Code (settings.json "hooks")
 ///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)
+///   agentspine hook pi          # pi 1.x, through its extension (install pi)
+///   agentspine hook pi-0.73     # pi 0.x, through the same extension
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose payload arrives on stdin: `claude` or `codex` (the hosts with
-    /// command hooks; a host name parsed as everywhere else).
+    /// Whose payload arrives on stdin: `claude`, `codex` (the hosts with
+    /// command hooks), `pi` or `pi-0.73` (its extension); a host name
+    /// parsed as everywhere else.
     #[arg(value_parser = adapter, value_name = "HOST")]
     host: HookHost,
 }
@@ -92,7 +98,7 @@ fn adapter(name: &str) -> Result<HookHost, String> {
 }
 
 impl Args {
-    /// The arguments when they are exactly `hook claude` or `hook codex`
+    /// The arguments when they are exactly `hook HOST` for a host with an adapter
     /// (what `agentspine install` writes), else `None`.
     pub fn from_installed_form(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<Args> {
         if args.next()? != "hook" {
@@ -117,6 +123,10 @@ pub enum HookHost {
     Claude,
     /// Codex CLI.
     Codex,
+    /// pi 1.x, through the extension in `plugins/pi`.
+    Pi,
+    /// pi 0.73, through the same extension (its loading rules differ).
+    Pi073,
 }
 
 impl TryFrom<Host> for HookHost {
@@ -126,9 +136,11 @@ impl TryFrom<Host> for HookHost {
         match host {
             Host::Claude => Ok(HookHost::Claude),
             Host::Codex => Ok(HookHost::Codex),
+            Host::Pi => Ok(HookHost::Pi),
+            Host::Pi073 => Ok(HookHost::Pi073),
             other => Err(format!(
-                "{other} has no command hooks: pi loads agentspine through its extension (plugins/pi), a desktop app \
-                 through `agentspine serve`, any other client through `agentspine mcp`; hooks exist for claude and codex"
+                "{other} has no command hooks: a desktop app loads agentspine through `agentspine serve`, any other \
+                 client through `agentspine mcp`; hooks exist for claude, codex and pi (through its extension)"
             )),
         }
     }
@@ -139,6 +151,8 @@ impl HookHost {
         match self {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,
+            HookHost::Pi => Host::Pi,
+            HookHost::Pi073 => Host::Pi073,
         }
     }
 }
@@ -155,9 +169,11 @@ mod tests {
     fn only_the_installed_form_skips_the_parser() {
         assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
         assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
+        assert_eq!(parse(&["hook", "pi"]), Some(HookHost::Pi));
+        assert_eq!(parse(&["hook", "pi-0.73"]), Some(HookHost::Pi073));
         for other in [
             &["hook"][..],
-            &["hook", "pi"],
+            &["hook", "desktop"],
             &["hook", "Claude"],
             &["hook", "claude", "--help"],
             &["hook", "--help"],

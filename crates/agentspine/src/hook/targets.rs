@@ -31,6 +31,12 @@ pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Pat
             .unwrap_or_default(),
         (HookHost::Codex, "Bash") => Vec::new(),
         (HookHost::Codex, _) => field("path").or_else(|| field("file_path")).into_iter().collect(),
+        // pi's built-in tools that name a path (the same names in 0.73 and
+        // 1.x); `bash` is never parsed.
+        (HookHost::Pi | HookHost::Pi073, "read" | "write" | "edit" | "ls" | "grep" | "find") => {
+            field("path").into_iter().collect()
+        }
+        (HookHost::Pi | HookHost::Pi073, _) => Vec::new(),
     };
     let mut out: Vec<PathBuf> = Vec::new();
     for name in named.iter().map(|n| n.trim()).filter(|n| !n.is_empty() && !n.contains('\0')) {
@@ -98,5 +104,18 @@ mod tests {
         assert!(t("Bash", json!({"command": "apply_patch <<'EOF'\n*** Update File: a.rs\nEOF"})).is_empty());
         assert_eq!(t("view_image", json!({"path": "img/a.png"})), ["/w/img/a.png"]);
         assert_eq!(t("mcp__fs__write", json!({"file_path": "/elsewhere/a"})), ["/elsewhere/a"]);
+    }
+
+    #[test]
+    fn pi_tools_name_their_path_and_nothing_else_counts() {
+        let cwd = Path::new("/w");
+        let t = |tool: &str, input: Value| paths(targets(HookHost::Pi, tool, Some(&input), cwd));
+        assert_eq!(t("read", json!({"path": "a/b.ts", "offset": 3})), ["/w/a/b.ts"]);
+        assert_eq!(t("write", json!({"path": "/w/new/c.ts", "content": "x"})), ["/w/new/c.ts"]);
+        assert_eq!(t("edit", json!({"path": "a/../d.ts", "edits": []})), ["/w/d.ts"]);
+        assert_eq!(t("grep", json!({"pattern": "x", "path": "src"})), ["/w/src"]);
+        assert!(t("find", json!({"pattern": "*.ts"})).is_empty(), "no path: the cwd, whose chain pi has");
+        assert!(t("bash", json!({"command": "cat /w/a/b.ts"})).is_empty());
+        assert!(t("Read", json!({"file_path": "/w/a/b.ts", "path": "/w/a/b.ts"})).is_empty());
     }
 }

@@ -44,7 +44,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 &["SessionStart", "UserPromptSubmit", "PreToolUse"],
             )
         }
-        Host::Pi | Host::Desktop | Host::Generic => {
+        Host::Pi | Host::Pi073 => return super::pi::inspect(host, env, actions),
+        Host::Desktop | Host::Generic => {
             return json!({
                 "applicable": false,
                 "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", host),
@@ -245,7 +246,7 @@ enum McpKind {
 
 /// A configuration file's text (`None` when missing), and a problem worth
 /// telling (a link, unreadable), read through the confined reader.
-fn read_config(path: &Path) -> (Option<String>, Option<String>) {
+pub(super) fn read_config(path: &Path) -> (Option<String>, Option<String>) {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return (None, None) };
     let reader = Reader::new(Budget::UNLIMITED);
     let root = match reader.open_root(dir) {

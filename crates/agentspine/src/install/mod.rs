@@ -1,6 +1,6 @@
-//! `agentspine install|uninstall claude|codex`: registers agentspine's hook
-//! and MCP server in a host's own configuration files, and takes them out
-//! again.
+//! `agentspine install|uninstall claude|codex|pi`: registers agentspine's
+//! hook (pi: its extension) and MCP server in a host's own configuration
+//! files, and takes them out again.
 //!
 //! Guarantees:
 //! - every other key of a file keeps its value and its place (JSON through
@@ -22,6 +22,7 @@ mod codex;
 mod hooks;
 pub mod inspect;
 mod json;
+mod pi;
 pub(crate) mod trust;
 
 use std::io::Write;
@@ -34,7 +35,7 @@ use serde::Serialize;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code or Codex.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex or pi.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -45,6 +46,10 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// `[mcp_servers.agentspine]` in `config.toml`. Codex runs these hooks only
 /// once you trust them: in Codex's `/hooks` view, or with `--trust-hooks`,
 /// which writes the same trust records into `config.toml`.
+///
+/// pi: the extension `extensions/agentspine.js` (from `plugins/pi`,
+/// which asks `agentspine hook pi`) and `mcpServers.agentspine` in
+/// `mcp.json`, both in `$PI_CODING_AGENT_DIR` (or `~/.pi/agent`).
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -97,6 +102,8 @@ enum Host {
     Claude,
     /// Codex CLI.
     Codex,
+    /// pi (its extension, for 1.x and 0.73 alike).
+    Pi,
 }
 
 /// Where Claude Code's configuration goes.
@@ -179,6 +186,15 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             );
             codex::changes(&home, &bin, adding, args.trust_hooks)?
         }
+        Host::Pi => {
+            anyhow::ensure!(
+                args.scope == Scope::User && !args.trust_hooks,
+                "pi takes neither `--scope project` (project extensions need pi's project trust) nor `--trust-hooks`"
+            );
+            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
+            let agent_dir = env.pi_home().context("neither PI_CODING_AGENT_DIR nor HOME is set")?;
+            (pi::changes(&agent_dir, &bin, adding)?, Vec::new())
+        }
     };
     let mut reports = Vec::new();
     let mut diffs = String::new();
@@ -239,6 +255,7 @@ fn host_word(host: Host) -> &'static str {
     match host {
         Host::Claude => "claude",
         Host::Codex => "codex",
+        Host::Pi => "pi",
     }
 }
 

@@ -742,3 +742,15 @@ fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_i
     let after = host.ok("session.prompt_begin", json!({ "session_id": "d1" }));
     assert_eq!(after["continuity"], json!([]), "{after}");
 }
+
+#[test]
+fn a_binding_for_pi_reaches_both_pi_versions_and_no_other_host() {
+    let (ex, a) = configured();
+    bind(&ex, &a, "pi");
+    for host in ["pi", "pi-0.73"] {
+        assert!(text(&briefing(&ex, host)).contains(PREFERENCE), "{host}");
+    }
+    for host in ["claude", "codex", "desktop"] {
+        assert!(!text(&briefing(&ex, host)).contains(PREFERENCE), "{host}");
+    }
+}

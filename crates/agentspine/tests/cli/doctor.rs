@@ -448,7 +448,7 @@ fn doctor_counts_codex_hooks_in_hooks_json_and_config_toml() {
 fn doctor_in_the_home_directory_says_no_project_is_scanned_there() {
     let ex = Example::new();
     let home = ex.home.display().to_string();
-    let out = ex.run(".", &["doctor", "--host", "pi", "--cwd", &home, "--json"]);
+    let out = ex.run(".", &["doctor", "--host", "desktop", "--cwd", &home, "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let report = ex.json_any(&out);
     assert_eq!(report["sourceResolution"]["reason"], "root-is-home");

@@ -93,6 +93,7 @@ fn tools_list_schemas() {
               "codex",
               "claude",
               "pi",
+              "pi-0.73",
               "desktop",
               "generic"
             ],
@@ -134,6 +135,7 @@ fn tools_list_schemas() {
               "codex",
               "claude",
               "pi",
+              "pi-0.73",
               "desktop",
               "generic"
             ],
@@ -160,6 +162,7 @@ fn tools_list_schemas() {
               "codex",
               "claude",
               "pi",
+              "pi-0.73",
               "desktop",
               "generic"
             ],
@@ -201,6 +204,7 @@ fn tools_list_schemas() {
               "codex",
               "claude",
               "pi",
+              "pi-0.73",
               "desktop",
               "generic"
             ],

@@ -1,0 +1,135 @@
+//! pi's rules, one profile per measured version (HOSTS.md, "pi").
+//!
+//! Both versions share the walk; a profile says what differs:
+//! - Home: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`; the first existing
+//!   candidate there is the global file.
+//! - Per directory from the project root down to the chain's end, the
+//!   first existing candidate of the profile's list. An existing file wins
+//!   even when empty or blank and is kept as it is (no trimming);
+//!   something that cannot be read as a file (a directory, a FIFO) is
+//!   passed over.
+//! - No byte cap.
+//! - pi itself walks from `/`; agentspine stops at the project root (git
+//!   root or cwd) and reports files above it as `outside-root`.
+//!
+//! [`current`] is pi 1.x (`--host pi`), [`v0_73`] the 0.73 rules
+//! (`--host pi-0.73`), kept for users who have not upgraded.
+
+pub mod current;
+pub mod v0_73;
+
+use std::path::Path;
+
+use crate::chain::{FILE_CAP, above_root, fetch};
+use crate::env::Environment;
+use crate::gather::{Gather, part};
+use crate::locate::{Located, tilde};
+use crate::resolution::{Scope, Verdict};
+use crate::text::{lenient_utf8, strip_bom};
+
+/// What one pi version does differently from the shared walk.
+#[derive(Debug, Clone, Copy)]
+pub struct Profile {
+    /// The version measured, for `--explain` notes.
+    pub version: &'static str,
+    /// Candidates per directory and for the global file, in order (pi
+    /// checks both spellings of the extension).
+    pub candidates: &'static [&'static str],
+    /// Whether a leading UTF-8 byte order mark is dropped.
+    pub strips_bom: bool,
+}
+
+impl Profile {
+    /// The text this version keeps of a file.
+    fn text_of(&self, bytes: &[u8]) -> String {
+        let text = lenient_utf8(bytes);
+        if self.strips_bom { strip_bom(&text).to_owned() } else { text }
+    }
+}
+
+pub(crate) fn resolve(profile: &Profile, env: &Environment, located: &Located, gather: &mut Gather) {
+    let reader = located.root.reader();
+    if let Some(home) = env.pi_home() {
+        match reader.open_root(&home) {
+            Err(_) => gather.probe(
+                tilde(&home.join(profile.candidates[0]), env.home.as_deref()),
+                Scope::User,
+                Verdict::Missing,
+            ),
+            Ok(dir) => first_of(
+                profile,
+                &dir,
+                &home,
+                |name| tilde(&home.join(name), env.home.as_deref()),
+                Scope::User,
+                gather,
+            ),
+        }
+    }
+    for path in above_root(reader, located, profile.candidates) {
+        gather.probe_differs(
+            path.display().to_string(),
+            Scope::Project,
+            Verdict::OutsideRoot,
+            "pi reads instruction files up to `/`; agentspine stops at the project root".to_owned(),
+        );
+    }
+    for dir in located.chain_dirs() {
+        match &dir.dir {
+            Ok(handle) => {
+                let base = located.root_path.join(&dir.rel);
+                first_of(profile, handle, &base, |name| dir.label(name), Scope::Project, gather);
+            }
+            Err(verdict) => {
+                for name in profile.candidates {
+                    gather.probe(dir.label(name), Scope::Project, verdict.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The first existing candidate of a directory wins, empty or not.
+fn first_of(
+    profile: &Profile,
+    dir: &agentspine_fs::Root,
+    base: &Path,
+    label: impl Fn(&str) -> String,
+    scope: Scope,
+    gather: &mut Gather,
+) {
+    let mut winner: Option<&str> = None;
+    for name in profile.candidates {
+        if let Some(w) = winner {
+            gather.probe(label(name), scope, Verdict::ShadowedBy { winner: w.to_owned() });
+            continue;
+        }
+        match fetch(dir, name, FILE_CAP) {
+            // pi checks existence through the link, so a live link wins
+            // the directory (a dangling one pi passes over). agentspine
+            // never looks where a link points, so it cannot tell the two
+            // apart: the link keeps the slot and neither it nor its
+            // siblings are read.
+            Err(Verdict::Symlink) => {
+                winner = Some(name);
+                let note = format!(
+                    "pi {} follows this link and reads its target (past a link to nothing, the next \
+                     candidate); agentspine does neither",
+                    profile.version
+                );
+                gather.probe_differs(label(name), scope, Verdict::Symlink, note);
+            }
+            Err(verdict) => gather.probe(label(name), scope, verdict),
+            Ok(snap) => {
+                winner = Some(name);
+                gather.include(part(
+                    scope,
+                    base.join(name),
+                    label(name),
+                    &snap,
+                    profile.text_of(&snap.bytes),
+                ));
+            }
+        }
+    }
+}

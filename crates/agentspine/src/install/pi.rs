@@ -1,0 +1,139 @@
+//! pi's files (both versions share the agent directory): agentspine's
+//! extension as
+//! `<agent dir>/extensions/agentspine.js` (pi loads every `*.js` there at
+//! start, for every project, without asking for project trust) and the
+//! MCP server as `mcpServers.agentspine` in `<agent dir>/mcp.json` (read
+//! by pi 1.x; pi 0.73 has no MCP client), where the agent directory is
+//! `$PI_CODING_AGENT_DIR` or `~/.pi/agent`.
+//!
+//! The extension is `plugins/pi/agentspine.js` with the binary's absolute
+//! path written in, so pi finds the binary that installed it whatever its
+//! `PATH`; it asks `hook pi` or `hook pi-0.73` by the version of the pi
+//! that loads it.
+
+use std::path::Path;
+
+use super::{Change, claude, read_config};
+
+/// The extension's source, as shipped in `plugins/pi`.
+pub const EXTENSION: &str = include_str!("../../../../plugins/pi/agentspine.js");
+/// The line of [`EXTENSION`] that names the binary; install replaces it.
+const BINARY_LINE: &str = "const AGENTSPINE = process.env.AGENTSPINE_BIN || \"agentspine\";";
+/// The extension's file name in pi's extensions directory.
+pub const FILE: &str = "agentspine.js";
+
+/// The extension's text with `bin` as the binary it runs.
+pub fn extension_for(bin: &str) -> String {
+    let quoted = serde_json::to_string(bin).expect("a string always serializes");
+    EXTENSION.replacen(
+        BINARY_LINE,
+        &format!("const AGENTSPINE = {quoted}; // written by `agentspine install pi`"),
+        1,
+    )
+}
+
+/// The changes to install (`adding`) or uninstall agentspine for pi, whose
+/// agent directory is `agent_dir`. The directory must exist (pi makes it
+/// on its first run); `extensions` inside it is created when missing.
+pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Result<Vec<Change>> {
+    let shown = agent_dir.display();
+    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+    if let Err(e) = reader.open_root(agent_dir) {
+        anyhow::bail!(
+            "{shown}: pi's agent directory cannot be opened ({e}); run pi once or set PI_CODING_AGENT_DIR"
+        );
+    }
+    let dir = agent_dir.join("extensions");
+    let before = read_config(&dir, FILE)?;
+    let after = adding.then(|| extension_for(bin));
+    let extension = Change {
+        dir,
+        name: FILE.to_owned(),
+        make_dir: Some((agent_dir.to_path_buf(), "extensions".to_owned())),
+        before,
+        after,
+        mode: 0o644,
+    };
+    let mcp = claude::mcp_change(agent_dir, "mcp.json", 0o600, bin, adding)?;
+    Ok(vec![extension, mcp])
+}
+
+/// What `agentspine doctor --host pi|pi-0.73` reports: whether the
+/// extension is installed and runs this binary (an older copy is reported
+/// stale), and, for pi 1.x, whether `mcp.json` registers the MCP server;
+/// what to do goes to `actions`.
+pub fn inspect(
+    host: agentspine_core::Host,
+    env: &agentspine_core::Environment,
+    actions: &mut Vec<String>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let Some(agent_dir) = env.pi_home() else {
+        return json!({ "applicable": false, "summary": "neither PI_CODING_AGENT_DIR nor HOME is set" });
+    };
+    let path = agent_dir.join("extensions").join(FILE);
+    let (text, problem) = super::inspect::read_config(&path);
+    let current = super::binary().ok().map(|bin| extension_for(&bin));
+    let state = match (&text, &current) {
+        (None, _) => "missing",
+        (Some(text), Some(current)) if text == current => "current",
+        (Some(_), _) => "stale",
+    };
+    let mcp_path = agent_dir.join("mcp.json");
+    let registered = super::inspect::read_config(&mcp_path).0.is_some_and(|t| {
+        serde_json::from_str::<serde_json::Value>(&t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+    });
+    let mut problems = Vec::new();
+    if let Some(problem) = &problem {
+        problems.push(format!("{}: {problem}", path.display()));
+    }
+    match state {
+        "missing" => problems.push(format!("no agentspine extension at {}", path.display())),
+        "stale" => problems.push(format!("{} is not the extension this agentspine installs", path.display())),
+        _ => {}
+    }
+    // pi 0.73 reads no mcp.json: nothing to register there.
+    let wants_mcp = host == agentspine_core::Host::Pi;
+    if wants_mcp && !registered {
+        problems.push(format!("the MCP server is not registered in {}", mcp_path.display()));
+    }
+    if !problems.is_empty() {
+        actions.push(format!("{}: run `agentspine install pi`", problems.join("; ")));
+    }
+    let summary = if !problems.is_empty() {
+        problems.join("; ")
+    } else if wants_mcp {
+        format!("extension installed at {}; MCP server registered in {}", path.display(), mcp_path.display())
+    } else {
+        format!("extension installed at {} (pi 0.73 has no MCP client)", path.display())
+    };
+    json!({
+        "applicable": true,
+        "summary": summary,
+        "extension": { "path": path, "state": state },
+        "mcp_registered_in": if registered { vec![mcp_path] } else { Vec::new() },
+        "ok": problems.is_empty(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_binary_line_is_replaced_exactly_once() {
+        assert_eq!(
+            EXTENSION.matches(BINARY_LINE).count(),
+            1,
+            "plugins/pi/agentspine.js lost its binary line"
+        );
+        let text = extension_for("/opt/a \"b\"/agentspine");
+        assert!(!text.contains(BINARY_LINE));
+        assert_eq!(text.matches(r#"const AGENTSPINE = "/opt/a \"b\"/agentspine";"#).count(), 1);
+        assert_eq!(
+            text.len(),
+            EXTENSION.len() - BINARY_LINE.len()
+                + text.lines().find(|l| l.starts_with("const AGENTSPINE")).map_or(0, str::len)
+        );
+    }
+}
