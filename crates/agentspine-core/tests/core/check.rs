@@ -271,3 +271,47 @@ fn the_home_directory_is_never_checked() {
     assert_eq!(error.code(), "not-a-project");
     assert_eq!(resolver.reader().counters().dir_enumerations, 0);
 }
+
+/// The example monorepo's layout, small: instruction files at three
+/// depths, a rules directory, an import.
+fn layout(p: &Project) {
+    p.file("AGENTS.md", "root\n").file("CLAUDE.md", "@docs/a.md\n").file("docs/a.md", "a\n");
+    p.file(".claude/rules/api.md", "---\npaths: pkg/**\n---\napi\n");
+    p.file("pkg/AGENTS.md", "pkg\n").file("pkg/deep/CLAUDE.md", "deep\n").file("pkg/deep/main.ts", "");
+    p.file(".gitignore", "node_modules/\n");
+}
+
+#[test]
+fn the_cost_follows_the_instruction_files_not_the_tree() {
+    let hosts = agentspine_core::check::default_hosts();
+    let plain = Project::git();
+    layout(&plain);
+    let big = Project::git();
+    layout(&big);
+    // 50,000 files the bounded walk never lists: ignored by the root
+    // .gitignore, hidden, or in a nested repository.
+    let mut made = 0;
+    for (dir, n) in [("node_modules/lib", 30_000), (".cache", 10_000), ("vendor/repo", 10_000)] {
+        for i in 0..n {
+            crate::support::write(&big.tree.join(format!("{dir}/f{i:05}.js")), b"");
+            made += 1;
+        }
+    }
+    std::fs::create_dir(big.tree.join("vendor/repo/.git")).unwrap();
+    assert_eq!(made, 50_000);
+    let (a, b) = (check(&plain, &hosts), check(&big, &hosts));
+    assert_eq!(found(&a), found(&b));
+    assert_eq!(a.dirs, vec![".", "pkg", "pkg/deep"]);
+    // `vendor` itself is walked into: one listing (one open), one more
+    // entry and one stat of `.git` (not found) for each of `vendor` and
+    // `vendor/repo` (found: a nested repository, never entered), each
+    // stat opening its parent once. Nothing else differs.
+    let extra = |c: &Check| crate::support::unconfirmed(c.work);
+    let mut expected = extra(&a);
+    expected.dir_enumerations += 1;
+    expected.dir_entries += 3 + 1; // node_modules, .cache, vendor; repo
+    expected.stats += 2;
+    expected.opens += 3;
+    expected.refusals.not_found += 1;
+    assert_eq!(extra(&b), expected);
+}
