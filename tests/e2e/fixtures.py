@@ -380,6 +380,13 @@ FIXTURES: list[Fixture] = [
                "dir with space/ünï/AGENTS.md": "deep ✓\n".encode(),
                "dir with space/ünï/CLAUDE.md": "claude ✓\n".encode()},
         git=(".",), cwd="dir with space/ünï"),
+    Fixture(
+        "claude_rules_unmatched", ("claude",),
+        "A .claude/rules file whose paths: match no file in the project (agentspine check: rules-paths-unmatched).",
+        files={"CLAUDE.md": b"root claude\n",
+               ".claude/rules/api.md": b"---\npaths: api/**\n---\napi-only rule\n",
+               "src/main.ts": b"export {};\n"},
+        git=(".",), cwd="."),
 ]
 
 BY_NAME = {f.name: f for f in FIXTURES}
