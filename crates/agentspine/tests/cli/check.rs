@@ -192,3 +192,35 @@ fn sarif_has_one_result_per_finding_with_its_rule() {
         assert_eq!(rule["id"], finding["id"]);
     }
 }
+
+#[test]
+fn a_root_that_is_never_a_project_and_a_path_outside_it_are_errors() {
+    let ex = seeded();
+    let home = ex.home.display().to_string();
+    let out = ex.run(".", &["check", "--root", &home, "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(ex.json_any(&out)["error"]["code"], "not-a-project");
+    let outside = ex.dir.path().display().to_string();
+    let out = ex.run(".", &["check", "--paths", &outside, "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(ex.json_any(&out)["error"]["code"], "path-outside-root");
+}
+
+#[test]
+fn paths_adds_a_directory_the_discovery_did_not_find() {
+    let ex = seeded();
+    std::fs::create_dir_all(ex.tree.join("tools/gen")).unwrap();
+    let json = ex.json(&ex.run(".", &["check", "--host", "codex", "--json", "--paths", "tools/gen"]));
+    let dirs: Vec<&str> = json["dirs"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+    assert_eq!(
+        dirs,
+        vec![
+            ".",
+            "packages/api",
+            "packages/web",
+            "services/billing",
+            "packages/api/src/handlers",
+            "tools/gen"
+        ]
+    );
+}
