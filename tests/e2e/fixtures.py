@@ -381,6 +381,19 @@ FIXTURES: list[Fixture] = [
                "dir with space/ünï/CLAUDE.md": "claude ✓\n".encode()},
         git=(".",), cwd="dir with space/ünï"),
     Fixture(
+        "above_the_root", ("claude", "pi"),
+        "A CLAUDE.md and an AGENTS.md in the directory above the git root (agentspine check: above-root).",
+        files={"CLAUDE.md": b"claude above the root\n", "AGENTS.md": b"agents above the root\n",
+               "proj/CLAUDE.md": b"proj claude\n", "proj/AGENTS.md": b"proj agents\n"},
+        git=("proj",), cwd="proj",
+        declared={"claude": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)", "pi": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)"}),
+    Fixture(
+        "claude_too_large", ("claude",),
+        "A CLAUDE.md over 4 MiB beside a small .claude/CLAUDE.md (agentspine check: too-large).",
+        files={"CLAUDE.md": _filler(5 * 1024 * 1024, "huge"),
+               ".claude/CLAUDE.md": b"small claude\n"},
+        git=(".",), cwd="."),
+    Fixture(
         "claude_rules_unmatched", ("claude",),
         "A .claude/rules file whose paths: match no file in the project (agentspine check: rules-paths-unmatched).",
         files={"CLAUDE.md": b"root claude\n",
