@@ -31,6 +31,11 @@ class Symlink:
 
 
 @dataclass(frozen=True)
+class Hardlink:
+    target: str  # another name of the same file, relative to the same root (written before it)
+
+
+@dataclass(frozen=True)
 class Fixture:
     name: str
     hosts: tuple
@@ -388,6 +393,15 @@ FIXTURES: list[Fixture] = [
         git=("proj",), cwd="proj",
         declared={"claude": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)", "pi": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)"}),
     Fixture(
+        "hard_linked_files", ALL,
+        "AGENTS.md and CLAUDE.md are hard links to files outside the project root (hosts read them; agentspine does not).",
+        files={"shared/agents-real.md": b"agents via hard link\n",
+               "shared/claude-real.md": b"claude via hard link\n",
+               "proj/AGENTS.md": Hardlink("shared/agents-real.md"),
+               "proj/CLAUDE.md": Hardlink("shared/claude-real.md")},
+        git=("proj",), cwd="proj",
+        declared={h: "a file with more than one name is never read (crates/agentspine-core/tests/core/check.rs: links_hard_links_and_special_files_with_each_hosts_verdict)" for h in ALL}),
+    Fixture(
         "claude_too_large", ("claude",),
         "A CLAUDE.md over 4 MiB beside a small .claude/CLAUDE.md (agentspine check: too-large).",
         files={"CLAUDE.md": _filler(5 * 1024 * 1024, "huge"),
@@ -418,6 +432,8 @@ def _write(root: str, rel: str, value):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if isinstance(value, Symlink):
         os.symlink(value.target, path)
+    elif isinstance(value, Hardlink):
+        os.link(os.path.join(root, value.target), path)
     else:
         with open(path, "wb") as f:
             f.write(value)
