@@ -32,6 +32,11 @@ class Symlink:
 
 
 @dataclass(frozen=True)
+class Hardlink:
+    target: str  # another name of the same file, relative to the same root (written before it)
+
+
+@dataclass(frozen=True)
 class Fixture:
     name: str
     hosts: tuple
@@ -431,6 +436,35 @@ FIXTURES: list[Fixture] = [
                "dir with space/ünï/AGENTS.md": "deep ✓\n".encode(),
                "dir with space/ünï/CLAUDE.md": "claude ✓\n".encode()},
         git=(".",), cwd="dir with space/ünï"),
+    Fixture(
+        "above_the_root", ("claude", "pi"),
+        "A CLAUDE.md and an AGENTS.md in the directory above the git root (agentspine check: above-root).",
+        files={"CLAUDE.md": b"claude above the root\n", "AGENTS.md": b"agents above the root\n",
+               "proj/CLAUDE.md": b"proj claude\n", "proj/AGENTS.md": b"proj agents\n"},
+        git=("proj",), cwd="proj",
+        declared={"claude": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)", "pi": "files above the project root are reported outside-root, not read (crates/agentspine-core/tests/core/differences.rs: files_above_the_root_are_reported_not_read)"}),
+    Fixture(
+        "hard_linked_files", ALL,
+        "AGENTS.md and CLAUDE.md are hard links to files outside the project root (hosts read them; agentspine does not).",
+        files={"shared/agents-real.md": b"agents via hard link\n",
+               "shared/claude-real.md": b"claude via hard link\n",
+               "proj/AGENTS.md": Hardlink("shared/agents-real.md"),
+               "proj/CLAUDE.md": Hardlink("shared/claude-real.md")},
+        git=("proj",), cwd="proj",
+        declared={h: "a file with more than one name is never read (crates/agentspine-core/tests/core/check.rs: links_hard_links_and_special_files_with_each_hosts_verdict)" for h in ALL}),
+    Fixture(
+        "claude_too_large", ("claude",),
+        "A CLAUDE.md over 4 MiB beside a small .claude/CLAUDE.md (agentspine check: too-large).",
+        files={"CLAUDE.md": _filler(5 * 1024 * 1024, "huge"),
+               ".claude/CLAUDE.md": b"small claude\n"},
+        git=(".",), cwd="."),
+    Fixture(
+        "claude_rules_unmatched", ("claude",),
+        "A .claude/rules file whose paths: match no file in the project (agentspine check: rules-paths-unmatched).",
+        files={"CLAUDE.md": b"root claude\n",
+               ".claude/rules/api.md": b"---\npaths: api/**\n---\napi-only rule\n",
+               "src/main.ts": b"export {};\n"},
+        git=(".",), cwd="."),
 ]
 
 BY_NAME = {f.name: f for f in FIXTURES}
@@ -449,6 +483,8 @@ def _write(root: str, rel: str, value):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if isinstance(value, Symlink):
         os.symlink(value.target, path)
+    elif isinstance(value, Hardlink):
+        os.link(os.path.join(root, value.target), path)
     else:
         with open(path, "wb") as f:
             f.write(value)

@@ -30,6 +30,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
 
 import capture as cap  # noqa: E402
+import check_proofs as proofs  # noqa: E402
 import fixtures as fx  # noqa: E402
 
 INSTRUCTION_NAMES = ("AGENTS.md", "AGENTS.MD", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.MD",
@@ -172,6 +173,16 @@ def main(argv=None) -> int:
                       f"{err[-1] if err else ''}")
                 continue
             ours = p.stdout
+            # `agentspine check` on the same case: each finding it must
+            # report, shown to be what the real client did.
+            proof_failures = proofs.check_case(a.agentspine, f.name, host, cwd, run_env,
+                                               cap.to_bytes(cap.extract(host, recs)), a.timeout)
+            if proof_failures:
+                failed += 1
+                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine check: {proof_failures[0]}")
+                for line in proof_failures[1:]:
+                    print(f"{'':52}{line}")
+                continue
             off = first_diff(got_host, ours)
             if f.unordered_entries and host == "claude" and same_entries(got_host, ours):
                 off = None

@@ -17,7 +17,7 @@ pub(crate) struct Gather {
 impl Gather {
     /// Records a candidate that did not make it into the chain.
     pub(crate) fn probe(&mut self, path: impl Into<String>, scope: Scope, verdict: Verdict) {
-        self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: None });
+        self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: None, imported_by: None });
     }
 
     /// Records a candidate with a note on what the host itself would do.
@@ -28,7 +28,13 @@ impl Gather {
         verdict: Verdict,
         note: String,
     ) {
-        self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: Some(note) });
+        self.probes.push(Probe {
+            path: path.into(),
+            scope,
+            verdict,
+            host_differs: Some(note),
+            imported_by: None,
+        });
     }
 
     /// Adds a part (and its `included` probe).

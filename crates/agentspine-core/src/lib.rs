@@ -24,6 +24,7 @@
 
 pub mod catalog;
 mod chain;
+pub mod check;
 mod config;
 pub mod delta;
 mod env;

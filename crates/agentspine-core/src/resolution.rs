@@ -184,6 +184,10 @@ pub struct Probe {
     /// What the host itself would do differently, when it would.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_differs: Option<String>,
+    /// Label of the file whose `@` import named this candidate (kept out
+    /// of JSON: `check` reads it to name the importing file).
+    #[serde(skip)]
+    pub imported_by: Option<String>,
 }
 
 /// Something the user should know that did not stop the resolution.

@@ -289,6 +289,16 @@ impl<'a> Resolver<'a> {
         Ok(canonical)
     }
 
+    /// What each host of `request` will miss, cut, shadow or follow out of
+    /// the repository: the findings of `agentspine check` (see
+    /// [`crate::check`]).
+    pub fn check(
+        &self,
+        request: &crate::check::CheckRequest,
+    ) -> Result<crate::check::Check, crate::check::CheckError> {
+        crate::check::run(self, request)
+    }
+
     /// Whether `host` has a memory directory agentspine reads.
     pub fn has_memory(host: Host) -> bool {
         host == Host::Claude

@@ -13,6 +13,7 @@ pub mod ids;
 pub mod markdown;
 pub mod query;
 pub mod receipt;
+pub(crate) mod walk;
 
 use std::path::{Path, PathBuf};
 

@@ -154,6 +154,12 @@ fn keyword_hit(link: &Link, prompt: &BTreeSet<String>) -> Option<String> {
     if prompt.is_empty() {
         return None;
     }
+    link_words(link).intersection(prompt).next().cloned()
+}
+
+/// The words a prompt may match to select `link`: its label's, its file
+/// stem's and its `keywords=` marker's.
+pub fn link_words(link: &Link) -> BTreeSet<String> {
     let mut candidates = words(&link.label);
     let stem = link.target.rsplit('/').next().unwrap_or(&link.target);
     let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
@@ -165,7 +171,13 @@ fn keyword_hit(link: &Link, prompt: &BTreeSet<String>) -> Option<String> {
             }
         }
     }
-    candidates.intersection(prompt).next().cloned()
+    candidates
+}
+
+/// Whether any scope or prompt can ever select `link`: a marker, or a
+/// word of its label, file stem or keywords (an unsafe target never).
+pub fn selectable(link: &Link) -> bool {
+    link.escape.is_none() && (!link.markers.is_empty() || !link_words(link).is_empty())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod support;
 mod aliases;
 mod bad_input;
 mod catalog;
+mod check;
 mod counts;
 mod differences;
 mod guard;

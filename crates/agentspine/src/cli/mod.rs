@@ -5,6 +5,7 @@ mod audit;
 mod bind;
 mod cache;
 mod catalog;
+mod check;
 mod doctor;
 pub(crate) mod memory;
 mod record;
@@ -51,6 +52,7 @@ enum Command {
     Briefing(catalog::BriefingArgs),
     Query(catalog::QueryArgs),
     Read(catalog::ReadArgs),
+    Check(check::Args),
     Scope(scope::Args),
     Cache(cache::Args),
     Doctor(doctor::Args),
@@ -89,6 +91,7 @@ pub fn main() -> ExitCode {
         Command::Briefing(args) => args.wants_json(),
         Command::Query(args) => args.wants_json(),
         Command::Read(args) => args.wants_json(),
+        Command::Check(args) => args.wants_json(),
         Command::Scope(args) => args.wants_json(),
         Command::Cache(args) => args.wants_json(),
         Command::Doctor(args) => args.wants_json(),
@@ -172,6 +175,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Briefing(args) => catalog::briefing(args),
         Command::Query(args) => catalog::query(args),
         Command::Read(args) => catalog::read(args),
+        Command::Check(args) => check::run(args),
         Command::Scope(args) => scope::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Doctor(args) => doctor::run(args),
@@ -218,6 +222,7 @@ pub(crate) fn report(error: &anyhow::Error, json: bool) {
             error
                 .downcast_ref::<agentspine_core::ResolveError>()
                 .map(agentspine_core::ResolveError::code)
+                .or_else(|| error.downcast_ref::<agentspine_core::check::CheckError>().map(|e| e.code()))
                 .unwrap_or("error")
         };
         let mut value = serde_json::json!({ "error": { "code": code, "message": format!("{error:#}") } });

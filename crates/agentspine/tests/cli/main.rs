@@ -10,6 +10,7 @@ mod support;
 
 mod audit_bound;
 mod catalog;
+mod check;
 mod continuity;
 mod doctor;
 mod guard;

@@ -129,22 +129,27 @@ pub(crate) fn index_part(
     }
 }
 
-/// The first 200 lines, or as many whole lines as fit in 25,000
-/// characters, with Claude Code's warning when something was cut.
-pub fn truncate(text: &str, file_bytes: usize) -> String {
+/// Where Claude Code cuts a `MEMORY.md` (its trimmed text), when it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryCut {
+    /// Lines kept (the cut starts at line `kept + 1`).
+    pub kept: usize,
+    /// Lines in the text.
+    pub total: usize,
+    /// Whether the 25,000-character bound cut it (else the 200-line one).
+    pub by_chars: bool,
+}
+
+/// The one rule for where the index is cut: the first 200 lines, or as
+/// many whole lines as fit in 25,000 characters (UTF-16 units).
+pub fn cut_of(text: &str) -> Option<MemoryCut> {
     let lines: Vec<&str> = text.split('\n').collect();
     let total = lines.len();
     if total > MAX_LINES {
-        let kept = lines[..MAX_LINES].join("\n");
-        return format!(
-            "{kept}\n\n> WARNING: MEMORY.md is {total} lines (limit: {MAX_LINES}). Only part of it was loaded: {} of {total} lines were cut off, starting at line {} (\"{}\"). Keep index entries to one line under ~200 chars; move detail into topic files.",
-            total - MAX_LINES,
-            MAX_LINES + 1,
-            preview(lines[MAX_LINES]),
-        );
+        return Some(MemoryCut { kept: MAX_LINES, total, by_chars: false });
     }
     if utf16_len(text) <= MAX_CHARS {
-        return text.to_owned();
+        return None;
     }
     let mut used = 0;
     let mut keep = 0;
@@ -156,7 +161,24 @@ pub fn truncate(text: &str, file_bytes: usize) -> String {
         used += cost;
         keep = i + 1;
     }
+    Some(MemoryCut { kept: keep, total, by_chars: true })
+}
+
+/// The first 200 lines, or as many whole lines as fit in 25,000
+/// characters, with Claude Code's warning when something was cut.
+pub fn truncate(text: &str, file_bytes: usize) -> String {
+    let Some(cut) = cut_of(text) else { return text.to_owned() };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (total, keep) = (cut.total, cut.kept);
     let kept = lines[..keep].join("\n");
+    if !cut.by_chars {
+        return format!(
+            "{kept}\n\n> WARNING: MEMORY.md is {total} lines (limit: {MAX_LINES}). Only part of it was loaded: {} of {total} lines were cut off, starting at line {} (\"{}\"). Keep index entries to one line under ~200 chars; move detail into topic files.",
+            total - MAX_LINES,
+            MAX_LINES + 1,
+            preview(lines[MAX_LINES]),
+        );
+    }
     format!(
         "{kept}\n\n> WARNING: MEMORY.md is {} (limit: {}) — index entries are too long. Only part of it was loaded: {} of {total} lines were cut off, starting at line {} (\"{}\"). Keep index entries to one line under ~200 chars; move detail into topic files.",
         kilobytes(file_bytes),

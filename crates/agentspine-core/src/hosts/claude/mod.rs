@@ -384,6 +384,23 @@ impl<'a> Walk<'a> {
         by: &str,
         gather: &mut Gather,
     ) {
+        let first = gather.probes.len();
+        self.import_unmarked(from_dir, import, scope, depth, by, gather);
+        for probe in &mut gather.probes[first..] {
+            probe.imported_by.get_or_insert_with(|| by.to_owned());
+        }
+    }
+
+    /// [`Walk::import`] before its probes are marked with the importer.
+    fn import_unmarked(
+        &mut self,
+        from_dir: &Path,
+        import: &str,
+        scope: Scope,
+        depth: usize,
+        by: &str,
+        gather: &mut Gather,
+    ) {
         self.imports += 1;
         if self.imports > MAX_IMPORTS {
             if self.imports == MAX_IMPORTS + 1 {

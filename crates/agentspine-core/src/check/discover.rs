@@ -1,0 +1,97 @@
+//! The directories a check looks at: the root, and each directory the
+//! catalog's bounded walk ([`crate::catalog::walk`]) finds holding an
+//! instruction file name or a `.claude` directory, with the same bounds
+//! (8,192 entries, the deadline, 240 files) and the same
+//! `bounded-truncated` rule. The walk also keeps the names of the files it
+//! saw, for `.claude/rules` whose `paths:` must match one.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use agentspine_fs::{FileKind, Root};
+
+use crate::catalog::markdown::{FILES_BOUND, MAX_FILES};
+use crate::catalog::walk::{Step, join, walk};
+
+/// Names that make a directory worth checking: every instruction file
+/// name a modelled host probes in a project directory.
+const NAMES: [&str; 6] =
+    ["AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD", "CLAUDE.local.md"];
+
+/// What the walk found.
+#[derive(Debug, Default)]
+pub(crate) struct Discovered {
+    /// Directories to check, relative to the root: `.` first, then in
+    /// walk order, then the ones asked for that the walk did not find.
+    pub(crate) dirs: Vec<String>,
+    /// Per directory (`.` for the root), the instruction names present and
+    /// what each is (`None`: a link).
+    pub(crate) present: BTreeMap<String, BTreeMap<String, Option<FileKind>>>,
+    /// Files the walk saw (not ignored), relative to the root.
+    pub(crate) files: Vec<String>,
+    /// The bound that stopped the walk, if one did.
+    pub(crate) bound: Option<&'static str>,
+}
+
+impl Discovered {
+    /// The instruction names present in `dir`.
+    pub(crate) fn names_in(&self, dir: &str) -> impl Iterator<Item = (&String, &Option<FileKind>)> {
+        self.present.get(dir).into_iter().flatten()
+    }
+}
+
+/// `dir` as a check names it: `.` for the root.
+fn shown(dir: &str) -> String {
+    if dir.is_empty() { ".".to_owned() } else { dir.to_owned() }
+}
+
+pub(crate) fn discover(root: &Root, root_path: &Path, extra: &[String]) -> Discovered {
+    let mut found = Discovered { dirs: vec![".".to_owned()], ..Discovered::default() };
+    let mut taken = 0usize;
+    let bound = walk(root, root_path, |step| {
+        if let Step::File { rel, .. } = &step {
+            found.files.push(rel.clone());
+        }
+        let Step::Listed { dir, listing } = step else { return ControlFlow::Continue(()) };
+        let mut here: BTreeMap<String, Option<FileKind>> = BTreeMap::new();
+        for entry in &listing.entries {
+            if NAMES.contains(&entry.name.as_str()) {
+                here.insert(entry.name.clone(), Some(entry.kind));
+            }
+        }
+        for entry in &listing.hidden {
+            if entry.name == ".claude" {
+                here.insert(entry.name.clone(), Some(entry.kind));
+            }
+        }
+        for name in &listing.symlinks {
+            if NAMES.contains(&name.as_str()) || name == ".claude" {
+                here.insert(name.clone(), None);
+            }
+        }
+        if here.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        taken += here.len();
+        let name = shown(dir);
+        if name != "." {
+            found.dirs.push(name.clone());
+        }
+        found.present.insert(name, here);
+        if taken > MAX_FILES { ControlFlow::Break(FILES_BOUND) } else { ControlFlow::Continue(()) }
+    });
+    found.bound = bound;
+    for dir in extra {
+        let name = shown(dir.trim_end_matches('/'));
+        if !found.dirs.contains(&name) {
+            found.dirs.push(name);
+        }
+    }
+    found
+}
+
+/// `name` in `dir` as a probe labels it (`dir` is `.` for the root).
+pub(crate) fn label(dir: &str, name: &str) -> String {
+    join(if dir == "." { "" } else { dir }, name)
+}

@@ -1,0 +1,325 @@
+//! Findings read off one resolution: every probe verdict a host module
+//! decided (cut, dropped, shadowed, a link, an import left out) restated
+//! with the host's own rule as the reason, and the instruction files the
+//! discovery saw in the directory that the host's rules never probed.
+
+use std::collections::BTreeMap;
+
+use agentspine_fs::FileKind;
+
+use super::discover::{Discovered, label};
+use super::{Finding, Kind, Silence};
+use crate::host::Host;
+use crate::resolution::{Resolution, Scope, Verdict};
+
+/// A host's name as its users know it.
+pub(crate) fn host_name(host: Host) -> &'static str {
+    match host {
+        Host::Codex => "Codex",
+        Host::Claude => "Claude Code",
+        Host::Pi => "pi",
+        Host::Desktop => "a desktop app (ADR 0037)",
+        Host::Generic => "the generic rule",
+    }
+}
+
+/// A finding before it is merged with the same finding of other
+/// directories.
+pub(crate) struct Raw {
+    pub(crate) kind: Kind,
+    pub(crate) host: Option<Host>,
+    pub(crate) path: String,
+    pub(crate) line: Option<u64>,
+    pub(crate) message: String,
+    pub(crate) agentspine: Option<String>,
+}
+
+impl Raw {
+    pub(crate) fn new(kind: Kind, host: Option<Host>, path: impl Into<String>, message: String) -> Raw {
+        Raw { kind, host, path: path.into(), line: None, message, agentspine: None }
+    }
+
+    fn line(self, line: Option<u64>) -> Raw {
+        Raw { line, ..self }
+    }
+
+    fn agentspine(self, text: impl Into<String>) -> Raw {
+        Raw { agentspine: Some(text.into()), ..self }
+    }
+}
+
+/// What makes two findings the same: path, line, host, kind, message.
+type Key = (String, Option<u64>, Option<&'static str>, Kind, String);
+
+/// Findings collected over every directory and host, merged by what they
+/// say (the directories they apply to are listed once each).
+#[derive(Default)]
+pub(crate) struct Sink {
+    /// Rules files already looked at (`rules`).
+    pub(crate) rules_seen: std::collections::BTreeSet<String>,
+    found: BTreeMap<Key, Finding>,
+}
+
+impl Sink {
+    /// Adds `raw`, found for the session started in `dir` (`None`: not
+    /// tied to one).
+    pub(crate) fn add(&mut self, raw: Raw, dir: Option<&str>) {
+        let key = (raw.path.clone(), raw.line, raw.host.map(Host::as_str), raw.kind, raw.message.clone());
+        let finding = self.found.entry(key).or_insert_with(|| Finding {
+            kind: raw.kind,
+            severity: raw.kind.severity(),
+            host: raw.host,
+            path: raw.path,
+            line: raw.line,
+            message: raw.message,
+            agentspine: raw.agentspine,
+            dirs: Vec::new(),
+            safety: raw.kind.is_safety(),
+        });
+        if let Some(dir) = dir
+            && !finding.dirs.iter().any(|d| d == dir)
+        {
+            finding.dirs.push(dir.to_owned());
+        }
+    }
+
+    /// The findings in path, line, host and id order, less the silenced
+    /// ones, and how many were silenced.
+    pub(crate) fn finish(self, silence: &Silence) -> (Vec<Finding>, u64) {
+        let mut silenced = 0;
+        let mut kept = Vec::new();
+        for finding in self.found.into_values() {
+            if silence.silences(&finding) {
+                silenced += 1;
+            } else {
+                kept.push(finding);
+            }
+        }
+        (kept, silenced)
+    }
+}
+
+/// Everything one resolution (the session started in `dir`) says.
+pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, sink: &mut Sink) {
+    let host = chain.host;
+    let name = host_name(host);
+    let at = Some(dir);
+    let mut blocked = false;
+    for (i, probe) in chain.probes.iter().enumerate() {
+        let path = probe.path.clone();
+        let differs = probe.host_differs.clone();
+        let raw = match &probe.verdict {
+            Verdict::Truncated { kept, total } => {
+                let line = chain
+                    .parts
+                    .iter()
+                    .find(|p| p.label == probe.path)
+                    .map(|p| p.text.matches('\n').count() as u64 + 1);
+                let from = line.map(|l| format!(": from line {l} on")).unwrap_or_default();
+                Raw::new(
+                    Kind::BudgetCut,
+                    Some(host),
+                    path,
+                    format!(
+                        "{name} sends only the first {kept} of {total} bytes: its byte budget runs out in this file{from} the model never sees it"
+                    ),
+                )
+                .line(line)
+            }
+            Verdict::BudgetSpent => {
+                blocked |= probe.path.is_empty() || probe.path == format!("{dir}/");
+                let path = if probe.path.is_empty() { ".".to_owned() } else { path };
+                Raw::new(
+                    Kind::BudgetDropped,
+                    Some(host),
+                    path,
+                    format!("{name}'s byte budget is spent before this file: it is never sent"),
+                )
+            }
+            Verdict::TooLarge { size, cap } => Raw::new(
+                Kind::TooLarge,
+                Some(host),
+                path,
+                format!("{name} skips a file of {size} bytes (over its {cap}-byte cap per file)"),
+            ),
+            Verdict::Symlink => Raw::new(
+                Kind::Symlink,
+                Some(host),
+                path,
+                differs.unwrap_or_else(|| format!("{name} follows this link and reads its target")),
+            )
+            .agentspine("agentspine never follows a link: the file is left out"),
+            Verdict::HardLink => Raw::new(
+                Kind::HardLink,
+                Some(host),
+                path,
+                format!("{name} reads this file like any other; it has another name, which may lie outside the repository"),
+            )
+            .agentspine("agentspine never reads a file with more than one name"),
+            Verdict::NotRegular { kind } => Raw::new(
+                Kind::SpecialFile,
+                Some(host),
+                path,
+                format!("{name} skips it: it is a {kind}, not a regular file"),
+            )
+            .agentspine("agentspine never opens it for reading"),
+            Verdict::MountCrossing => Raw::new(
+                Kind::MountCrossing,
+                Some(host),
+                path,
+                format!("{name} reads it through a mount point below the root"),
+            )
+            .agentspine("agentspine never crosses a mount point below the root"),
+            Verdict::PermissionDenied => Raw::new(
+                Kind::Unreadable,
+                Some(host),
+                path,
+                format!("{name} cannot read it either: permission denied"),
+            ),
+            Verdict::Refused { code } if code == "bounded-truncated" => Raw::new(
+                Kind::BoundedTruncated,
+                Some(host),
+                path,
+                "the listing of this rules directory stopped at its bound; later rules are not checked".to_owned(),
+            ),
+            Verdict::Refused { code } => Raw::new(
+                Kind::Unreadable,
+                Some(host),
+                path,
+                format!("the confined reader refused it ({code}); {name} may read it"),
+            ),
+            Verdict::OutsideRoot => Raw::new(
+                Kind::AboveRoot,
+                Some(host),
+                path,
+                differs.unwrap_or_else(|| format!("{name} reads this file above the project root")),
+            ),
+            Verdict::Empty => {
+                shadowed_by_empty(chain, i, dir, found, sink);
+                continue;
+            }
+            Verdict::ShadowedBy { winner } => {
+                let dir_of = probe.path.rsplit_once('/').map_or("", |(d, _)| d);
+                let winner_label = if dir_of.is_empty() { winner.clone() } else { format!("{dir_of}/{winner}") };
+                // A blank winner's siblings are `shadowed-by-empty` (below).
+                let blank = chain.probes.iter().any(|p| p.path == winner_label && p.verdict == Verdict::Empty);
+                if probe.scope == Scope::Project && !blank && is_present(found, &probe.path) {
+                    sink.add(
+                        Raw::new(
+                            Kind::NeverRead,
+                            Some(host),
+                            path,
+                            format!("{name} reads one file per directory and {winner} wins here: this one is never read"),
+                        ),
+                        at,
+                    );
+                }
+                continue;
+            }
+            Verdict::ImportExternalNotApproved => import(probe, Kind::ImportOutsideCwd, format!(
+                "{name} drops the import of {}: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)",
+                probe.path
+            )),
+            Verdict::ImportDepth => import(probe, Kind::ImportDepth, format!(
+                "{name} drops the import of {}: it is beyond its {} import hops",
+                probe.path,
+                crate::hosts::claude::MAX_IMPORT_DEPTH
+            )),
+            Verdict::Missing if probe.imported_by.is_some() => {
+                import(probe, Kind::ImportMissing, format!("the import of {} names no file", probe.path))
+            }
+            Verdict::Duplicate if probe.imported_by.is_some() => import(probe, Kind::ImportRepeated, format!(
+                "the import of {} names a file already included (an import cycle or a repeat): {name} includes it once",
+                probe.path
+            )),
+            Verdict::ImportLimit => import(probe, Kind::ImportLimit, format!(
+                "agentspine follows at most {} imports per resolution; {} are not checked",
+                crate::hosts::claude::MAX_IMPORTS,
+                probe.path
+            )),
+            Verdict::ImportOutsideRoot => import(probe, Kind::ImportOutsideRoot, differs.unwrap_or_else(|| {
+                format!("{name} reads the approved import of {}, outside the project", probe.path)
+            }))
+            .agentspine("agentspine never reads outside the project root or the config home"),
+            Verdict::Disabled { .. } => {
+                blocked = true;
+                continue;
+            }
+            _ => continue,
+        };
+        sink.add(raw, at);
+    }
+    if !blocked {
+        never_probed(chain, dir, found, sink);
+    }
+}
+
+/// An import finding, named after the file that imports.
+fn import(probe: &crate::resolution::Probe, kind: Kind, message: String) -> Raw {
+    let host = Some(Host::Claude);
+    Raw::new(kind, host, probe.imported_by.clone().unwrap_or_else(|| probe.path.clone()), message)
+}
+
+/// Whether the discovery saw the file a probe names.
+fn is_present(found: &Discovered, probe_path: &str) -> bool {
+    let (dir, name) = probe_path.rsplit_once('/').unwrap_or((".", probe_path));
+    found.names_in(dir).any(|(n, _)| n == name)
+}
+
+/// The files an empty winner hides: the later candidates of its directory
+/// that are there.
+fn shadowed_by_empty(chain: &Resolution, at: usize, dir: &str, found: &Discovered, sink: &mut Sink) {
+    let winner = &chain.probes[at].path;
+    let winner_name = winner.rsplit('/').next().unwrap_or(winner);
+    for probe in &chain.probes[at + 1..] {
+        let Verdict::ShadowedBy { winner: w } = &probe.verdict else { continue };
+        if w != winner_name || probe.scope != Scope::Project || !is_present(found, &probe.path) {
+            continue;
+        }
+        sink.add(
+            Raw::new(
+                Kind::ShadowedByEmpty,
+                Some(chain.host),
+                probe.path.clone(),
+                format!(
+                    "{} takes the blank {winner} in this directory and then drops it: this file is never read",
+                    host_name(chain.host)
+                ),
+            ),
+            Some(dir),
+        );
+    }
+}
+
+/// Instruction files in `dir` that the host's rules never looked at.
+fn never_probed(chain: &Resolution, dir: &str, found: &Discovered, sink: &mut Sink) {
+    for (name, kind) in found.names_in(dir) {
+        if !matches!(kind, Some(FileKind::File) | None) {
+            continue;
+        }
+        let label = label(dir, name);
+        if chain.probes.iter().any(|p| p.path == label) {
+            continue;
+        }
+        sink.add(
+            Raw::new(Kind::NeverRead, Some(chain.host), label, never_read_reason(chain.host, name)),
+            Some(dir),
+        );
+    }
+}
+
+/// Why a host's rules never look at `name` (the resolution decided that;
+/// this only says it in the host's terms).
+fn never_read_reason(host: Host, name: &str) -> String {
+    match (host, name) {
+        (Host::Claude, "AGENTS.md") => "Claude Code leaves AGENTS.md out in this layout: in its default \
+             instructionFiles mode it reads AGENTS.md only when no non-blank CLAUDE.md, .claude/CLAUDE.md or \
+             CLAUDE.local.md is on the chain (and never in the claude-md mode)"
+            .to_owned(),
+        (Host::Codex, _) => format!(
+            "Codex reads AGENTS.override.md, AGENTS.md and the project_doc_fallback_filenames it is configured \
+             with; {name} is none of them"
+        ),
+        _ => format!("{} never reads {name} in a project directory", host_name(host)),
+    }
+}

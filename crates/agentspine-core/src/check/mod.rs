@@ -1,0 +1,436 @@
+//! `check`: what each host will miss, cut, shadow or follow out of the
+//! repository, as findings a team can run in CI. One more renderer over
+//! the one resolution: the directories that hold instruction files are
+//! found by the catalog's bounded walk, each is resolved under each host's
+//! own rules ([`crate::Resolver::chain`]), and the probes, parts and
+//! memory index of those resolutions become [`Finding`]s. No host rule is
+//! written here: a finding only restates what a host module decided.
+//!
+//! ```no_run
+//! use agentspine_core::check::CheckRequest;
+//! use agentspine_core::{Environment, Host, Resolver};
+//! use agentspine_core::catalog::SourceIds;
+//! use agentspine_fs::{Budget, Reader};
+//! let env = Environment::from_vars(|name| std::env::var_os(name));
+//! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
+//! let resolver = Resolver::new(env, reader, SourceIds::new([0; 32]));
+//! let check = resolver.check(&CheckRequest::new("/repo", vec![Host::Codex, Host::Claude])).expect("a root");
+//! for finding in &check.findings {
+//!     println!("{} {} {}", finding.severity, finding.path, finding.message);
+//! }
+//! ```
+
+mod budget;
+mod discover;
+mod findings;
+mod memory;
+mod rules;
+pub mod silence;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::error::ResolveError;
+use crate::host::{Host, Request};
+use crate::resolver::Resolver;
+
+pub use budget::{Budget, Disagreement};
+pub use silence::{Silence, SilenceError};
+
+/// What to check.
+#[derive(Debug, Clone)]
+pub struct CheckRequest {
+    /// The project root: an existing absolute directory.
+    pub root: PathBuf,
+    /// Whose rules apply, in this order.
+    pub hosts: Vec<Host>,
+    /// Directories to check besides the ones the discovery finds
+    /// (absolute, inside the root).
+    pub paths: Vec<PathBuf>,
+    /// Whether to list the directories where hosts disagree.
+    pub compare: bool,
+    /// Findings silenced by id and path (never a safety finding).
+    pub silence: Silence,
+}
+
+impl CheckRequest {
+    /// A check of `root` under `hosts`, nothing silenced.
+    pub fn new(root: impl Into<PathBuf>, hosts: Vec<Host>) -> CheckRequest {
+        CheckRequest {
+            root: root.into(),
+            hosts,
+            paths: Vec::new(),
+            compare: false,
+            silence: Silence::default(),
+        }
+    }
+}
+
+/// The hosts `check` applies by default: every agent host agentspine
+/// models (the `generic` rule is agentspine's own, no agent's).
+pub fn default_hosts() -> Vec<Host> {
+    Host::ALL.into_iter().filter(|h| *h != Host::Generic).collect()
+}
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// Something else worth knowing.
+    Note,
+    /// A file a host never reads.
+    Warning,
+    /// Content a host loses, or reads from outside the repository.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// The kind of a finding: its stable id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A host's byte budget cuts the file.
+    BudgetCut,
+    /// A host's byte budget is spent before the file.
+    BudgetDropped,
+    /// Claude Code cuts `MEMORY.md` (200 lines, 25,000 characters).
+    MemoryCut,
+    /// Over the per-file cap: the host skips it.
+    TooLarge,
+    /// A host never reads the file in this layout.
+    NeverRead,
+    /// An empty or blank winner hides the file.
+    ShadowedByEmpty,
+    /// An `@` import outside the start directory, dropped.
+    ImportOutsideCwd,
+    /// An `@` import beyond the host's depth limit, dropped.
+    ImportDepth,
+    /// An `@` import whose target is missing.
+    ImportMissing,
+    /// An `@` import of a file already included (a cycle or a repeat).
+    ImportRepeated,
+    /// More `@` imports than agentspine follows.
+    ImportLimit,
+    /// An approved `@` import outside the project: the host reads it.
+    ImportOutsideRoot,
+    /// A `.claude/rules` file whose `paths:` match no file under the root.
+    RulesPathsUnmatched,
+    /// A `.claude/rules` file whose frontmatter does not parse.
+    RulesFrontmatterMalformed,
+    /// A link: the host follows it, out of the repository if it points there.
+    Symlink,
+    /// A file with more than one name.
+    HardLink,
+    /// Not a regular file (a FIFO, a device, a directory).
+    SpecialFile,
+    /// Behind a mount point below the root.
+    MountCrossing,
+    /// The file cannot be read (permission, a race, another refusal).
+    Unreadable,
+    /// A host reads a file above the project root.
+    AboveRoot,
+    /// A `MEMORY.md` link no marker, label or file name can ever select.
+    MemoryLinkUnselectable,
+    /// A `MEMORY.md` link to a file that is not there.
+    MemoryLinkMissing,
+    /// A `MEMORY.md` link agentspine never opens (absolute, `..`, a scheme).
+    MemoryLinkUnsafe,
+    /// The discovery stopped at one of its bounds.
+    BoundedTruncated,
+}
+
+impl Kind {
+    /// The id as written in JSON, SARIF and the silencing table.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::BudgetCut => "budget-cut",
+            Kind::BudgetDropped => "budget-dropped",
+            Kind::MemoryCut => "memory-cut",
+            Kind::TooLarge => "too-large",
+            Kind::NeverRead => "never-read",
+            Kind::ShadowedByEmpty => "shadowed-by-empty",
+            Kind::ImportOutsideCwd => "import-outside-cwd",
+            Kind::ImportDepth => "import-depth",
+            Kind::ImportMissing => "import-missing",
+            Kind::ImportRepeated => "import-repeated",
+            Kind::ImportLimit => "import-limit",
+            Kind::ImportOutsideRoot => "import-outside-root",
+            Kind::RulesPathsUnmatched => "rules-paths-unmatched",
+            Kind::RulesFrontmatterMalformed => "rules-frontmatter-malformed",
+            Kind::Symlink => "symlink",
+            Kind::HardLink => "hard-link",
+            Kind::SpecialFile => "special-file",
+            Kind::MountCrossing => "mount-crossing",
+            Kind::Unreadable => "unreadable",
+            Kind::AboveRoot => "above-root",
+            Kind::MemoryLinkUnselectable => "memory-link-unselectable",
+            Kind::MemoryLinkMissing => "memory-link-missing",
+            Kind::MemoryLinkUnsafe => "memory-link-unsafe",
+            Kind::BoundedTruncated => "bounded-truncated",
+        }
+    }
+
+    /// Every kind, in the order they are documented.
+    pub const ALL: [Kind; 24] = [
+        Kind::BudgetCut,
+        Kind::BudgetDropped,
+        Kind::MemoryCut,
+        Kind::TooLarge,
+        Kind::NeverRead,
+        Kind::ShadowedByEmpty,
+        Kind::ImportOutsideCwd,
+        Kind::ImportDepth,
+        Kind::ImportMissing,
+        Kind::ImportRepeated,
+        Kind::ImportLimit,
+        Kind::ImportOutsideRoot,
+        Kind::RulesPathsUnmatched,
+        Kind::RulesFrontmatterMalformed,
+        Kind::Symlink,
+        Kind::HardLink,
+        Kind::SpecialFile,
+        Kind::MountCrossing,
+        Kind::Unreadable,
+        Kind::AboveRoot,
+        Kind::MemoryLinkUnselectable,
+        Kind::MemoryLinkMissing,
+        Kind::MemoryLinkUnsafe,
+        Kind::BoundedTruncated,
+    ];
+
+    /// Error for content lost or read from outside, warning for a file a
+    /// host never reads, note otherwise.
+    pub fn severity(self) -> Severity {
+        match self {
+            Kind::BudgetCut
+            | Kind::BudgetDropped
+            | Kind::MemoryCut
+            | Kind::TooLarge
+            | Kind::ImportOutsideCwd
+            | Kind::ImportDepth
+            | Kind::ImportOutsideRoot
+            | Kind::Symlink
+            | Kind::HardLink => Severity::Error,
+            Kind::NeverRead
+            | Kind::ShadowedByEmpty
+            | Kind::ImportMissing
+            | Kind::RulesPathsUnmatched
+            | Kind::RulesFrontmatterMalformed
+            | Kind::SpecialFile
+            | Kind::MountCrossing
+            | Kind::Unreadable
+            | Kind::MemoryLinkMissing
+            | Kind::MemoryLinkUnsafe => Severity::Warning,
+            Kind::ImportRepeated
+            | Kind::ImportLimit
+            | Kind::AboveRoot
+            | Kind::MemoryLinkUnselectable
+            | Kind::BoundedTruncated => Severity::Note,
+        }
+    }
+
+    /// Whether the finding is about safety (what is read from where): such
+    /// a finding is never silenced.
+    pub fn is_safety(self) -> bool {
+        matches!(
+            self,
+            Kind::Symlink
+                | Kind::HardLink
+                | Kind::SpecialFile
+                | Kind::MountCrossing
+                | Kind::ImportOutsideRoot
+                | Kind::MemoryLinkUnsafe
+        )
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// One thing a host does with the repository's instruction files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Its kind (`id` in JSON).
+    #[serde(rename = "id")]
+    pub kind: Kind,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The host whose rule it is (`None`: agentspine's own, e.g. the
+    /// discovery's bound or a memory link).
+    pub host: Option<Host>,
+    /// The file concerned, relative to the root (`~/…` for profile and
+    /// memory files, `.` for the root, `dir/` for a directory).
+    pub path: String,
+    /// The line it concerns, where one applies (1-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What the host does, in the host's own terms.
+    pub message: String,
+    /// What agentspine does instead, when it differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agentspine: Option<String>,
+    /// The directories (relative to the root) whose sessions this applies
+    /// to, in check order.
+    pub dirs: Vec<String>,
+    /// Whether it is a safety finding (never silenced).
+    pub safety: bool,
+}
+
+/// How many findings a check left, by severity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Findings per severity, after silencing.
+    pub counts: BTreeMap<Severity, u64>,
+    /// Findings silenced by the configuration.
+    pub silenced: u64,
+}
+
+/// Everything one check found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    /// The project root (canonical).
+    pub root: PathBuf,
+    /// The hosts applied.
+    pub hosts: Vec<Host>,
+    /// The directories checked, relative to the root (`.` first).
+    pub dirs: Vec<String>,
+    /// The findings, sorted by path, line, host and id.
+    pub findings: Vec<Finding>,
+    /// Per host, the bytes it sends for the root and the deepest directory.
+    pub budgets: Vec<Budget>,
+    /// With `compare`: the directories where hosts disagree on what applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disagreements: Option<Vec<Disagreement>>,
+    /// Counts per severity and silenced findings.
+    pub summary: Summary,
+    /// The file system work the check cost.
+    pub work: agentspine_fs::Counters,
+}
+
+impl Check {
+    /// Whether any finding is at least `severity` (for `--deny`).
+    pub fn has_at_least(&self, severity: Severity) -> bool {
+        self.findings.iter().any(|f| f.severity >= severity)
+    }
+}
+
+/// Why a check could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The root or a directory cannot be resolved.
+    #[error(transparent)]
+    Resolve(#[from] ResolveError),
+    /// The root is no project under the never-a-project rule.
+    #[error("{}: {} is never a project; agentspine checks nothing there", .root.display(), .kind.what())]
+    NotAProject {
+        /// The root, canonical.
+        root: PathBuf,
+        /// What it is instead.
+        kind: crate::policy::RootKind,
+    },
+    /// A directory of `--paths` lies outside the root.
+    #[error("{}: outside the project root {}", .path.display(), .root.display())]
+    PathOutsideRoot {
+        /// The directory as given.
+        path: PathBuf,
+        /// The root.
+        root: PathBuf,
+    },
+}
+
+impl CheckError {
+    /// A stable code for JSON output.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CheckError::Resolve(e) => e.code(),
+            CheckError::NotAProject { .. } => "not-a-project",
+            CheckError::PathOutsideRoot { .. } => "path-outside-root",
+        }
+    }
+}
+
+/// Runs a check (through [`Resolver::check`]).
+pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Check, CheckError> {
+    let reader = resolver.reader();
+    let before = reader.counters();
+    if !request.root.is_absolute() {
+        return Err(ResolveError::Relative { what: "project root", path: request.root.clone() }.into());
+    }
+    let root_path = crate::locate::canonical_dir(reader, &request.root)?;
+    let kind = resolver.classify(&root_path);
+    if !kind.is_project() {
+        return Err(CheckError::NotAProject { root: root_path, kind });
+    }
+    let root = reader.open_root(&root_path).map_err(ResolveError::from)?;
+    let mut extra = Vec::new();
+    for path in &request.paths {
+        let rel = crate::locate::lexical(path);
+        match rel.strip_prefix(&root_path).or_else(|_| rel.strip_prefix(&request.root)) {
+            Ok(rel) => extra.push(rel.display().to_string()),
+            Err(_) => return Err(CheckError::PathOutsideRoot { path: path.clone(), root: root_path }),
+        }
+    }
+    let found = discover::discover(&root, &root_path, &extra);
+    let mut sink = findings::Sink::default();
+    if let Some(bound) = found.bound {
+        sink.add(
+            findings::Raw::new(Kind::BoundedTruncated, None, ".", format!(
+                "the discovery of instruction files stopped at its {bound} bound; directories beyond it are not checked"
+            )),
+            None,
+        );
+    }
+    let mut resolutions: Vec<(Host, String, crate::Resolution)> = Vec::new();
+    for host in &request.hosts {
+        for dir in &found.dirs {
+            let cwd = if dir == "." { root_path.clone() } else { root_path.join(dir) };
+            let chain = resolver.chain(&Request {
+                host: *host,
+                cwd: cwd.clone(),
+                root: Some(root_path.clone()),
+                target: None,
+                transcript_path: None,
+            })?;
+            findings::of_resolution(&chain, dir, &found, &mut sink);
+            if *host == Host::Claude {
+                rules::check(&root, &root_path, &chain, &found, &mut sink);
+            }
+            resolutions.push((*host, dir.clone(), chain));
+        }
+        if *host == Host::Claude {
+            memory::check(resolver, &root_path, &mut sink)?;
+        }
+    }
+    let budgets = budget::budgets(&request.hosts, &found.dirs, &resolutions);
+    let disagreements = request.compare.then(|| budget::disagreements(&found.dirs, &resolutions));
+    let (findings, silenced) = sink.finish(&request.silence);
+    let mut counts = BTreeMap::new();
+    for finding in &findings {
+        *counts.entry(finding.severity).or_default() += 1;
+    }
+    Ok(Check {
+        root: root_path,
+        hosts: request.hosts.clone(),
+        dirs: found.dirs,
+        findings,
+        budgets,
+        disagreements,
+        summary: Summary { counts, silenced },
+        work: reader.counters() - before,
+    })
+}

@@ -1,0 +1,94 @@
+//! Silencing findings by id and path, from a `[check]` table in the
+//! repository's `.agentspine.toml` or the user's
+//! `~/.config/agentspine/config.toml`:
+//!
+//! ```toml
+//! [[check.silence]]
+//! id = "never-read"
+//! path = "packages/web/AGENTS.md"   # or "*" for every path
+//! ```
+//!
+//! A safety finding (a link, a hard link, a special file, a mount, an
+//! import or memory link that leaves the project) is never silenced,
+//! whatever the table says.
+
+use std::path::{Path, PathBuf};
+
+use agentspine_fs::{Code, Reader};
+
+use super::Finding;
+
+/// The repository's own configuration file, at the root.
+pub const REPO_CONFIG: &str = ".agentspine.toml";
+
+/// Which findings to leave out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Silence {
+    entries: Vec<(String, String)>,
+}
+
+/// A configuration file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {reason}", .file.display())]
+pub struct SilenceError {
+    /// The file.
+    pub file: PathBuf,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Silence {
+    /// The `[check]` table of `text` (from `file`); no table, nothing silenced.
+    pub fn parse(file: &Path, text: &str) -> Result<Silence, SilenceError> {
+        let error = |reason: String| SilenceError { file: file.to_path_buf(), reason };
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| error(e.message().to_owned()))?;
+        let Some(check) = table.get("check") else { return Ok(Silence::default()) };
+        let Some(list) = check.get("silence") else { return Ok(Silence::default()) };
+        let list = list.as_array().ok_or_else(|| error("check.silence must be an array of tables".into()))?;
+        let mut entries = Vec::new();
+        for item in list {
+            let field = |name: &str| item.get(name).and_then(|v| v.as_str()).map(str::to_owned);
+            match (field("id"), field("path")) {
+                (Some(id), Some(path)) => entries.push((id, path)),
+                _ => {
+                    return Err(error("each check.silence entry needs a string id and a string path".into()));
+                }
+            }
+        }
+        Ok(Silence { entries })
+    }
+
+    /// The repository's `.agentspine.toml` (beneath `root`, never through
+    /// a link) and the user's file, merged.
+    pub fn load(reader: &Reader, root: &Path, user_config: Option<&Path>) -> Result<Silence, SilenceError> {
+        let mut silence = Silence::default();
+        let mut files: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), REPO_CONFIG.to_owned())];
+        if let Some(user) = user_config
+            && let (Some(dir), Some(name)) = (user.parent(), user.file_name())
+        {
+            files.push((dir.to_path_buf(), name.to_string_lossy().into_owned()));
+        }
+        for (dir, name) in files {
+            let file = dir.join(&name);
+            let Ok(handle) = reader.open_root(&dir) else { continue };
+            match handle.read(&name, 1024 * 1024) {
+                Ok(snap) => {
+                    let text = String::from_utf8_lossy(&snap.bytes);
+                    silence.entries.extend(Silence::parse(&file, &text)?.entries);
+                }
+                Err(e) if e.code() == Code::NotFound => {}
+                Err(e) => return Err(SilenceError { file, reason: e.to_string() }),
+            }
+        }
+        Ok(silence)
+    }
+
+    /// Whether `finding` is silenced (never a safety finding).
+    pub fn silences(&self, finding: &Finding) -> bool {
+        !finding.safety
+            && self
+                .entries
+                .iter()
+                .any(|(id, path)| id == finding.kind.id() && (path == "*" || *path == finding.path))
+    }
+}

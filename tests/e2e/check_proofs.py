@@ -1,0 +1,98 @@
+"""Evidence for `agentspine check`: per fixture and host, findings that
+check must report, each with what the real client's own capture must
+show. A proof holds when `agentspine check --root <root> --paths <cwd>
+--host H --json` lists a finding of `kind` whose path ends with `path`,
+and `marker` occurs exactly `times` times in what the client sent its
+model (0: the client cut, skipped or dropped it, as the finding says;
+1: the client read it, e.g. followed the link). parity.py checks every
+proof of a case after capturing it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Proof:
+    kind: str
+    path: str
+    marker: bytes
+    times: int
+
+
+PROOFS: dict = {
+    ("over_32k_single", "codex"): (Proof("budget-cut", "AGENTS.md", b"big line 00624", 0),),
+    ("over_32k_two_files", "codex"): (Proof("budget-cut", "sub/AGENTS.md", b"sub line 00312", 0),),
+    ("max_bytes_small", "codex"): (
+        Proof("budget-cut", "AGENTS.md", b"cdef", 0),
+        Proof("budget-dropped", "sub/", b"second file", 0),
+    ),
+    ("empty_override_hides", "codex"): (
+        Proof("shadowed-by-empty", "AGENTS.md", b"hidden by blank override?", 0),
+    ),
+    ("global_plus_project", "claude"): (Proof("never-read", "pkg/AGENTS.md", b"pkg agents", 0),),
+    ("global_plus_project", "pi"): (Proof("never-read", "pkg/CLAUDE.md", b"pkg claude", 0),),
+    ("global_plus_project", "codex"): (Proof("never-read", "pkg/CLAUDE.md", b"pkg claude", 0),),
+    ("override_beside_agents", "claude"): (Proof("never-read", "AGENTS.override.md", b"override root", 0),),
+    ("override_beside_agents", "pi"): (Proof("never-read", "AGENTS.override.md", b"override root", 0),),
+    ("override_beside_agents", "codex"): (Proof("never-read", "AGENTS.md", b"plain root", 0),),
+    ("claude_imports_ancestor", "claude"): (
+        Proof("import-outside-cwd", "CLAUDE.md", b"x from root import", 0),
+        Proof("import-outside-cwd", "sub/CLAUDE.md", b"y from sub import", 0),
+    ),
+    ("claude_imports_depth", "claude"): (Proof("import-depth", "d4.md", b"depth 5", 0),),
+    ("claude_imports_basic", "claude"): (
+        Proof("import-missing", "CLAUDE.md", b"docs/missing.md (", 0),
+        Proof("import-repeated", "docs/c.md", b"doc a\n", 1),
+    ),
+    ("above_the_root", "claude"): (Proof("above-root", "tree/CLAUDE.md", b"claude above the root", 1),),
+    ("above_the_root", "pi"): (Proof("above-root", "tree/AGENTS.md", b"agents above the root", 1),),
+    ("hard_linked_files", "codex"): (Proof("hard-link", "AGENTS.md", b"agents via hard link", 1),),
+    ("hard_linked_files", "claude"): (Proof("hard-link", "CLAUDE.md", b"claude via hard link", 1),),
+    ("hard_linked_files", "pi"): (Proof("hard-link", "AGENTS.md", b"agents via hard link", 1),),
+    ("claude_too_large", "claude"): (Proof("too-large", "CLAUDE.md", b"huge line 00000", 0),),
+    ("claude_rules_unmatched", "claude"): (Proof("rules-paths-unmatched", ".claude/rules/api.md", b"api-only rule", 0),),
+    ("symlinked_files", "codex"): (Proof("symlink", "AGENTS.md", b"agents via symlink", 1),),
+    ("symlinked_files", "claude"): (Proof("symlink", "CLAUDE.md", b"claude via symlink", 1),),
+    ("symlinked_files", "pi"): (Proof("symlink", "AGENTS.md", b"agents via symlink", 1),),
+    ("claude_auto_memory_long", "claude"): (
+        Proof("memory-cut", "/memory/MEMORY.md", b"- fact 249", 0),
+        Proof("memory-cut", "/memory/MEMORY.md", b"- fact 199\n", 1),
+    ),
+    ("dir_named_like_candidate", "codex"): (Proof("special-file", "AGENTS.override.md", b"root agents file", 1),),
+}
+
+# Finding kinds with a proof above, for the README's list.
+PROVEN = sorted({p.kind for proofs in PROOFS.values() for p in proofs})
+
+
+def check_case(agentspine: str, fixture: str, host: str, cwd: str, env: dict, captured: bytes,
+               timeout: int) -> list:
+    """The failures of the proofs for one case (empty: all hold)."""
+    proofs = PROOFS.get((fixture, host), ())
+    if not proofs:
+        return []
+    resolved = subprocess.run([agentspine, "resolve", "--host", host, "--cwd", cwd, "--json"],
+                              cwd=cwd, env=env, capture_output=True, timeout=timeout)
+    if resolved.returncode != 0:
+        return [f"resolve exit {resolved.returncode}"]
+    root = json.loads(resolved.stdout)["project_root"]
+    done = subprocess.run([agentspine, "check", "--root", root, "--paths", cwd, "--host", host, "--json"],
+                          cwd=cwd, env=env, capture_output=True, timeout=timeout)
+    if done.returncode != 0:
+        return [f"check exit {done.returncode}: {done.stderr.decode('utf-8', 'replace').strip()[-200:]}"]
+    findings = json.loads(done.stdout)["findings"]
+    failures = []
+    for proof in proofs:
+        if not any(f["id"] == proof.kind and f["host"] == host and f["path"].endswith(proof.path)
+                   for f in findings):
+            got = ", ".join(f"{f['id']} {f['path']}" for f in findings) or "none"
+            failures.append(f"check reports no {proof.kind} for {proof.path} (it reports: {got})")
+        seen = captured.count(proof.marker)
+        if seen != proof.times:
+            failures.append(f"{proof.kind} {proof.path}: the client sent {proof.marker!r} {seen} times, "
+                            f"expected {proof.times}")
+    return failures
