@@ -18,6 +18,7 @@ pub(crate) fn host_name(host: Host) -> &'static str {
         Host::Codex => "Codex",
         Host::Claude => "Claude Code",
         Host::Pi => "pi",
+        Host::Pi073 => "pi 0.73",
         Host::Desktop => "a desktop app (ADR 0037)",
         Host::Generic => "the generic rule",
     }
