@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Idempotent installer of the three host CLIs at pinned versions.
+# Idempotent installer of the host CLIs at pinned versions.
 #
-#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN
+#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN, GEMINI_BIN
 #
 # Installs into ${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}/<name>-<version>
 # and skips a client whose binary already reports the pinned version.
-# stdout: only the three KEY=path lines (shell-quoted); stderr: only errors.
+# stdout: only the KEY=path lines (shell-quoted); stderr: only errors.
 set -euo pipefail
 
 CODEX_VERSION=0.171.0
 CLAUDE_VERSION=2.1.332
 PI_VERSION=0.73.1
+GEMINI_VERSION=0.61.0
 
 CACHE="${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}"
 mkdir -p "$CACHE"
@@ -77,4 +78,12 @@ if ! version_ok "$PI_BIN" "$PI_VERSION"; then
   version_ok "$PI_BIN" "$PI_VERSION" || die "pi at $PI_BIN does not report $PI_VERSION"
 fi
 
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\n' "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN"
+# --- Gemini CLI: plain npm package (Node >= 20); its bundle is self-contained.
+GEMINI_BIN="$CACHE/gemini-$GEMINI_VERSION/node_modules/.bin/gemini"
+if ! version_ok "$GEMINI_BIN" "$GEMINI_VERSION"; then
+  npm_install gemini "$GEMINI_VERSION" \
+    "{\"name\":\"agentspine-e2e-gemini\",\"private\":true,\"dependencies\":{\"@google/gemini-cli\":\"$GEMINI_VERSION\"}}"
+  version_ok "$GEMINI_BIN" "$GEMINI_VERSION" || die "gemini at $GEMINI_BIN does not report $GEMINI_VERSION"
+fi
+
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\nGEMINI_BIN=%q\n' "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN" "$GEMINI_BIN"

@@ -17,6 +17,8 @@ pub enum Host {
     Codex,
     /// Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory.
     Claude,
+    /// Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined.
+    Gemini,
     /// The pi coding agent: AGENTS.md or CLAUDE.md per directory.
     Pi,
     /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
@@ -28,13 +30,15 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 5] = [Host::Codex, Host::Claude, Host::Pi, Host::Desktop, Host::Generic];
+    pub const ALL: [Host; 6] =
+        [Host::Codex, Host::Claude, Host::Gemini, Host::Pi, Host::Desktop, Host::Generic];
 
     /// The name used on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Host::Codex => "codex",
             Host::Claude => "claude",
+            Host::Gemini => "gemini",
             Host::Pi => "pi",
             Host::Desktop => "desktop",
             Host::Generic => "generic",
@@ -70,10 +74,9 @@ impl FromStr for Host {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Host::ALL
-            .into_iter()
-            .find(|h| h.as_str() == s)
-            .ok_or_else(|| format!("unknown host {s:?} (expected codex, claude, pi, desktop or generic)"))
+        Host::ALL.into_iter().find(|h| h.as_str() == s).ok_or_else(|| {
+            format!("unknown host {s:?} (expected codex, claude, gemini, pi, desktop or generic)")
+        })
     }
 }
 

@@ -12,6 +12,7 @@ mod bad_input;
 mod catalog;
 mod counts;
 mod differences;
+mod gemini;
 mod guard;
 mod memory;
 mod rules;

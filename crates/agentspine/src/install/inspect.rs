@@ -44,7 +44,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 &["SessionStart", "UserPromptSubmit", "PreToolUse"],
             )
         }
-        Host::Pi | Host::Desktop | Host::Generic => {
+        Host::Gemini | Host::Pi | Host::Desktop | Host::Generic => {
             return json!({
                 "applicable": false,
                 "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", host),
