@@ -5,8 +5,9 @@
 //! |---|---|
 //! | `SessionStart` | the instruction files the host never reads, when configured ([`crate::config`]); Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots); both hosts: continuity records read through the user's bindings, then the compact `sourceResolution` report (core's [`agentspine_core::report`]), once per session |
 //! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent; both hosts: continuity records not yet sent |
-//! | `PreToolUse` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
-//! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
+//! | `PreToolUse`, Gemini's `AfterTool` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
+//! | Gemini's `BeforeAgent` | as `UserPromptSubmit` |
+//! | `SessionEnd`, Codex's `PostCompact`, Gemini's `PreCompress` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
 use std::collections::HashSet;
@@ -91,29 +92,32 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         shared,
     };
     let mut tail = None;
-    let blocks = match payload.hook_event_name.as_str() {
-        "SessionStart" => {
+    let blocks = match (host, payload.hook_event_name.as_str()) {
+        (_, "SessionStart") => {
             shared.set_phase("memory");
             let (blocks, report) = hook.session_start();
             tail = report;
             blocks
         }
-        "UserPromptSubmit" => {
+        (HookHost::Claude | HookHost::Codex, "UserPromptSubmit") | (HookHost::Gemini, "BeforeAgent") => {
             shared.set_phase("memory");
             hook.user_prompt()
         }
-        "PreToolUse" => {
+        // Gemini adds a hook's context only to a tool's result (AfterTool);
+        // what BeforeTool answers is dropped, so it is not asked there.
+        (HookHost::Claude | HookHost::Codex, "PreToolUse") | (HookHost::Gemini, "AfterTool") => {
             shared.set_phase("chain");
             hook.pre_tool_use()
         }
-        "SessionEnd" => {
+        (_, "SessionEnd") => {
             shared.set_phase("session-state");
             hook.forget_session();
             Vec::new()
         }
         // Codex summarises its history away when it compacts (and starts
         // no new session): what this session was sent is gone with it.
-        "PostCompact" if host == HookHost::Codex => {
+        // Gemini's PreCompress: the same, before it summarises.
+        (HookHost::Codex, "PostCompact") | (HookHost::Gemini, "PreCompress") => {
             shared.set_phase("session-state");
             hook.forget_session();
             Vec::new()
@@ -166,8 +170,8 @@ impl Hook<'_> {
                 blocks.extend(facts);
                 report
             }
-            // Codex keeps no memory directory.
-            HookHost::Codex => None,
+            // Codex and Gemini keep no memory directory agentspine reads.
+            HookHost::Codex | HookHost::Gemini => None,
         };
         // Both hosts: what the user's bindings carry (context only).
         blocks.extend(self.continuity());
@@ -290,12 +294,14 @@ impl Hook<'_> {
     }
 
     /// How the host labels a file it loads lazily (Claude Code:
-    /// `Contents of <abs path>:`), else a heading with the path relative
-    /// to its root.
+    /// `Contents of <abs path>:`, Gemini: `--- Context from: <abs path>
+    /// ---`), else a heading with the path relative to its root.
     pub(super) fn heading(&self, absolute: &Path, relative: &str) -> String {
         match self.host {
             HookHost::Claude => format!("Contents of {}:", absolute.display()),
             HookHost::Codex => format!("## {relative}"),
+            // Gemini's own frame for a context file it loads.
+            HookHost::Gemini => format!("--- Context from: {} ---", absolute.display()),
         }
     }
 }

@@ -32,6 +32,8 @@ impl Hook<'_> {
         let wanted = match self.host {
             HookHost::Claude => config.claude.session_start_agents_md != AgentsMd::Off,
             HookHost::Codex => config.codex.session_start_claude_md,
+            // Gemini reads the names its own settings list; nothing to add.
+            HookHost::Gemini => false,
         };
         if !wanted {
             return Vec::new();
@@ -39,6 +41,7 @@ impl Hook<'_> {
         let parts = match self.host {
             HookHost::Claude => self.claude_agents_md(config.claude.session_start_agents_md == AgentsMd::All),
             HookHost::Codex => self.codex_claude_md(),
+            HookHost::Gemini => None,
         };
         let Some((parts, root)) = parts else { return Vec::new() };
         parts

@@ -1,4 +1,4 @@
-//! `agentspine hook claude|codex`: the hook adapters. The host runs the
+//! `agentspine hook claude|codex|gemini`: the hook adapters. The host runs the
 //! command with its native payload on stdin; agentspine prints the host's
 //! own output JSON with what the host does not load itself (HOSTS.md), or
 //! nothing.
@@ -71,15 +71,18 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 /// takes longer than two seconds.
 ///
 /// Install it as a command hook for SessionStart, UserPromptSubmit,
-/// PreToolUse and SessionEnd (and Codex's PostCompact):
+/// PreToolUse and SessionEnd (and Codex's PostCompact); for Gemini CLI,
+/// SessionStart, BeforeAgent, AfterTool (Gemini adds a hook's context to
+/// the tool's result; BeforeTool's is dropped), PreCompress and SessionEnd:
 ///
 ///   agentspine hook claude      # Claude Code (settings.json "hooks")
 ///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)
+///   agentspine hook gemini      # Gemini CLI (~/.gemini/settings.json "hooks")
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose payload arrives on stdin: `claude` or `codex` (the hosts with
-    /// command hooks; a host name parsed as everywhere else).
+    /// Whose payload arrives on stdin: `claude`, `codex` or `gemini` (the
+    /// hosts with command hooks; a host name parsed as everywhere else).
     #[arg(value_parser = adapter, value_name = "HOST")]
     host: HookHost,
 }
@@ -117,6 +120,8 @@ pub enum HookHost {
     Claude,
     /// Codex CLI.
     Codex,
+    /// Gemini CLI.
+    Gemini,
 }
 
 impl TryFrom<Host> for HookHost {
@@ -126,9 +131,11 @@ impl TryFrom<Host> for HookHost {
         match host {
             Host::Claude => Ok(HookHost::Claude),
             Host::Codex => Ok(HookHost::Codex),
+            Host::Gemini => Ok(HookHost::Gemini),
             other => Err(format!(
                 "{other} has no command hooks: pi loads agentspine through its extension (plugins/pi), a desktop app \
-                 through `agentspine serve`, any other client through `agentspine mcp`; hooks exist for claude and codex"
+                 through `agentspine serve`, any other client through `agentspine mcp`; hooks exist for claude, codex and \
+                 gemini"
             )),
         }
     }
@@ -139,6 +146,7 @@ impl HookHost {
         match self {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,
+            HookHost::Gemini => Host::Gemini,
         }
     }
 }
@@ -155,6 +163,7 @@ mod tests {
     fn only_the_installed_form_skips_the_parser() {
         assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
         assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
+        assert_eq!(parse(&["hook", "gemini"]), Some(HookHost::Gemini));
         for other in [
             &["hook"][..],
             &["hook", "pi"],

@@ -39,7 +39,8 @@ use crate::policy::NeverProjects;
 use crate::resolution::{Part, Scope, Verdict};
 use crate::text::lenient_utf8;
 
-pub(crate) use settings::{GeminiSettings, load_settings};
+pub(crate) use settings::load_settings;
+pub use settings::{GeminiSettings, strip_comments};
 
 /// Gemini's default context file name, always among the names read.
 pub const DEFAULT_NAME: &str = "GEMINI.md";

@@ -92,6 +92,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "desktop",
               "generic"
@@ -133,6 +134,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "desktop",
               "generic"
@@ -159,6 +161,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "desktop",
               "generic"
@@ -200,6 +203,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "desktop",
               "generic"
