@@ -1,4 +1,4 @@
-//! `agentspine install|uninstall claude|codex`: registers agentspine's hook
+//! `agentspine install|uninstall claude|codex|gemini`: registers agentspine's hook
 //! and MCP server in a host's own configuration files, and takes them out
 //! again.
 //!
@@ -19,6 +19,7 @@
 
 mod claude;
 mod codex;
+mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
@@ -34,7 +35,7 @@ use serde::Serialize;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code or Codex.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex or Gemini CLI.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -45,6 +46,11 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// `[mcp_servers.agentspine]` in `config.toml`. Codex runs these hooks only
 /// once you trust them: in Codex's `/hooks` view, or with `--trust-hooks`,
 /// which writes the same trust records into `config.toml`.
+///
+/// Gemini CLI: hooks and `mcpServers.agentspine` in `~/.gemini/settings.json`
+/// (`$GEMINI_CLI_HOME/.gemini/settings.json`); user hooks run without a
+/// trust step. The file must be plain JSON (a file with comments is
+/// refused, never rewritten without them).
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -97,6 +103,8 @@ enum Host {
     Claude,
     /// Codex CLI.
     Codex,
+    /// Gemini CLI.
+    Gemini,
 }
 
 /// Where Claude Code's configuration goes.
@@ -179,6 +187,17 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             );
             codex::changes(&home, &bin, adding, args.trust_hooks)?
         }
+        Host::Gemini => {
+            anyhow::ensure!(
+                args.scope == Scope::User,
+                "Gemini CLI is installed for the user only here: drop `--scope project`"
+            );
+            anyhow::ensure!(
+                !args.trust_hooks,
+                "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`"
+            );
+            (gemini::changes(&home, &bin, adding)?, Vec::new())
+        }
     };
     let mut reports = Vec::new();
     let mut diffs = String::new();
@@ -239,6 +258,7 @@ fn host_word(host: Host) -> &'static str {
     match host {
         Host::Claude => "claude",
         Host::Codex => "codex",
+        Host::Gemini => "gemini",
     }
 }
 
