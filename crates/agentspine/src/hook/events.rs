@@ -7,7 +7,7 @@
 //! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent; both hosts: continuity records not yet sent |
 //! | `PreToolUse`, Gemini's `AfterTool` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
 //! | Gemini's `BeforeAgent` | as `UserPromptSubmit` |
-//! | `SessionEnd`, Codex's `PostCompact`, Gemini's `PreCompress` | nothing; forgets what the session was sent |
+//! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
 use std::collections::HashSet;
@@ -116,8 +116,9 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         }
         // Codex summarises its history away when it compacts (and starts
         // no new session): what this session was sent is gone with it.
-        // Gemini's PreCompress: the same, before it summarises.
-        (HookHost::Codex, "PostCompact") | (HookHost::Gemini, "PreCompress") => {
+        // Not Gemini's PreCompress: 0.61 fires it on every turn, before it
+        // checks whether to compress at all.
+        (HookHost::Codex, "PostCompact") => {
             shared.set_phase("session-state");
             hook.forget_session();
             Vec::new()

@@ -73,7 +73,7 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 /// Install it as a command hook for SessionStart, UserPromptSubmit,
 /// PreToolUse and SessionEnd (and Codex's PostCompact); for Gemini CLI,
 /// SessionStart, BeforeAgent, AfterTool (Gemini adds a hook's context to
-/// the tool's result; BeforeTool's is dropped), PreCompress and SessionEnd:
+/// the tool's result; BeforeTool's is dropped) and SessionEnd:
 ///
 ///   agentspine hook claude      # Claude Code (settings.json "hooks")
 ///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)

@@ -11,12 +11,13 @@ use super::{Change, hooks, parse_object, read_config, render_object};
 /// The events agentspine answers, with Gemini's matcher for each (`None`:
 /// every occurrence). AfterTool's is a regular expression over tool names:
 /// the path tools (Gemini adds a hook's context to the tool's result
-/// there; BeforeTool's context is dropped).
+/// there; BeforeTool's context is dropped). Not PreCompress: Gemini 0.61
+/// fires it before every check whether to compress, on every turn, so it
+/// says nothing about what the model still has.
 pub const EVENTS: &[(&str, Option<&str>)] = &[
     ("SessionStart", None),
     ("BeforeAgent", None),
     ("AfterTool", Some("^(read_file|read_many_files|list_directory|write_file|replace|glob|grep_search)$")),
-    ("PreCompress", None),
     ("SessionEnd", None),
 ];
 

@@ -826,11 +826,15 @@ fn gemini_after_tool_sends_what_its_own_loading_leaves_out_once() {
     let out = ex.hook("gemini", &grep("services/billing"), &[]);
     insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"--- Context from: [TREE]/services/billing/GEMINI.md ---\n\n# billing for Gemini"}}"#);
     assert_eq!(ex.stdout(&ex.hook("gemini", &grep("services/billing"), &[])), "");
-    // A prompt adds nothing here; PreCompress forgets what was sent.
+    // A prompt adds nothing here. PreCompress (which Gemini fires on every
+    // turn) forgets nothing; SessionEnd forgets what was sent.
     let prompt = gemini(&ex, "g3", &ex.tree, "BeforeAgent", json!({ "prompt": "carbonara" }));
     assert_eq!(ex.stdout(&ex.hook("gemini", &prompt, &[SCOPE])), "");
     let compress = gemini(&ex, "g3", &ex.tree, "PreCompress", json!({ "trigger": "auto" }));
     assert_eq!(ex.stdout(&ex.hook("gemini", &compress, &[])), "");
+    assert_eq!(ex.stdout(&ex.hook("gemini", &grep("services/billing"), &[])), "");
+    let end = gemini(&ex, "g3", &ex.tree, "SessionEnd", json!({ "reason": "exit" }));
+    assert_eq!(ex.stdout(&ex.hook("gemini", &end, &[])), "");
     assert!(ex.context(&ex.hook("gemini", &grep("services/billing"), &[])).contains("billing for Gemini"));
     assert_eq!(ex.audit_rows(), "");
 }

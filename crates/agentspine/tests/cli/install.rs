@@ -451,7 +451,6 @@ fn gemini_install_puts_hooks_and_the_server_in_its_settings_once_and_uninstall_r
             ("AfterTool".into(), 1),
             ("SessionStart".into(), 1),
             ("BeforeAgent".into(), 1),
-            ("PreCompress".into(), 1),
             ("SessionEnd".into(), 1)
         ]
     );
