@@ -78,3 +78,19 @@ fn imports_stop_at_depth_five() {
     assert!(text.ends_with(" @7.md"), "a path must start with a letter, `.` or `/`: {text}");
     assert_eq!(r.counters.reads, 6);
 }
+
+#[test]
+fn a_configured_name_that_leaves_its_directory_is_skipped_with_a_warning_naming_the_file() {
+    let p = Project::git();
+    p.file("AGENTS.md", "a\n").file("x.md", "x\n");
+    p.home_file(
+        ".gemini/settings.json",
+        "{\"context\": {\"fileName\": [\"../x.md\", \" \", \"./AGENTS.md\"]}}",
+    );
+    let r = p.resolve(Host::Gemini, ".");
+    let labels: Vec<&str> = r.parts.iter().map(|part| part.label.as_str()).collect();
+    assert_eq!(labels, ["AGENTS.md"]);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert_eq!(r.warnings[0].file.as_deref(), Some(p.home.join(".gemini/settings.json").as_path()));
+    assert!(r.warnings[0].message.contains("\"../x.md\" is not a name inside a directory"));
+}

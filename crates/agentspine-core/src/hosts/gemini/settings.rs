@@ -31,7 +31,7 @@ pub(crate) fn load_settings(
     cwd: &Path,
     warnings: &mut Vec<Warning>,
 ) -> GeminiSettings {
-    let mut names: Option<Vec<String>> = None;
+    let mut names: Option<(Vec<String>, PathBuf)> = None;
     let mut markers: Option<Vec<String>> = None;
     let mut layers: Vec<(PathBuf, Option<String>)> = Vec::new();
     let system = env.gemini_system_settings.clone();
@@ -54,10 +54,10 @@ pub(crate) fn load_settings(
         let Some(context) = json.get("context") else { continue };
         if let Some(value) = context.get("fileName") {
             match value {
-                serde_json::Value::String(s) => names = Some(vec![s.clone()]),
+                serde_json::Value::String(s) => names = Some((vec![s.clone()], file.clone())),
                 serde_json::Value::Array(items) => {
                     match items.iter().map(|v| v.as_str().map(str::to_owned)).collect() {
-                        Some(list) => names = Some(list),
+                        Some(list) => names = Some((list, file.clone())),
                         None => {
                             wrong_type(&file, "context.fileName", "a string or a list of strings", warnings)
                         }
@@ -73,16 +73,17 @@ pub(crate) fn load_settings(
             }
         }
     }
+    let (configured, names_file) = names.unwrap_or_default();
     let mut list: Vec<String> = Vec::new();
-    for name in names.unwrap_or_default().iter().chain(std::iter::once(&DEFAULT_NAME.to_owned())) {
+    for name in configured.iter().chain(std::iter::once(&DEFAULT_NAME.to_owned())) {
         let name = name.trim();
         if name.is_empty() {
             continue;
         }
         let Some(name) = plain_relative(name) else {
             warnings.push(malformed(
-                Path::new("context.fileName"),
-                format!("{name:?} is not a name inside a directory; agentspine skips it"),
+                &names_file,
+                format!("context.fileName {name:?} is not a name inside a directory; agentspine skips it"),
             ));
             continue;
         };
