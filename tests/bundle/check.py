@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The installed-bundle check: agentspine installed as a user installs it,
-driven the way Claude Code, Codex and pi 1.x's extension drive it, checked
-with strace.
+driven the way Claude Code, Codex, Gemini CLI and pi 1.x's extension drive
+it, checked with strace.
 
     check.py --agentspine BIN
 
 BIN is copied into a temporary prefix (`PREFIX/bin/agentspine`, what
 `cargo install --root PREFIX` lays out) and every command below runs that
-copy, with a throwaway HOME, custom `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and
-`PI_CODING_AGENT_DIR`,
+copy, with a throwaway HOME, custom `CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
+`GEMINI_CLI_HOME` and `PI_CODING_AGENT_DIR`,
 and a state directory of its own. scripts/test passes its debug build
 (a release build would add minutes on a 2-core CI machine; the code is the
 same).
@@ -36,7 +36,10 @@ beside it; the agentspine checkout the install is run from.
    `packages/api` brings `AGENTS.override.md` (never the `AGENTS.md` it
    overrides), into `packages/lib` the fallback file named in config.toml;
    a restart repeats nothing; after a compaction (PostCompact, or
-   SessionStart `compact`) the same patch brings them again. The same payload
+   SessionStart `compact`) the same patch brings them again. Gemini CLI:
+   grep_search in `packages/web/src` brings its GEMINI.md once (Gemini
+   loads nothing for grep), read_file there adds nothing (Gemini loads it
+   itself), and the same grep again adds nothing. The same payload
    run from the checkout gives the same bytes (nothing depends on where
    agentspine was installed from or started). pi, as its extension asks
    (`BIN hook pi` with the binary the installed extension names): startup
@@ -114,12 +117,13 @@ class World:
         self.claude_home = os.path.join(base, "profiles", "claude-config")
         self.codex_home = os.path.join(base, "profiles", "codex-home")
         self.pi_home = os.path.join(base, "profiles", "pi-agent")
+        self.gemini_cli_home = os.path.join(base, "profiles", "gemini-cli-home")
         self.state = os.path.join(base, "state")
         self.outside = os.path.join(base, "elsewhere")
         self.app = os.path.join(base, "work", "app")
         self.web = os.path.join(self.app, "packages", "web")
         self.sibling = os.path.join(base, "work", "sibling-secret")
-        for d in (self.home, self.claude_home, self.codex_home, self.pi_home, self.outside):
+        for d in (self.home, self.claude_home, self.codex_home, self.gemini_cli_home, self.pi_home, self.outside):
             os.makedirs(d)
         self.traces = os.path.join(base, "traces")
         os.makedirs(self.traces)
@@ -131,6 +135,9 @@ class World:
         write(os.path.join(self.web, "AGENTS.md"), "# web\n\nWeb rules.\n")
         write(os.path.join(self.web, "CLAUDE.md"), "# web\n\nWeb rules for Claude.\n")
         write(os.path.join(self.web, "index.ts"), "export {};\n")
+        write(os.path.join(self.app, "GEMINI.md"), "# app\n\nRoot rules for Gemini.\n")
+        write(os.path.join(self.web, "src", "GEMINI.md"), "# web/src\n\nWEB-SRC-GEMINI: no default exports.\n")
+        write(os.path.join(self.web, "src", "button.ts"), "export const b = 1;\n")
         # A rules directory: the one listing a Claude Code chain needs.
         write(os.path.join(self.app, ".claude", "rules", "style.md"), "Two spaces.\n")
         api = os.path.join(self.app, "packages", "api")
@@ -170,6 +177,7 @@ class World:
             "CLAUDE_CONFIG_DIR": self.claude_home,
             "CODEX_HOME": self.codex_home,
             "PI_CODING_AGENT_DIR": self.pi_home,
+            "GEMINI_CLI_HOME": self.gemini_cli_home,
             "XDG_STATE_HOME": self.state,
             "LANG": "C.UTF-8",
         }
@@ -179,8 +187,9 @@ class World:
                               timeout=60)
 
     def installed(self, host: str) -> dict:
-        path = (os.path.join(self.claude_home, "settings.json") if host == "claude"
-                else os.path.join(self.codex_home, "hooks.json"))
+        path = {"claude": os.path.join(self.claude_home, "settings.json"),
+                "codex": os.path.join(self.codex_home, "hooks.json"),
+                "gemini": os.path.join(self.gemini_cli_home, ".gemini", "settings.json")}[host]
         with open(path) as f:
             return json.load(f)
 
@@ -255,9 +264,9 @@ def run(w: World) -> int:
     before = hashes(w.app, w.sibling, w.memory)
 
     # 1. The zero-source case: what the hosts load by themselves.
-    needed = ["FACT-STYLE", "FACT-PASTA", "API-OVERRIDE", "API-CLAUDE", "LIB-FALLBACK"]
+    needed = ["FACT-STYLE", "FACT-PASTA", "API-OVERRIDE", "API-CLAUDE", "LIB-FALLBACK", "WEB-SRC-GEMINI"]
     native = ""
-    for host in ("claude", "codex", "pi"):
+    for host in ("claude", "codex", "gemini", "pi"):
         r = w.agentspine(["resolve", "--host", host, "--cwd", w.web, "--format", "json"], w.outside)
         check(r.returncode == 0, f"resolve --host {host} runs from outside any checkout ({r.stderr.strip()})")
         doc = json.loads(r.stdout)
@@ -271,17 +280,17 @@ def run(w: World) -> int:
     check(missing == needed, f"zero of the {len(needed)} needed sources reach the model natively")
 
     # 2. Install twice, from the checkout: one hook set per host.
-    for host in ("claude", "codex", "pi"):
+    for host in ("claude", "codex", "gemini", "pi"):
         for _ in range(2):
             r = w.agentspine(["install", host], CHECKOUT)
             check(r.returncode == 0, f"install {host} ({r.stderr.strip() or 'ok'})")
-    check(not any(os.path.exists(os.path.join(w.home, d)) for d in (".claude", ".codex", ".pi")),
-          "nothing written to ~/.claude, ~/.codex or ~/.pi: CLAUDE_CONFIG_DIR, CODEX_HOME and "
-          "PI_CODING_AGENT_DIR are honoured")
+    check(not any(os.path.exists(os.path.join(w.home, d)) for d in (".claude", ".codex", ".gemini", ".pi")),
+          "nothing written to ~/.claude, ~/.codex, ~/.gemini or ~/.pi: CLAUDE_CONFIG_DIR, CODEX_HOME, "
+          "GEMINI_CLI_HOME and PI_CODING_AGENT_DIR are honoured")
     extensions = sorted(os.listdir(os.path.join(w.pi_home, "extensions")))
     check(extensions == ["agentspine.js"] and w.pi_binary() == w.bin,
           f"pi: one extension after installing twice, running the installed binary ({extensions})")
-    for host in ("claude", "codex"):
+    for host in ("claude", "codex", "gemini"):
         hooks = w.installed(host)["hooks"]
         counts = {event: sum(1 for g in groups for h in g["hooks"] if " hook " in h.get("command", ""))
                   for event, groups in hooks.items()}
@@ -361,6 +370,25 @@ def run(w: World) -> int:
     codex("SessionStart", "compact", source="compact")
     again = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts"))
     check("API-OVERRIDE" in again, "Codex after SessionStart compact: the file comes again")
+    def gemini(event: str, match=None, **fields) -> str:
+        payload = {"session_id": "bundle-gemini-1", "transcript_path": "", "cwd": w.web,
+                   "hook_event_name": event, "timestamp": "2026-12-01T00:00:00.000Z", **fields}
+        return w.hook("gemini", payload, w.web, match)
+
+    gemini("SessionStart", source="startup")
+    check((w.last_report or "").startswith(f"host gemini; root {os.path.realpath(w.app)} (project); sources "),
+          f"Gemini startup: the compact sourceResolution report ({w.last_report})")
+    src = os.path.join(w.web, "src")
+    grep = gemini("AfterTool", "grep_search", tool_name="grep_search",
+                  tool_input={"pattern": "export", "dir_path": src}, tool_response={})
+    check("WEB-SRC-GEMINI" in grep and "Root rules" not in grep,
+          "Gemini grep_search in packages/web/src: that folder's GEMINI.md, never the ones loaded at start")
+    read = gemini("AfterTool", "read_file", tool_name="read_file",
+                  tool_input={"file_path": os.path.join(src, "button.ts")}, tool_response={})
+    check(read == "", "Gemini read_file there: nothing (Gemini loads that GEMINI.md itself)")
+    check(gemini("AfterTool", "grep_search", tool_name="grep_search",
+                 tool_input={"pattern": "export", "dir_path": src}, tool_response={}) == "",
+          "Gemini: the same grep again adds nothing")
     home_payload = {"session_id": "bundle-codex-home", "transcript_path": None, "cwd": w.home,
                     "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
                     "tool_input": patch("notes.md")}

@@ -4,7 +4,7 @@
     capture.py HOST --tree DIR --cwd DIR --home DIR [--out FILE] [--entries-only]
                [--keep DIR] [--timeout 60] [--script FILE] [--env K=V ...]
 
-HOST is codex, claude, pi (pi 1.x, PI1_BIN) or pi-0.73 (PI_BIN).  The mock model server (mock_model.py) and the
+HOST is codex, claude, gemini, pi (pi 1.x, PI1_BIN) or pi-0.73 (PI_BIN).  The mock model server (mock_model.py) and the
 CLI run together inside one fresh network namespace with its own PID namespace
 (`unshare --net --pid --fork --kill-child --mount-proc`), so nothing can leave
 the machine and every process of the run dies with it.  HOME is the given
@@ -17,6 +17,10 @@ it needs and never rewrites a caller's file:
 * claude: ANTHROPIC_BASE_URL + dummy ANTHROPIC_API_KEY,
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, `--model claude-sonnet-4-5`;
           CLAUDE_CONFIG_DIR is left unset (default ~/.claude) unless --env sets it.
+* gemini: GEMINI_API_KEY (dummy) + GOOGLE_GEMINI_BASE_URL, GEMINI_CLI_NO_RELAUNCH,
+          GEMINI_CLI_TRUST_WORKSPACE=true; the API-key auth is chosen in a
+          system-defaults file on a tmpfs over /mnt inside the namespace, so
+          ~/.gemini/settings.json is read as the caller wrote it.
 * pi, pi-0.73:
           PI_CODING_AGENT_DIR=$HOME/.pi/agent (unless --env sets it); a provider
           entry is merged into its models.json for the run, and the file is
@@ -35,6 +39,12 @@ Extracted text (written byte-exactly, UTF-8, no newline added):
           "\\nCurrent date: " line.  So it ends with the "\\n\\n" after the last file.
 * pi:     the system prompt's "<project_context>" section, from its opening
           tag through its closing "</project_context>" tag.
+* gemini: of the first main :streamGenerateContent request, the system
+          instruction's "<loaded_context>...</loaded_context>" block (after the
+          "# Contextual Instructions (" heading: the global files), then a blank
+          line, then the first user message's
+          "<loaded_context>\\n<project_context>...</loaded_context>" block (the
+          project files); either may be absent.
 
 No instruction text sent -> empty output, exit 0.  CLI failure, timeout, or no
 model request seen -> message on stderr, exit 1.
@@ -56,7 +66,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
 
-HOSTS = ("codex", "claude", "pi", "pi-0.73")
+HOSTS = ("codex", "claude", "gemini", "pi", "pi-0.73")
 PI_HOSTS = ("pi", "pi-0.73")
 TIMEOUT = 60
 PROMPT = "Reply with the single word ok."
@@ -66,6 +76,7 @@ CLAUDE_MODEL = "claude-sonnet-4-5"
 PI_PROVIDER = "agentspine-mock"
 PI_MODEL = "mock-model"
 MOCK_KEY = "sk-agentspine-mock-not-a-real-key"
+GEMINI_SYSTEM_DIR = "/mnt"  # a tmpfs inside the gemini run's namespace (see _inside)
 
 CODEX_MARKER = "# AGENTS.md instructions"
 CLAUDE_ENTRY = "Contents of "
@@ -76,6 +87,10 @@ PI_SKILLS = "\n\nThe following skills provide specialized instructions for speci
 PI_DATE = "\nCurrent date: "
 PI1_OPEN = "<project_context>\n"
 PI1_CLOSE = "\n</project_context>"
+GEMINI_HEADING = "\n# Contextual Instructions ("
+GEMINI_OPEN = "<loaded_context>\n"
+GEMINI_CLOSE = "</loaded_context>"
+GEMINI_PROJECT = "\n<loaded_context>\n<project_context>\n"
 
 
 class CaptureError(Exception):
@@ -91,7 +106,7 @@ def client_bins() -> dict:
     global _BINS
     if _BINS is not None:
         return _BINS
-    keys = ("CODEX_BIN", "CLAUDE_BIN", "PI_BIN", "PI1_BIN")
+    keys = ("CODEX_BIN", "CLAUDE_BIN", "PI_BIN", "PI1_BIN", "GEMINI_BIN")
     if all(os.environ.get(k) for k in keys):
         _BINS = {k: os.environ[k] for k in keys}
         return _BINS
@@ -180,6 +195,25 @@ def _inside(spec_path: str) -> int:
                     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"})
         argv = [spec["bin"], "-p", spec["prompt"], "--output-format", "json",
                 "--model", CLAUDE_MODEL, *spec["extra_args"]]
+    elif host == "gemini":
+        # The API-key auth is chosen in a system-defaults file of the run's
+        # own (the lowest settings layer), so the caller's settings.json is
+        # read exactly as written and never touched.  Gemini skips a system
+        # file with a group- or world-writable ancestor (/tmp is one), so
+        # the file lives on a tmpfs mounted over /mnt inside this namespace.
+        for p in (spec["bin"], home, cwd, work):
+            if os.path.abspath(p).startswith(GEMINI_SYSTEM_DIR + "/"):
+                raise SystemExit(f"capture: {p} lies under {GEMINI_SYSTEM_DIR}, which the gemini run hides")
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=0755,size=1m", "tmpfs", GEMINI_SYSTEM_DIR],
+                       check=True)
+        defaults = os.path.join(GEMINI_SYSTEM_DIR, "system-defaults.json")
+        with open(defaults, "w", encoding="utf-8") as f:
+            json.dump({"security": {"auth": {"selectedType": "gemini-api-key"}}}, f)
+        env.update({"GEMINI_API_KEY": MOCK_KEY, "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
+                    "GEMINI_CLI_NO_RELAUNCH": "true", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+                    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": defaults,
+                    "GEMINI_CLI_SYSTEM_SETTINGS_PATH": os.path.join(GEMINI_SYSTEM_DIR, "settings.json")})
+        argv = [spec["bin"], "-p", spec["prompt"], "--output-format", "json", *spec["extra_args"]]
     else:
         env["PI_OFFLINE"] = "1"
         agent_dir = env.get("PI_CODING_AGENT_DIR") or os.path.join(home, ".pi", "agent")
@@ -205,7 +239,7 @@ def _inside(spec_path: str) -> int:
 
     argv = [*spec.get("wrap", []), *argv]
     meta = {"host": host, "argv": argv, "cwd": cwd, "port": port,
-            "env": {k: v for k, v in env.items() if k != "AGENTSPINE_MOCK_KEY"}}
+            "env": {k: v for k, v in env.items() if k not in ("AGENTSPINE_MOCK_KEY", "GEMINI_API_KEY")}}
     t0 = time.monotonic()
     meta["started_at"] = time.time()
     timed_out = False
@@ -360,9 +394,36 @@ def extract_pi1(recs) -> str | None:
                 raise CaptureError("pi: unterminated <project_context> section")
             return text[start:end + len(PI1_CLOSE)]
     return None
+def extract_gemini(recs) -> str | None:
+    reqs = [r for r in _model_requests(recs, ":streamGenerateContent") if r["body"].get("tools")]
+    if not reqs:
+        raise CaptureError("the mock saw no main POST :streamGenerateContent request from gemini")
+    body = reqs[0]["body"]
+    blocks = []
+    system = "".join(_text_items((body.get("systemInstruction") or {}).get("parts")))
+    head = system.find(GEMINI_HEADING)
+    if head != -1:
+        start = system.find(GEMINI_OPEN, head)
+        end = system.rfind(GEMINI_CLOSE)
+        if start == -1 or end < start:
+            raise CaptureError("gemini: unterminated <loaded_context> in the system instruction")
+        blocks.append(system[start:end + len(GEMINI_CLOSE)])
+    first = next((c for c in body.get("contents") or [] if c.get("role") == "user"), None)
+    for text in _text_items((first or {}).get("parts")):
+        start = text.find(GEMINI_PROJECT)
+        if start == -1:
+            continue
+        end = text.rfind(GEMINI_CLOSE, start)
+        if end == -1:
+            raise CaptureError("gemini: unterminated <loaded_context> in the first user message")
+        blocks.append(text[start + 1:end + len(GEMINI_CLOSE)])
+        break
+    return "\n\n".join(blocks) if blocks else None
 
 
 def extract(host, recs, entries_only=False) -> str | None:
+    if host == "gemini":
+        return extract_gemini(recs)
     if host == "codex":
         return extract_codex(recs)
     if host == "claude":
@@ -404,7 +465,7 @@ def run_host(host: str, tree: str, cwd: str, home: str, *, env: dict | None = No
         raise CaptureError(f"--cwd {cwd} is not inside --tree {tree}")
     bins = client_bins()
     binary = {"codex": bins["CODEX_BIN"], "claude": bins["CLAUDE_BIN"], "pi": bins["PI1_BIN"],
-              "pi-0.73": bins["PI_BIN"]}[host]
+              "pi-0.73": bins["PI_BIN"], "gemini": bins["GEMINI_BIN"]}[host]
     work = tempfile.mkdtemp(prefix=f"agentspine-capture-{host}-")
     try:
         spec = {"host": host, "bin": binary, "cwd": cwd, "home": home, "work": work,

@@ -467,6 +467,10 @@ FIXTURES: list[Fixture] = [
         git=(".",), cwd="."),
 ]
 
+from fixtures_gemini import gemini_fixtures  # noqa: E402
+
+FIXTURES.extend(gemini_fixtures(FIXTURES, Fixture, Symlink, _filler, BOM))
+
 BY_NAME = {f.name: f for f in FIXTURES}
 assert len(BY_NAME) == len(FIXTURES), "duplicate fixture names"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Idempotent installer of the three host CLIs at pinned versions.
+# Idempotent installer of the host CLIs at pinned versions.
 #
-#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN, PI1_BIN, NODE22_BIN
+#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN, PI1_BIN, NODE22_BIN, GEMINI_BIN
 #
 # Installs into ${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}/<name>-<version>
 # and skips a client whose binary already reports the pinned version.
@@ -18,6 +18,7 @@ CLAUDE_VERSION=2.1.332
 PI_VERSION=0.73.1
 PI1_VERSION=1.6.0
 NODE22_VERSION=22.23.5
+GEMINI_VERSION=0.61.0
 
 CACHE="${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}"
 mkdir -p "$CACHE"
@@ -106,5 +107,13 @@ if ! version_ok "$PI1_BIN" "$PI1_VERSION"; then
   version_ok "$PI1_BIN" "$PI1_VERSION" || die "pi at $PI1_BIN does not report $PI1_VERSION"
 fi
 
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\nPI1_BIN=%q\nNODE22_BIN=%q\n' \
-  "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN" "$PI1_BIN" "$NODE22_BIN"
+# --- Gemini CLI: plain npm package (Node >= 20); its bundle is self-contained.
+GEMINI_BIN="$CACHE/gemini-$GEMINI_VERSION/node_modules/.bin/gemini"
+if ! version_ok "$GEMINI_BIN" "$GEMINI_VERSION"; then
+  npm_install gemini "$GEMINI_VERSION" \
+    "{\"name\":\"agentspine-e2e-gemini\",\"private\":true,\"dependencies\":{\"@google/gemini-cli\":\"$GEMINI_VERSION\"}}"
+  version_ok "$GEMINI_BIN" "$GEMINI_VERSION" || die "gemini at $GEMINI_BIN does not report $GEMINI_VERSION"
+fi
+
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\nPI1_BIN=%q\nNODE22_BIN=%q\nGEMINI_BIN=%q\n' \
+  "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN" "$PI1_BIN" "$NODE22_BIN" "$GEMINI_BIN"

@@ -2,13 +2,17 @@
 """Stdlib-only mock model server for agentspine's end-to-end capture harness.
 
 Binds 127.0.0.1 on a free port (or --port), records every request as one JSON
-line, and answers the three wire protocols the hosts use:
+line, and answers the four wire protocols the hosts use:
 
 * Anthropic Messages      POST /v1/messages            (SSE and plain JSON)
                           POST /v1/messages/count_tokens
 * OpenAI Responses        POST /v1/responses           (SSE, ends with
                           response.completed; Codex retries without it)
 * OpenAI Chat Completions POST /v1/chat/completions    (SSE and plain JSON)
+* Gemini API              POST /v1beta/models/M:generateContent, :streamGenerateContent
+                          (SSE with ?alt=sse), :countTokens; a request whose
+                          generationConfig carries a JSON schema (the model
+                          router's) gets a JSON object that satisfies it
 
 Anything else (GET /v1/models, telemetry, ...) gets a harmless 200 `{}` (or an
 empty model list) and is recorded too.
@@ -23,6 +27,7 @@ get plain text).  A turn is one of
     {"tool": {"name": "exec_command", "arguments": {"cmd": "cat x"}}}   # codex 0.171: Responses function_call
     {"tool": {"name": "apply_patch", "custom_input": "*** Begin Patch\\n..."}}  # Responses custom_tool_call
     {"tool": {"name": "read", "arguments": {"path": "x"}}}              # pi: Chat Completions tool_calls
+    {"tool": {"name": "read_file", "args": {"file_path": "/abs/x"}}}    # gemini: a functionCall part
 
 (Measured: Codex 0.171 with model gpt-5.5 offers exec_command/write_stdin,
 not shell/apply_patch; Claude's Read of a file under a directory holding a
@@ -76,7 +81,7 @@ def _sse(event: str | None, data) -> bytes:
 
 
 def _tool_args(tool: dict):
-    args = tool.get("input", tool.get("arguments", {}))
+    args = tool.get("input", tool.get("arguments", tool.get("args", {})))
     return args
 
 
@@ -215,6 +220,48 @@ def chat_reply(body: dict, turn: dict):
     return "text/event-stream", b"".join(out)
 
 
+# ---------------------------------------------------------------- Gemini API
+def _from_schema(schema):
+    """A small value that satisfies a JSON schema (the router's request)."""
+    if not isinstance(schema, dict):
+        return "ok"
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = str(schema.get("type", "object")).lower()
+    if kind == "object":
+        props = schema.get("properties") or {}
+        return {k: _from_schema(v) for k, v in props.items()}
+    if kind == "array":
+        return []
+    if kind in ("number", "integer"):
+        return schema.get("minimum", 1)
+    if kind == "boolean":
+        return False
+    return "ok"
+
+
+def gemini_reply(path: str, query: str, body: dict, turn: dict):
+    usage = {"promptTokenCount": 10, "candidatesTokenCount": 1, "totalTokenCount": 11}
+    if path.endswith(":countTokens"):
+        return "application/json", json.dumps({"totalTokens": 10}).encode()
+    config = body.get("generationConfig") or {}
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    if schema is not None:
+        part = {"text": json.dumps(_from_schema(schema))}
+    elif "tool" in turn:
+        part = {"functionCall": {"name": turn["tool"]["name"], "args": _tool_args(turn["tool"])}}
+    else:
+        part = {"text": turn.get("text", "ok")}
+    reply = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
+                             "index": 0}],
+             "usageMetadata": usage, "modelVersion": "mock-gemini"}
+    if path.endswith(":streamGenerateContent"):
+        if "alt=sse" in query:
+            return "text/event-stream", _sse(None, reply)
+        return "application/json", json.dumps([reply]).encode()
+    return "application/json", json.dumps(reply).encode()
+
+
 class Recorder:
     def __init__(self, path: str | None):
         self.path = path
@@ -288,9 +335,12 @@ def make_handler(recorder: Recorder, script: Script):
                 except Exception:
                     body_text = raw.decode("utf-8", "replace")
             headers = {k.lower(): ("<redacted>" if k.lower() in REDACT else v) for k, v in self.headers.items()}
-            path = self.path.split("?", 1)[0]
+            path, _, query = self.path.partition("?")
             b = body if isinstance(body, dict) else {}
             is_main = bool(b.get("tools"))
+            gen = b.get("generationConfig") or {}
+            if gen.get("responseJsonSchema") or gen.get("responseSchema"):
+                is_main = False  # Gemini's router and other side requests with a schema
             reply = "json:{}"
             ctype, payload = "application/json", b"{}"
             if self.command == "POST" and path.endswith("/messages/count_tokens"):
@@ -308,6 +358,12 @@ def make_handler(recorder: Recorder, script: Script):
                 turn = script.next(is_main)
                 ctype, payload = chat_reply(b, turn)
                 reply = _describe(turn)
+            elif self.command == "POST" and (path.endswith(":generateContent")
+                                             or path.endswith(":streamGenerateContent")
+                                             or path.endswith(":countTokens")):
+                turn = script.next(is_main and not path.endswith(":countTokens"))
+                ctype, payload = gemini_reply(path, query, b, turn)
+                reply = "count_tokens" if path.endswith(":countTokens") else _describe(turn)
             elif self.command == "GET" and path.rstrip("/").endswith("/models"):
                 payload = json.dumps({"object": "list", "data": [], "models": []}).encode()
                 reply = "models"

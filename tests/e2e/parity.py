@@ -34,7 +34,7 @@ import check_proofs as proofs  # noqa: E402
 import fixtures as fx  # noqa: E402
 
 INSTRUCTION_NAMES = ("AGENTS.md", "AGENTS.MD", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.MD",
-                     "CLAUDE.local.md", ".claude")
+                     "CLAUDE.local.md", ".claude", "GEMINI.md")
 
 
 def stray_ancestor_files(path: str) -> list:
@@ -124,7 +124,7 @@ def main(argv=None) -> int:
               + ", ".join(stray), file=sys.stderr)
 
     passed = failed = skipped = 0
-    print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")
+    print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")  # noqa: E501
     for f, host in todo:
         if host in f.pending and not a.capture_only:
             skipped += 1

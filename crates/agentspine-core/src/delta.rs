@@ -32,9 +32,19 @@ use crate::resolver::Resolver;
 /// `paths:` match; `Edit` and `MultiEdit` refuse a file that was not read
 /// first, so the `Read` already loaded them. Nothing is loaded for a file
 /// outside the start directory (a sibling package). Codex loads no nested
-/// file for any tool (HOSTS.md).
+/// file for any tool (HOSTS.md). Gemini CLI 0.61 appends the context files
+/// between the touched path and its root to the result of `read_file`,
+/// `read_many_files`, `list_directory`, `write_file` and `replace` when
+/// the path lies in its workspace (the directory it started in), and of
+/// no other tool (`glob` and `grep_search` load nothing).
 pub fn loads_nested(host: Host, tool_name: &str) -> bool {
-    host == Host::Claude && matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
+    match host {
+        Host::Claude => matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit"),
+        Host::Gemini => {
+            matches!(tool_name, "read_file" | "read_many_files" | "list_directory" | "write_file" | "replace")
+        }
+        _ => false,
+    }
 }
 
 /// Whether a hook adds memory facts for this host. Claude Code loads its

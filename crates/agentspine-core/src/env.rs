@@ -21,6 +21,16 @@ pub struct Environment {
     pub claude_config_dir: Option<PathBuf>,
     /// `$PI_CODING_AGENT_DIR` (pi's profile; `~/.pi/agent` when unset).
     pub pi_agent_dir: Option<PathBuf>,
+    /// `$GEMINI_CLI_HOME` (replaces `$HOME` for Gemini CLI: its profile is
+    /// `$GEMINI_CLI_HOME/.gemini`).
+    pub gemini_cli_home: Option<PathBuf>,
+    /// Gemini CLI's system settings file (`$GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
+    /// else `/etc/gemini-cli/settings.json`); its system defaults file sits
+    /// beside it as `system-defaults.json` unless
+    /// `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH` says otherwise.
+    pub gemini_system_settings: PathBuf,
+    /// `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH`.
+    pub gemini_system_defaults: Option<PathBuf>,
     /// `$CLAUDE_CODE_PROJECT_DIR_NAME` (Claude Code's memory directory name,
     /// honoured only with `CLAUDE_CONFIG_DIR`).
     pub claude_project_dir_name: Option<String>,
@@ -43,6 +53,10 @@ impl Environment {
             codex_system_dir: PathBuf::from("/etc/codex"),
             claude_config_dir: path("CLAUDE_CONFIG_DIR"),
             pi_agent_dir: path("PI_CODING_AGENT_DIR"),
+            gemini_cli_home: path("GEMINI_CLI_HOME"),
+            gemini_system_settings: path("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+                .unwrap_or_else(|| PathBuf::from("/etc/gemini-cli/settings.json")),
+            gemini_system_defaults: path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
             claude_project_dir_name: var("CLAUDE_CODE_PROJECT_DIR_NAME").and_then(|v| v.into_string().ok()),
             claude_project_dir: path("CLAUDE_PROJECT_DIR"),
         }
@@ -70,6 +84,21 @@ impl Environment {
     /// pi's agent directory: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
     pub fn pi_home(&self) -> Option<PathBuf> {
         self.pi_agent_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".pi/agent")))
+    }
+
+    /// Gemini CLI's profile: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`.
+    pub fn gemini_home(&self) -> Option<PathBuf> {
+        self.gemini_cli_home.as_ref().or(self.home.as_ref()).map(|h| h.join(".gemini"))
+    }
+
+    /// Gemini CLI's system defaults file (the lowest settings layer).
+    pub fn gemini_system_defaults_file(&self) -> PathBuf {
+        self.gemini_system_defaults.clone().unwrap_or_else(|| {
+            self.gemini_system_settings
+                .parent()
+                .unwrap_or(std::path::Path::new("/"))
+                .join("system-defaults.json")
+        })
     }
 
     /// The desktop rule's fixed global file directory: `~/.pi/agent`

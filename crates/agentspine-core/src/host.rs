@@ -17,6 +17,8 @@ pub enum Host {
     Codex,
     /// Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory.
     Claude,
+    /// Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined.
+    Gemini,
     /// The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or
     /// CLAUDE.md per directory, BOM dropped, a `<project_context>` section.
     Pi,
@@ -36,8 +38,8 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 6] =
-        [Host::Codex, Host::Claude, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
+    pub const ALL: [Host; 7] =
+        [Host::Codex, Host::Claude, Host::Gemini, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
 
     /// The host a continuity binding names (`source-bind --host`): both pi
     /// versions are one agent to the user, so a binding for `pi` reaches
@@ -54,6 +56,7 @@ impl Host {
         match self {
             Host::Codex => "codex",
             Host::Claude => "claude",
+            Host::Gemini => "gemini",
             Host::Pi => "pi",
             Host::Pi073 => "pi-0.73",
             Host::Desktop => "desktop",
@@ -91,7 +94,7 @@ impl FromStr for Host {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Host::ALL.into_iter().find(|h| h.as_str() == s).ok_or_else(|| {
-            format!("unknown host {s:?} (expected codex, claude, pi, pi-0.73, desktop or generic)")
+            format!("unknown host {s:?} (expected codex, claude, gemini, pi, pi-0.73, desktop or generic)")
         })
     }
 }

@@ -102,7 +102,9 @@ impl NeverProjects {
         let homes = env.home.clone().map(both).unwrap_or_default();
         let mut profiles = Vec::new();
         for profile in
-            [env.codex_home(), env.claude_home(), env.pi_home(), env.desktop_home()].into_iter().flatten()
+            [env.codex_home(), env.claude_home(), env.gemini_home(), env.pi_home(), env.desktop_home()]
+                .into_iter()
+                .flatten()
         {
             for p in both(profile) {
                 if !profiles.contains(&p) {

@@ -392,6 +392,7 @@ pub(crate) fn profile_digest(host: Host, env: &Environment) -> String {
             add("codex_profile", env.codex_profile.as_deref().map(Path::new));
         }
         Host::Claude => add("claude_home", env.claude_home().as_deref()),
+        Host::Gemini => add("gemini_home", env.gemini_home().as_deref()),
         Host::Pi | Host::Pi073 => add("pi_home", env.pi_home().as_deref()),
         Host::Desktop => add("desktop_home", env.desktop_home().as_deref()),
         Host::Generic => {}

@@ -17,6 +17,7 @@ pub(crate) fn host_name(host: Host) -> &'static str {
     match host {
         Host::Codex => "Codex",
         Host::Claude => "Claude Code",
+        Host::Gemini => "Gemini CLI",
         Host::Pi => "pi",
         Host::Pi073 => "pi 0.73",
         Host::Desktop => "a desktop app (ADR 0037)",

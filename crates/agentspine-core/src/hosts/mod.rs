@@ -5,6 +5,7 @@
 pub mod claude;
 pub mod codex;
 pub mod desktop;
+pub mod gemini;
 pub mod pi;
 
 use std::path::{Path, PathBuf};
@@ -59,6 +60,12 @@ pub(crate) fn resolve_as(
             claude::resolve(env, &located, &settings, &mut gather);
             (located, env.claude_home())
         }
+        Host::Gemini => {
+            let settings = gemini::load_settings(reader, env, &request.cwd, &mut warnings);
+            let located = bind(&|cwd| gemini::find_root(reader, never, &settings, cwd))?;
+            gemini::resolve(env, &located, &settings, &mut gather);
+            (located, env.gemini_home())
+        }
         Host::Pi | Host::Pi073 => {
             let located = bind(&|cwd| git_root(reader, never, cwd))?;
             let profile = if request.host == Host::Pi { &pi::current::PROFILE } else { &pi::v0_73::PROFILE };
@@ -99,6 +106,7 @@ pub(crate) fn render(resolution: &Resolution) -> String {
     match resolution.host {
         Host::Codex => codex::render(&resolution.cwd, &resolution.parts),
         Host::Desktop | Host::Generic => desktop::render(&resolution.parts),
+        Host::Gemini => gemini::render(&resolution.parts),
         Host::Pi => pi::current::render(&resolution.parts),
         Host::Pi073 => pi::v0_73::render(&resolution.parts),
         Host::Claude => claude::render(&resolution.parts),
@@ -119,6 +127,12 @@ pub(crate) fn bind(
             let config = codex::load_config(reader, env, &mut warnings);
             locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
                 codex::find_root(reader, never, &config, cwd)
+            })
+        }
+        Host::Gemini => {
+            let settings = gemini::load_settings(reader, env, &request.cwd, &mut warnings);
+            locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
+                gemini::find_root(reader, never, &settings, cwd)
             })
         }
         _ => locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {

@@ -19,11 +19,14 @@ fn chain_dirs() -> Vec<String> {
 /// same directories the chain probes.
 fn deep_tree(unrelated: usize) -> Project {
     let p = Project::in_tmp();
-    p.file("AGENTS.md", "root agents\n").file("CLAUDE.md", "root claude\n");
+    p.file("AGENTS.md", "root agents\n")
+        .file("CLAUDE.md", "root claude\n")
+        .file("GEMINI.md", "root gemini\n");
     p.file(".claude/rules/a.md", "rule a\n").file(".claude/rules/b.md", "rule b\n");
     let dirs = chain_dirs();
     for (i, dir) in dirs.iter().enumerate() {
         p.file(&format!("{dir}/AGENTS.md"), format!("level {} agents\n", i + 1));
+        p.file(&format!("{dir}/GEMINI.md"), format!("level {} gemini\n", i + 1));
         if i % 3 == 2 {
             p.file(&format!("{dir}/CLAUDE.md"), format!("level {} claude\n", i + 1));
         }
@@ -32,6 +35,7 @@ fn deep_tree(unrelated: usize) -> Project {
     p.home_file(".codex/AGENTS.md", "codex global\n");
     p.home_file(".claude/CLAUDE.md", "claude user\n");
     p.home_file(".pi/agent/AGENTS.md", "pi global\n");
+    p.home_file(".gemini/GEMINI.md", "gemini global\n");
     let mut all = vec![String::new()];
     all.extend(dirs);
     for n in 0..unrelated {
@@ -67,6 +71,12 @@ fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
 ///   `AGENTS.md` (1 open, 3 stats, 1 read).
 /// - desktop 43/42/14/0 and generic 41/39/13/0: as codex without config,
 ///   with 4 candidates per level of which the winner is the second.
+/// - gemini 36/56/14/0: its four settings layers 6 opens (the two system
+///   directories absent, `~/.gemini/settings.json` and the cwd's
+///   `.gemini/settings.json` missing); 3 opens to bind; `~/.gemini` and its
+///   `GEMINI.md` 2 opens, 3 stats, 1 read; the root's `.git` 1 stat (may
+///   imports reach the root?); 12 chain opens; 13 levels x `GEMINI.md`
+///   (1 stat to see it is there, then 1 open, 3 stats, 1 read).
 /// - claude 95/33/9/2: settings and `.claude.json` 4 opens; user `CLAUDE.md`
 ///   and `rules/`; 3 ancestors x 3 names above the root; per level
 ///   `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules`, `CLAUDE.local.md`;
@@ -88,6 +98,7 @@ fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
     match host {
         Host::Codex => (47, if walk { 59 } else { 42 }, 14, 0),
         Host::Claude => (if walk { 118 } else { 110 }, if walk { 95 } else { 47 }, 9, 2),
+        Host::Gemini => (36, if walk { 74 } else { 56 }, 14, 0),
         Host::Pi => (if walk { 60 } else { 55 }, if walk { 84 } else { 57 }, 14, 0),
         Host::Pi073 => (if walk { 43 } else { 39 }, if walk { 79 } else { 54 }, 14, 0),
         Host::Desktop => (43, if walk { 58 } else { 42 }, 14, 0),

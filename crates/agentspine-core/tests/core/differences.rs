@@ -11,7 +11,7 @@ fn a_symlinked_instruction_file_is_never_followed() {
     std::fs::write(p.dir.path().join("secret.md"), "SECRET OUTSIDE\n").unwrap();
     p.symlink("AGENTS.md", p.dir.path().join("secret.md"));
     p.symlink("CLAUDE.md", "../secret.md");
-    for host in Host::ALL {
+    for host in Host::ALL.into_iter().filter(|h| *h != Host::Gemini) {
         let r = p.resolve(host, ".");
         assert!(!render_native(&r).contains("SECRET"), "{host}");
         let probed = if host == Host::Claude { "CLAUDE.md" } else { "AGENTS.md" };
@@ -20,6 +20,24 @@ fn a_symlinked_instruction_file_is_never_followed() {
             let probe = r.probes.iter().find(|pr| pr.path == probed).unwrap();
             assert!(probe.host_differs.as_deref().unwrap_or("").contains("follows this link"), "{host}");
         }
+    }
+}
+
+#[test]
+fn gemini_never_follows_a_linked_context_file() {
+    let p = Project::git();
+    std::fs::write(p.dir.path().join("secret.md"), "SECRET OUTSIDE\n").unwrap();
+    p.symlink("GEMINI.md", "../secret.md")
+        .file("inner.md", "INNER\n")
+        .symlink("sub/GEMINI.md", "../inner.md");
+    p.file("sub/own.md", "own\n").file("sub/x.md", "@own.md\n@../inner.md\n");
+    let r = p.resolve(Host::Gemini, "sub");
+    assert_eq!(r.parts.len(), 0, "both context files are links");
+    assert!(!render_native(&r).contains("SECRET") && !render_native(&r).contains("INNER"));
+    for probed in ["GEMINI.md", "sub/GEMINI.md"] {
+        assert_eq!(verdict_of(&r, probed), "symlink", "{probed}");
+        let probe = r.probes.iter().find(|pr| pr.path == probed).unwrap();
+        assert!(probe.host_differs.as_deref().unwrap_or("").contains("follows this link"), "{probed}");
     }
 }
 

@@ -13,6 +13,7 @@ mod catalog;
 mod check;
 mod counts;
 mod differences;
+mod gemini;
 mod guard;
 mod memory;
 mod rules;

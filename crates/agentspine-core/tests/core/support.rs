@@ -61,6 +61,7 @@ impl Project {
         let home = self.home.clone();
         let mut env = Environment::from_vars(|name| (name == "HOME").then(|| home.clone().into_os_string()));
         env.codex_system_dir = self.dir.path().join("etc-codex");
+        env.gemini_system_settings = self.dir.path().join("etc-gemini-cli/settings.json");
         env
     }
 

@@ -56,7 +56,7 @@ use crate::state::State;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// The host to check.
-    #[arg(long, default_value = "claude", value_parser = ["claude", "codex", "pi", "pi-0.73", "desktop"])]
+    #[arg(long, default_value = "claude", value_parser = ["claude", "codex", "gemini", "pi", "pi-0.73", "desktop"])]
     host: String,
     /// Working directory [default: the current directory].
     #[arg(long, value_name = "DIR")]

@@ -5,7 +5,8 @@
 //! |---|---|
 //! | `SessionStart` | the instruction files the host never reads, when configured ([`crate::config`]); Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots); both hosts: continuity records read through the user's bindings, then the compact `sourceResolution` report (core's [`agentspine_core::report`]), once per session |
 //! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent; both hosts: continuity records not yet sent |
-//! | `PreToolUse` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
+//! | `PreToolUse`, Gemini's `AfterTool` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
+//! | Gemini's `BeforeAgent` | as `UserPromptSubmit` |
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
@@ -104,29 +105,33 @@ fn event(
         shared,
     };
     let mut tail = None;
-    let blocks = match payload.hook_event_name.as_str() {
-        "SessionStart" => {
+    let blocks = match (host, payload.hook_event_name.as_str()) {
+        (_, "SessionStart") => {
             shared.set_phase("memory");
             let (blocks, report) = hook.session_start();
             tail = report;
             blocks
         }
-        "UserPromptSubmit" => {
+        (HookHost::Claude | HookHost::Codex, "UserPromptSubmit") | (HookHost::Gemini, "BeforeAgent") => {
             shared.set_phase("memory");
             hook.user_prompt()
         }
-        "PreToolUse" => {
+        // Gemini adds a hook's context only to a tool's result (AfterTool);
+        // what BeforeTool answers is dropped, so it is not asked there.
+        (HookHost::Claude | HookHost::Codex, "PreToolUse") | (HookHost::Gemini, "AfterTool") => {
             shared.set_phase("chain");
             hook.pre_tool_use()
         }
-        "SessionEnd" => {
+        (_, "SessionEnd") => {
             shared.set_phase("session-state");
             hook.forget_session();
             Vec::new()
         }
         // Codex summarises its history away when it compacts (and starts
         // no new session): what this session was sent is gone with it.
-        "PostCompact" if host == HookHost::Codex => {
+        // Not Gemini's PreCompress: 0.61 fires it on every turn, before it
+        // checks whether to compress at all.
+        (HookHost::Codex, "PostCompact") => {
             shared.set_phase("session-state");
             hook.forget_session();
             Vec::new()
@@ -303,14 +308,17 @@ impl Hook<'_> {
     }
 
     /// How the host labels a file it loads lazily (Claude Code:
-    /// `Contents of <abs path>:`), else a heading with the path (Codex:
-    /// relative to its root; pi: absolute).
+    /// `Contents of <abs path>:`, Gemini: `--- Context from: <abs path>
+    /// ---`), else a heading with the path (Codex: relative to its root;
+    /// pi: absolute).
     pub(super) fn heading(&self, absolute: &Path, relative: &str) -> String {
         match self.host {
             HookHost::Claude => format!("Contents of {}:", absolute.display()),
             HookHost::Codex => format!("## {relative}"),
             // pi 0.73's own heading for a file: its absolute path.
             HookHost::Pi | HookHost::Pi073 => format!("## {}", absolute.display()),
+            // Gemini's own frame for a context file it loads.
+            HookHost::Gemini => format!("--- Context from: {} ---", absolute.display()),
         }
     }
 }

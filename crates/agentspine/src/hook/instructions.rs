@@ -34,6 +34,8 @@ impl Hook<'_> {
             HookHost::Codex => config.codex.session_start_claude_md,
             // pi reads both families itself (AGENTS.md, else CLAUDE.md).
             HookHost::Pi | HookHost::Pi073 => false,
+            // Gemini reads the names its own settings list; nothing to add.
+            HookHost::Gemini => false,
         };
         if !wanted {
             return Vec::new();
@@ -42,6 +44,7 @@ impl Hook<'_> {
             HookHost::Claude => self.claude_agents_md(config.claude.session_start_agents_md == AgentsMd::All),
             HookHost::Codex => self.codex_claude_md(),
             HookHost::Pi | HookHost::Pi073 => None,
+            HookHost::Gemini => None,
         };
         let Some((parts, root)) = parts else { return Vec::new() };
         parts

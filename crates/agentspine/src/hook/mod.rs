@@ -1,4 +1,4 @@
-//! `agentspine hook claude|codex|pi`: the hook adapters. The host runs the
+//! `agentspine hook claude|codex|gemini|pi`: the hook adapters. The host runs the
 //! command with its native payload on stdin; agentspine prints the host's
 //! own output JSON with what the host does not load itself (HOSTS.md), or
 //! nothing. pi has no command hooks: its extension (`plugins/pi`) carries
@@ -74,18 +74,21 @@ const AUDIT_LATE: Duration = Duration::from_secs(10);
 /// takes longer than two seconds.
 ///
 /// Install it as a command hook for SessionStart, UserPromptSubmit,
-/// PreToolUse and SessionEnd (and Codex's PostCompact):
+/// PreToolUse and SessionEnd (and Codex's PostCompact); for Gemini CLI,
+/// SessionStart, BeforeAgent, AfterTool (Gemini adds a hook's context to
+/// the tool's result; BeforeTool's is dropped) and SessionEnd:
 ///
 ///   agentspine hook claude      # Claude Code (settings.json "hooks")
 ///   agentspine hook codex       # Codex CLI ($CODEX_HOME/hooks.json)
+///   agentspine hook gemini      # Gemini CLI (~/.gemini/settings.json "hooks")
 ///   agentspine hook pi          # pi 1.x, through its extension (install pi)
 ///   agentspine hook pi-0.73     # pi 0.x, through the same extension
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose payload arrives on stdin: `claude`, `codex` (the hosts with
-    /// command hooks), `pi` or `pi-0.73` (its extension); a host name
-    /// parsed as everywhere else.
+    /// Whose payload arrives on stdin: `claude`, `codex`, `gemini` (the
+    /// hosts with command hooks), `pi` or `pi-0.73` (its extension); a
+    /// host name parsed as everywhere else.
     #[arg(value_parser = adapter, value_name = "HOST")]
     host: HookHost,
 }
@@ -123,6 +126,8 @@ pub enum HookHost {
     Claude,
     /// Codex CLI.
     Codex,
+    /// Gemini CLI.
+    Gemini,
     /// pi 1.x, through the extension in `plugins/pi`.
     Pi,
     /// pi 0.73, through the same extension (its loading rules differ).
@@ -136,11 +141,12 @@ impl TryFrom<Host> for HookHost {
         match host {
             Host::Claude => Ok(HookHost::Claude),
             Host::Codex => Ok(HookHost::Codex),
+            Host::Gemini => Ok(HookHost::Gemini),
             Host::Pi => Ok(HookHost::Pi),
             Host::Pi073 => Ok(HookHost::Pi073),
             other => Err(format!(
                 "{other} has no command hooks: a desktop app loads agentspine through `agentspine serve`, any other \
-                 client through `agentspine mcp`; hooks exist for claude, codex and pi (through its extension)"
+                 client through `agentspine mcp`; hooks exist for claude, codex, gemini and pi (through its extension)"
             )),
         }
     }
@@ -151,6 +157,7 @@ impl HookHost {
         match self {
             HookHost::Claude => Host::Claude,
             HookHost::Codex => Host::Codex,
+            HookHost::Gemini => Host::Gemini,
             HookHost::Pi => Host::Pi,
             HookHost::Pi073 => Host::Pi073,
         }
@@ -169,6 +176,7 @@ mod tests {
     fn only_the_installed_form_skips_the_parser() {
         assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
         assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
+        assert_eq!(parse(&["hook", "gemini"]), Some(HookHost::Gemini));
         assert_eq!(parse(&["hook", "pi"]), Some(HookHost::Pi));
         assert_eq!(parse(&["hook", "pi-0.73"]), Some(HookHost::Pi073));
         for other in [

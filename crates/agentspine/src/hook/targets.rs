@@ -37,6 +37,15 @@ pub fn targets(host: HookHost, tool_name: &str, input: Option<&Value>, cwd: &Pat
             field("path").into_iter().collect()
         }
         (HookHost::Pi | HookHost::Pi073, _) => Vec::new(),
+        // Gemini CLI 0.61's path tools (read_many_files takes glob
+        // patterns, which are never expanded here).
+        (HookHost::Gemini, "read_file" | "write_file" | "replace") => {
+            field("file_path").into_iter().collect()
+        }
+        (HookHost::Gemini, "list_directory" | "glob" | "grep_search") => {
+            field("dir_path").into_iter().collect()
+        }
+        (HookHost::Gemini, _) => Vec::new(),
     };
     let mut out: Vec<PathBuf> = Vec::new();
     for name in named.iter().map(|n| n.trim()).filter(|n| !n.is_empty() && !n.contains('\0')) {
@@ -88,6 +97,18 @@ mod tests {
         assert!(t("Grep", json!({"pattern": "x"})).is_empty());
         assert_eq!(t("Read", json!({"file_path": "/w/a/b.ts"})), ["/w/a/b.ts"]);
         assert!(t("Bash", json!({"command": "cat /w/a/b.ts"})).is_empty());
+    }
+
+    #[test]
+    fn gemini_tools_name_their_paths() {
+        let cwd = Path::new("/w");
+        let t = |tool: &str, input: Value| paths(targets(HookHost::Gemini, tool, Some(&input), cwd));
+        assert_eq!(t("read_file", json!({"file_path": "a/b.ts"})), ["/w/a/b.ts"]);
+        assert_eq!(t("replace", json!({"file_path": "/w/c.ts", "old_string": "x"})), ["/w/c.ts"]);
+        assert_eq!(t("grep_search", json!({"pattern": "x", "dir_path": "src"})), ["/w/src"]);
+        assert!(t("glob", json!({"pattern": "**/*.ts"})).is_empty());
+        assert!(t("read_many_files", json!({"include": ["**/*.md"]})).is_empty());
+        assert!(t("run_shell_command", json!({"command": "cat a.ts", "dir_path": "a"})).is_empty());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The hook entries agentspine owns inside a host's JSON hook table
 //! (`{"hooks": {"<Event>": [{"matcher", "hooks": [{"type", "command",
-//! "timeout"}]}]}}`, the same shape for Claude Code and Codex).
+//! "timeout"}]}]}}`, the same shape for Claude Code, Codex and Gemini CLI).
 //!
 //! A hook is ours when its command is `<path>/agentspine hook <host>` (or
 //! bare `agentspine hook <host>`). Install removes every hook of ours and
@@ -16,11 +16,16 @@ use super::json::{Json, Object};
 /// Seconds a host waits for one run of the hook.
 pub const TIMEOUT: u64 = 10;
 
-/// Seconds for one event: [`TIMEOUT`], except where the host allows less
-/// (Codex 0.171 clamps a `SessionEnd` hook to 3 s and warns on every run
-/// when asked for more). The hook itself never takes over 2 s.
+/// The `timeout` of one event: [`TIMEOUT`] seconds, except where the host
+/// allows less (Codex 0.171 clamps a `SessionEnd` hook to 3 s and warns on
+/// every run when asked for more); Gemini CLI counts it in milliseconds.
+/// The hook itself never takes over 2 s.
 pub fn timeout(host: &str, event: &str) -> u64 {
-    if host == "codex" && event == "SessionEnd" { 3 } else { TIMEOUT }
+    match (host, event) {
+        ("codex", "SessionEnd") => 3,
+        ("gemini", _) => TIMEOUT * 1000,
+        _ => TIMEOUT,
+    }
 }
 
 /// Whether `command` runs an agentspine binary as `hook <host>`.

@@ -44,6 +44,19 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 &["SessionStart", "UserPromptSubmit", "PreToolUse"],
             )
         }
+        Host::Gemini => {
+            // The user's settings hold what `install gemini` writes; a
+            // project's `.gemini/settings.json` may hold hooks too (run
+            // only in a trusted folder).
+            let user = env.gemini_home().map(|h| h.join("settings.json"));
+            let mut settings: Vec<PathBuf> = user.iter().cloned().collect();
+            settings.push(root.join(".gemini/settings.json"));
+            (
+                settings,
+                user.into_iter().map(|p| (p, McpKind::Json)).collect(),
+                &["SessionStart", "BeforeAgent", "AfterTool"],
+            )
+        }
         Host::Pi | Host::Pi073 => return super::pi::inspect(host, env, actions),
         Host::Desktop | Host::Generic => {
             return json!({
@@ -65,6 +78,10 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 text.parse::<toml_edit::DocumentMut>()
                     .map(|doc| json!({ "hooks": doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null) }))
                     .map_err(|e| format!("not valid TOML ({e})"))
+            } else if host == Host::Gemini {
+                // Gemini accepts comments in its settings.
+                serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(text))
+                    .map_err(|e| format!("not valid JSON ({e})"))
             } else {
                 serde_json::from_str::<Value>(text).map_err(|e| format!("not valid JSON ({e})"))
             };
@@ -100,7 +117,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         let (text, _) = read_config(path);
         let found = text.as_deref().is_some_and(|t| match kind {
             McpKind::Json => {
-                serde_json::from_str::<Value>(t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+                serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(t))
+                    .is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
             }
             McpKind::Toml => t
                 .parse::<toml_edit::DocumentMut>()
@@ -128,6 +146,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     }
     let (trust, untrusted, disabled) = match host {
         Host::Codex => codex_trust(env),
+
         _ => (Value::Null, Vec::new(), Vec::new()),
     };
     let skipped: Vec<&String> = untrusted.iter().chain(&disabled).collect();
@@ -167,7 +186,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
             disabled.join(", ")
         ));
     }
-    json!({
+    let mut report = json!({
         "applicable": true,
         "summary": summary,
         "hook_files": files,
@@ -175,7 +194,13 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         "mcp_registered_in": registered,
         "codex_trust": trust,
         "ok": problems.is_empty() && skipped.is_empty(),
-    })
+    });
+    if host == Host::Gemini {
+        report["gemini_trust"] = json!(
+            "user hooks run without a trust step; hooks in a project's .gemini/settings.json run only in a trusted folder"
+        );
+    }
+    report
 }
 
 /// Codex's trust records of agentspine's hooks in `$CODEX_HOME/hooks.json`

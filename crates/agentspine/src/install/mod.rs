@@ -1,6 +1,6 @@
-//! `agentspine install|uninstall claude|codex|pi`: registers agentspine's
-//! hook (pi: its extension) and MCP server in a host's own configuration
-//! files, and takes them out again.
+//! `agentspine install|uninstall claude|codex|gemini|pi`: registers
+//! agentspine's hook (pi: its extension) and MCP server in a host's own
+//! configuration files, and takes them out again.
 //!
 //! Guarantees:
 //! - every other key of a file keeps its value and its place (JSON through
@@ -19,6 +19,7 @@
 
 mod claude;
 mod codex;
+mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
@@ -35,7 +36,7 @@ use serde::Serialize;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code, Codex or pi.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI or pi.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -46,6 +47,11 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// `[mcp_servers.agentspine]` in `config.toml`. Codex runs these hooks only
 /// once you trust them: in Codex's `/hooks` view, or with `--trust-hooks`,
 /// which writes the same trust records into `config.toml`.
+///
+/// Gemini CLI: hooks and `mcpServers.agentspine` in `~/.gemini/settings.json`
+/// (`$GEMINI_CLI_HOME/.gemini/settings.json`); user hooks run without a
+/// trust step. The file must be plain JSON (a file with comments is
+/// refused, never rewritten without them).
 ///
 /// pi: the extension `extensions/agentspine.js` (from `plugins/pi`,
 /// which asks `agentspine hook pi`) and `mcpServers.agentspine` in
@@ -102,6 +108,8 @@ enum Host {
     Claude,
     /// Codex CLI.
     Codex,
+    /// Gemini CLI.
+    Gemini,
     /// pi (its extension, for 1.x and 0.73 alike).
     Pi,
 }
@@ -186,6 +194,17 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             );
             codex::changes(&home, &bin, adding, args.trust_hooks)?
         }
+        Host::Gemini => {
+            anyhow::ensure!(
+                args.scope == Scope::User,
+                "Gemini CLI is installed for the user only here: drop `--scope project`"
+            );
+            anyhow::ensure!(
+                !args.trust_hooks,
+                "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`"
+            );
+            (gemini::changes(&home, &bin, adding)?, Vec::new())
+        }
         Host::Pi => {
             anyhow::ensure!(
                 args.scope == Scope::User && !args.trust_hooks,
@@ -255,6 +274,7 @@ fn host_word(host: Host) -> &'static str {
     match host {
         Host::Claude => "claude",
         Host::Codex => "codex",
+        Host::Gemini => "gemini",
         Host::Pi => "pi",
     }
 }

@@ -17,7 +17,7 @@ use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextPara
 use super::tools::{ClientRoots, ToolError, Tools};
 
 const INSTRUCTIONS: &str = "agentspine tells you which instructions and memory apply to a project, exactly \
-as your host (Claude Code, Codex CLI, pi, a desktop app) would load them, read safely. Call \
+as your host (Claude Code, Codex CLI, Gemini CLI, pi, a desktop app) would load them, read safely. Call \
 session_briefing once at the start of a session with the exact absolute project root; call \
 resolve_context before working in a directory you have not seen; use delivery_knowledge_query for a \
 specific question and read_document for the full text of a source the other tools named. Nothing is \

@@ -1,4 +1,4 @@
-//! `agentspine hook claude|codex`: real-shaped payloads on stdin, the exact
+//! `agentspine hook claude|codex|gemini`: real-shaped payloads on stdin, the exact
 //! JSON on stdout, and the state and audit rows they leave.
 
 use std::path::Path;
@@ -753,4 +753,88 @@ fn an_audit_row_about_a_memory_fact_names_its_link_position_and_a_digest_never_i
     let line = rows.lines().find(|l| l.contains("|memory|symlink|")).unwrap_or_else(|| panic!("{rows}"));
     assert!(line.starts_with("claude|SessionStart|memory|symlink|MEMORY.md link 2 (sha256:"), "{line}");
     assert!(!rows.contains("linked-secret") && !rows.contains("outside-secret"), "{rows}");
+}
+
+fn gemini(
+    ex: &Example,
+    session: &str,
+    cwd: &Path,
+    event: &str,
+    extra: serde_json::Value,
+) -> serde_json::Value {
+    let mut payload = json!({
+        "session_id": session,
+        "transcript_path": ex.home.join(".gemini/tmp/tree/chats/session-1.json"),
+        "cwd": cwd,
+        "hook_event_name": event,
+        "timestamp": "2026-12-01T16:00:00.000Z",
+    });
+    payload.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    payload
+}
+
+#[test]
+fn gemini_after_tool_sends_what_its_own_loading_leaves_out_once() {
+    let ex = Example::new();
+    for (rel, text) in [
+        ("GEMINI.md", "# root for Gemini\n"),
+        ("packages/api/GEMINI.md", "# packages/api for Gemini\n\nRun the api tests.\n"),
+        ("services/billing/GEMINI.md", "# billing for Gemini\n"),
+    ] {
+        std::fs::write(ex.tree.join(rel), text).unwrap();
+    }
+    let web = ex.tree.join("packages/web");
+    let users = json!({ "file_path": ex.tree_path("packages/api/src/handlers/users.ts") });
+    let read = |session: &str, cwd: &Path| {
+        gemini(
+            &ex,
+            session,
+            cwd,
+            "AfterTool",
+            json!({ "tool_name": "read_file", "tool_input": users.clone(),
+            "tool_response": { "llmContent": "export {};" } }),
+        )
+    };
+    // Started in packages/web: a file of packages/api lies outside its
+    // workspace, so Gemini loads nothing for it; once per session.
+    let out = ex.hook("gemini", &read("g1", &web), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"--- Context from: [TREE]/packages/api/GEMINI.md ---\n\n# packages/api for Gemini\n\nRun the api tests."}}"#);
+    assert_eq!(ex.stdout(&ex.hook("gemini", &read("g1", &web), &[])), "");
+    // BeforeTool's context is dropped by Gemini: nothing is answered there.
+    let before = gemini(
+        &ex,
+        "g2",
+        &web,
+        "BeforeTool",
+        json!({ "tool_name": "read_file", "tool_input": users.clone() }),
+    );
+    assert_eq!(ex.stdout(&ex.hook("gemini", &before, &[])), "");
+    // Started at the root: read_file loads packages/api's file itself; a
+    // later grep_search there (which loads nothing) does not repeat it.
+    assert_eq!(ex.stdout(&ex.hook("gemini", &read("g3", &ex.tree), &[])), "");
+    let grep = |dir: &str| {
+        gemini(
+            &ex,
+            "g3",
+            &ex.tree,
+            "AfterTool",
+            json!({ "tool_name": "grep_search",
+            "tool_input": { "pattern": "x", "dir_path": ex.tree_path(dir) } }),
+        )
+    };
+    assert_eq!(ex.stdout(&ex.hook("gemini", &grep("packages/api/src"), &[])), "");
+    let out = ex.hook("gemini", &grep("services/billing"), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"--- Context from: [TREE]/services/billing/GEMINI.md ---\n\n# billing for Gemini"}}"#);
+    assert_eq!(ex.stdout(&ex.hook("gemini", &grep("services/billing"), &[])), "");
+    // A prompt adds nothing here. PreCompress (which Gemini fires on every
+    // turn) forgets nothing; SessionEnd forgets what was sent.
+    let prompt = gemini(&ex, "g3", &ex.tree, "BeforeAgent", json!({ "prompt": "carbonara" }));
+    assert_eq!(ex.stdout(&ex.hook("gemini", &prompt, &[SCOPE])), "");
+    let compress = gemini(&ex, "g3", &ex.tree, "PreCompress", json!({ "trigger": "auto" }));
+    assert_eq!(ex.stdout(&ex.hook("gemini", &compress, &[])), "");
+    assert_eq!(ex.stdout(&ex.hook("gemini", &grep("services/billing"), &[])), "");
+    let end = gemini(&ex, "g3", &ex.tree, "SessionEnd", json!({ "reason": "exit" }));
+    assert_eq!(ex.stdout(&ex.hook("gemini", &end, &[])), "");
+    assert!(ex.context(&ex.hook("gemini", &grep("services/billing"), &[])).contains("billing for Gemini"));
+    assert_eq!(ex.audit_rows(), "");
 }

@@ -433,3 +433,55 @@ fn custom_claude_config_dir_and_codex_home_are_used_instead_of_home() {
     assert_eq!(files(&codex), ["config.toml", "hooks.json"]);
     assert!(files(&ex.home).is_empty(), "{:?}", files(&ex.home));
 }
+
+#[test]
+fn gemini_install_puts_hooks_and_the_server_in_its_settings_once_and_uninstall_restores_them() {
+    let ex = Example::new();
+    let user = "{\"ui\": {\"theme\": \"GitHub\"}, \"hooks\": {\"AfterTool\": [{\"matcher\": \"read_file\", \
+                \"hooks\": [{\"type\": \"command\", \"command\": \"lint-hook\"}]}]}, \"mcpServers\": {\"other\": \
+                {\"command\": \"srv\"}}, \"context\": {\"fileName\": \"AGENTS.md\"}}\n";
+    ex.home_file(".gemini/settings.json", user);
+    let settings = ex.home.join(".gemini/settings.json");
+    let (original, original_order) = (parse(&settings), key_order(&settings));
+    ok(&ex.run(".", &["install", "gemini"]));
+    ok(&ex.run(".", &["install", "gemini"]));
+    assert_eq!(
+        ours(&settings, "gemini"),
+        [
+            ("AfterTool".into(), 1),
+            ("SessionStart".into(), 1),
+            ("BeforeAgent".into(), 1),
+            ("SessionEnd".into(), 1)
+        ]
+    );
+    let installed = parse(&settings);
+    assert_eq!(installed["hooks"]["AfterTool"][0], original["hooks"]["AfterTool"][0]);
+    assert_eq!(
+        installed["hooks"]["SessionStart"][0]["hooks"][0]["timeout"], 10_000,
+        "Gemini counts milliseconds"
+    );
+    assert_eq!(
+        installed["hooks"]["AfterTool"][1]["matcher"],
+        "^(read_file|read_many_files|list_directory|write_file|replace|glob|grep_search)$"
+    );
+    assert_eq!(installed["mcpServers"]["agentspine"], serde_json::json!({"command": BIN, "args": ["mcp"]}));
+    let Ordered::Object(top) = ordered(&settings) else { panic!() };
+    assert_eq!(top.keys().collect::<Vec<_>>(), ["ui", "hooks", "mcpServers", "context"]);
+    assert_eq!(
+        files(&ex.home.join(".gemini")).iter().filter(|n| n.contains(".agentspine-backup-")).count(),
+        1
+    );
+    ok(&ex.run(".", &["uninstall", "gemini"]));
+    assert_eq!(parse(&settings), original);
+    assert_eq!(key_order(&settings), original_order);
+
+    // Never through a link.
+    let ex = Example::new();
+    ex.home_file("dotfiles/gemini/settings.json", "{}\n");
+    std::os::unix::fs::symlink(ex.home.join("dotfiles/gemini"), ex.home.join(".gemini")).unwrap();
+    let out = ex.run(".", &["install", "gemini"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = filter(&ex, &String::from_utf8_lossy(&out.stderr));
+    assert!(stderr.contains("[HOME]/.gemini: refused: it is a symbolic link"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(ex.home.join("dotfiles/gemini/settings.json")).unwrap(), "{}\n");
+}

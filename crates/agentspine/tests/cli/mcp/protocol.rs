@@ -92,6 +92,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "pi-0.73",
               "desktop",
@@ -134,6 +135,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "pi-0.73",
               "desktop",
@@ -161,6 +163,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "pi-0.73",
               "desktop",
@@ -203,6 +206,7 @@ fn tools_list_schemas() {
             "enum": [
               "codex",
               "claude",
+              "gemini",
               "pi",
               "pi-0.73",
               "desktop",
