@@ -112,13 +112,15 @@ fn event(
             tail = report;
             blocks
         }
-        (HookHost::Claude | HookHost::Codex, "UserPromptSubmit") | (HookHost::Gemini, "BeforeAgent") => {
+        (HookHost::Claude | HookHost::Codex | HookHost::Pi | HookHost::Pi073, "UserPromptSubmit")
+        | (HookHost::Gemini, "BeforeAgent") => {
             shared.set_phase("memory");
             hook.user_prompt()
         }
         // Gemini adds a hook's context only to a tool's result (AfterTool);
         // what BeforeTool answers is dropped, so it is not asked there.
-        (HookHost::Claude | HookHost::Codex, "PreToolUse") | (HookHost::Gemini, "AfterTool") => {
+        (HookHost::Claude | HookHost::Codex | HookHost::Pi | HookHost::Pi073, "PreToolUse")
+        | (HookHost::Gemini, "AfterTool") => {
             shared.set_phase("chain");
             hook.pre_tool_use()
         }
