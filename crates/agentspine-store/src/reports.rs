@@ -18,7 +18,9 @@ pub struct StoredReport {
     pub project_root: String,
     /// The compact report line.
     pub line: String,
-    /// When it was stored (milliseconds since the Unix epoch).
+    /// When this line was first stored for the root and host
+    /// (milliseconds since the Unix epoch): a session start that makes the
+    /// same report again writes nothing.
     pub at_ms: i64,
 }
 
@@ -53,12 +55,30 @@ impl Store {
         project_root: &str,
         line: &str,
     ) -> Result<(), ReportError> {
+        // Most session starts make the report the last one made: a read
+        // then, not a write (a write takes the database's write lock and
+        // grows the WAL every hook process reads back).
+        let (root, line) = (capped(project_root), capped(line));
+        let same = self
+            .read(|tx| {
+                use rusqlite::OptionalExtension;
+                tx.query_row(
+                    "SELECT project_root = ?3 AND line = ?4 FROM reports WHERE root_digest = ?1 AND host = ?2",
+                    (root_digest, host, &root, &line),
+                    |row| row.get::<_, bool>(0),
+                )
+                .optional()
+            })
+            .map_err(|source| ReportError { operation: "put", source })?;
+        if same == Some(true) {
+            return Ok(());
+        }
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO reports (root_digest, host, project_root, line, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (root_digest, host) DO UPDATE SET project_root = excluded.project_root,
                      line = excluded.line, at_ms = excluded.at_ms",
-                (root_digest, host, capped(project_root), capped(line), now_ms()),
+                (root_digest, host, &root, &line, now_ms()),
             )
         })
         .map(|_| ())
