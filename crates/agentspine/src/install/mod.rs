@@ -19,6 +19,7 @@
 
 mod claude;
 mod codex;
+pub mod drift;
 mod hooks;
 pub mod inspect;
 mod json;
