@@ -336,10 +336,9 @@ fn remove_older_backups(dir: &Path, name: &str, newest: &str) {
         if entry.kind == agentspine_fs::FileKind::File
             && entry.name.starts_with(&prefix)
             && entry.name != newest
+            && let Err(e) = agentspine_fs::remove_file(dir, &entry.name)
         {
-            if let Err(e) = agentspine_fs::remove_file(dir, &entry.name) {
-                tracing::warn!("{}: {e}", dir.join(&entry.name).display());
-            }
+            tracing::warn!("{}: {e}", dir.join(&entry.name).display());
         }
     }
 }
