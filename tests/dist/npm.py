@@ -28,6 +28,7 @@ import glob
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -63,7 +64,8 @@ def ours(path: str, host: str) -> dict:
     for event, groups in value.get("hooks", {}).items():
         for group in groups:
             for hook in group.get("hooks", []):
-                if hook.get("command", "").endswith(f"agentspine hook {host}"):
+                words = shlex.split(hook.get("command", ""))
+                if len(words) == 3 and words[0].endswith("/agentspine") and words[1:] == ["hook", host]:
                     found.setdefault(event, []).append(hook["command"])
     return found
 
@@ -128,9 +130,9 @@ def main() -> None:
         codex_hooks = os.path.join(home, ".codex", "hooks.json")
         for path, host, events in ((claude_settings, "claude", 4), (codex_hooks, "codex", 5)):
             found = ours(path, host)
-            commands = {c for cs in found.values() for c in cs}
+            commands = {shlex.split(c)[0] for cs in found.values() for c in cs}
             check(len(found) == events and all(len(c) == 1 for c in found.values())
-                  and commands == {f"{native} hook {host}"},
+                  and commands == {native},
                   f"{host}: one hook per event ({events}), naming the platform package's binary", str(found))
 
         command = ours(claude_settings, "claude")["PreToolUse"][0]
