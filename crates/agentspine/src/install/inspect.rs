@@ -175,6 +175,14 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     let binaries = super::drift::check(&named);
     let stale: Vec<String> = binaries.iter().filter_map(|b| b.action(word)).collect();
     let summary = match (problems.is_empty(), skipped.is_empty()) {
+        (true, true) if !stale.is_empty() => {
+            let programs: Vec<&str> =
+                binaries.iter().filter(|b| b.action(word).is_some()).map(|b| b.program.as_str()).collect();
+            format!(
+                "installed, but the entries name a binary that is missing or another version: {}",
+                programs.join(", ")
+            )
+        }
         (true, true) => {
             let trusted = if host == Host::Codex { " and trusted" } else { "" };
             match &plugin {

@@ -58,6 +58,10 @@ fn doctor_names_a_hook_binary_that_moved_away() {
             "status": "missing",
         }])
     );
+    assert_eq!(
+        report["install"]["summary"],
+        "installed, but the entries name a binary that is missing or another version: [HOME]/bin/agentspine"
+    );
     let actions = report["actions"].as_array().unwrap();
     assert_eq!(actions.len(), 1, "{actions:?}");
     assert!(actions[0].as_str().unwrap().starts_with("`[HOME]/bin/agentspine` (hooks in "), "{actions:?}");
