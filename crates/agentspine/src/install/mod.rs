@@ -66,7 +66,9 @@ pub struct Args {
     /// The host to configure.
     #[arg(value_enum)]
     host: Host,
-    /// Claude Code only: the user's settings, or the project's.
+    /// Claude Code only: the user's settings (naming this binary's path),
+    /// or the project's, which get committed (naming `agentspine`, found on
+    /// each user's PATH).
     #[arg(long, value_enum, default_value = "user")]
     scope: Scope,
     /// Project directory for `--scope project` [default: the git root of the current directory].
