@@ -3,13 +3,15 @@
 
     python3 benches/hooks.py [--runs N] [--out FILE]
     python3 benches/hooks.py --compare OLD_BINARY [--runs N]
+    python3 benches/hooks.py --binary BIN [--compare OLD_BINARY] [--runs N]
 
 What it does, in order:
 1. installs `hyperfine` from the Debian packages when it is missing
    (`apt-get`, as root; otherwise it asks you to install it);
-2. builds the binary users install with `scripts/build-release` (release
-   profile with LTO; statically linked on Linux with glibc), in
-   `$CARGO_TARGET_DIR` or `target/`;
+2. builds a binary with `scripts/build-release` (release profile;
+   statically linked on Linux with glibc), in `$CARGO_TARGET_DIR` or
+   `target/`, unless `--binary BIN` names the one to measure (such as
+   scripts/dist's `dist/agentspine-x86_64-unknown-linux-musl`);
 3. copies `examples/monorepo` to a temporary directory (with a `.git`
    directory, so it is its own project root) and generates a 50,000-file
    monorepo there, twelve directories deep, with `AGENTS.md` and
@@ -72,7 +74,7 @@ def ensure_hyperfine() -> str:
 
 
 def build() -> str:
-    """The binary users install: scripts/build-release (LTO, static on Linux)."""
+    """A local build: scripts/build-release (release profile, static on Linux)."""
     out = subprocess.run([os.path.join(ROOT, "scripts", "build-release")], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip().splitlines()[-1]
     return out if os.path.isabs(out) else os.path.join(ROOT, out)
@@ -165,13 +167,15 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=100, help="timed runs per command (default 100)")
     ap.add_argument("--out", help="also write the markdown table here")
     ap.add_argument("--keep", action="store_true", help="keep the temporary trees")
+    ap.add_argument("--binary", metavar="BIN",
+                    help="measure BIN (e.g. a scripts/dist binary) instead of building with scripts/build-release")
     ap.add_argument("--compare", metavar="OLD_BINARY",
                     help="instead of hyperfine: time OLD_BINARY and this build in alternation, "
                          "--runs rounds, and print both medians per event")
     a = ap.parse_args()
 
     hyperfine = None if a.compare else ensure_hyperfine()
-    built = build()
+    built = os.path.abspath(a.binary) if a.binary else build()
     node = shutil.which("node")
     base = tempfile.mkdtemp(prefix="agentspine-bench-", dir="/tmp")
     try:

@@ -30,6 +30,12 @@ claude  started in packages/web of a monorepo; the prompt names a fact.
 plugin  plugins/claude loaded with `--plugin-dir`, nothing installed: the
         memory fact and a sibling's CLAUDE.md arrive, the MCP server connects,
         and each event runs the hook once.
+marketplace  the same plugin installed as a user installs it: `claude plugin
+        marketplace add <checkout>` (.claude-plugin/marketplace.json) and
+        `claude plugin install agentspine@agentspine` into the throwaway HOME,
+        offline; `doctor` names the plugin as the installed hook set; the
+        same session checks as `plugin`; without agentspine on PATH each
+        plugin hook exits 0 and SessionStart alone says how to get it.
 codex   started at the root; two apply_patch calls.
         - `doctor` reports the installed hooks untrusted (Codex would skip
           them), then trusted after `install codex --trust-hooks`; Codex runs
@@ -350,11 +356,13 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
 
 
 # ------------------------------------------------------------------ plugin
-def run_plugin(bin_: str, work: str, keep: str | None) -> Checks:
-    """plugins/claude loaded with `claude --plugin-dir`, nothing installed."""
-    c = Checks("plugin")
-    tree = os.path.join(work, "plugin", "tree")
-    home = os.path.join(work, "plugin", "home")
+def run_plugin(bin_: str, work: str, keep: str | None, label: str = "plugin") -> Checks:
+    """plugins/claude loaded with `claude --plugin-dir` (label `plugin`), or
+    installed from the checkout's marketplace with `claude plugin
+    marketplace add` and `claude plugin install` (label `marketplace`)."""
+    c = Checks(label)
+    tree = os.path.join(work, label, "tree")
+    home = os.path.join(work, label, "home")
     os.makedirs(home)
     git_init(tree)
     write(f"{tree}/CLAUDE.md", "Root rules: PL_ROOT_2a.\n")
@@ -367,17 +375,55 @@ def run_plugin(bin_: str, work: str, keep: str | None) -> Checks:
     plugin = os.path.join(os.path.dirname(os.path.dirname(HERE)), "plugins", "claude")
     turns = [{"tool": {"name": "Read", "input": {"file_path": os.path.join(tree, "lib/util.ts")}}},
              {"text": "done"}]
-    script = os.path.join(work, "plugin", "script.json")
+    script = os.path.join(work, label, "script.json")
     json.dump(turns, open(script, "w"))
-    log = os.path.join(work, "plugin", "strace.log")
+    log = os.path.join(work, label, "strace.log")
     # The plugin's commands say `agentspine`: it must be on PATH.
     path = os.path.dirname(bin_) + ":" + cap.base_env()["PATH"]
+    extra = ["--plugin-dir", plugin, "--add-dir", tree]
+    if label == "marketplace":
+        extra = ["--add-dir", tree]
+        checkout = os.path.dirname(plugin.rstrip("/").rsplit("/", 1)[0])
+        env = {**cap.base_env(), "HOME": home, "PATH": path}
+        for argv in (["plugin", "marketplace", "add", checkout], ["plugin", "install", "agentspine@agentspine"]):
+            r = subprocess.run(["unshare", "-n", "--", cap.client_bins()["CLAUDE_BIN"], *argv], env=env,
+                               capture_output=True, text=True, timeout=120)
+            c.check(r.returncode == 0, f"claude {' '.join(argv[:3])} (offline, throwaway HOME)", r.stdout + r.stderr)
+            if r.returncode != 0:
+                return c
+        r = subprocess.run([bin_, "doctor", "--host", "claude", "--json"], env={**env, "AGENTSPINE_STATE_DIR":
+                           os.path.join(work, label, "state")}, cwd=os.path.join(tree, "app"),
+                           capture_output=True, text=True, timeout=60)
+        try:
+            install = json.loads(r.stdout)["install"]
+        except (ValueError, KeyError):
+            install = {}
+        c.check(install.get("plugin") == "agentspine@agentspine" and install.get("ok") is True,
+                "doctor: the installed plugin is the hook set, nothing else to install",
+                json.dumps(install)[:1500] + r.stderr)
+        # Without agentspine on PATH, the plugin's SessionStart says so once.
+        installed = os.path.join(home, ".claude", "plugins", "cache")
+        hooks_json = [os.path.join(d, f) for d, _, fs in os.walk(installed) for f in fs if f == "hooks.json"]
+        c.check(len(hooks_json) == 1, "the marketplace copy of the plugin holds one hooks.json", str(hooks_json))
+        if hooks_json:
+            spec = json.load(open(hooks_json[0]))["hooks"]
+            says = []
+            for event, groups in spec.items():
+                for hook in groups[0]["hooks"]:
+                    r = subprocess.run(["sh", "-c", hook["command"]], env={"PATH": "/usr/bin:/bin", "HOME": home},
+                                       input="{}", capture_output=True, text=True, timeout=30)
+                    says.append((event, r.returncode, r.stdout.strip()))
+            messages = [json.loads(out)["systemMessage"] for _, _, out in says if out]
+            c.check(all(rc == 0 for _, rc, _ in says) and len(messages) == 1
+                    and "npm install -g agentspine" in messages[0],
+                    "without agentspine on PATH every plugin hook exits 0 and SessionStart alone says how to get it",
+                    json.dumps(says))
     try:
         recs = cap.run_host("claude", tree, os.path.join(tree, "app"), home, script=script, env={"PATH": path},
-                            extra_args=["--plugin-dir", plugin, "--add-dir", tree], wrap=[*STRACE, "-o", log],
-                            keep=os.path.join(keep, "plugin") if keep else None)
+                            extra_args=extra, wrap=[*STRACE, "-o", log],
+                            keep=os.path.join(keep, label) if keep else None)
     except cap.CaptureError as e:
-        c.check(False, "claude -p --plugin-dir plugins/claude runs to the end", str(e))
+        c.check(False, f"claude -p with the plugin ({label}) runs to the end", str(e))
         return c
     texts = [text_of(r) for r in main_requests("claude", recs)]
     c.check(len(texts) == 2, "the model was asked twice (a Read, then the answer)", str(len(texts)))
@@ -539,7 +585,7 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agentspine", required=True)
-    ap.add_argument("--host", action="append", choices=("claude", "plugin", "codex"))
+    ap.add_argument("--host", action="append", choices=("claude", "plugin", "marketplace", "codex"))
     ap.add_argument("--keep", metavar="DIR", help="keep the raw requests of each run in DIR/<host>/")
     ap.add_argument("--work", metavar="DIR", help="build the projects under DIR (kept)")
     a = ap.parse_args(argv)
@@ -555,7 +601,9 @@ def main(argv=None) -> int:
     work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="agentspine-hooks-")
     results = []
     try:
-        for host, run in (("claude", run_claude), ("plugin", run_plugin), ("codex", run_codex)):
+        marketplace = lambda b, w, k: run_plugin(b, w, k, "marketplace")  # noqa: E731
+        for host, run in (("claude", run_claude), ("plugin", run_plugin), ("marketplace", marketplace),
+                          ("codex", run_codex)):
             if a.host and host not in a.host:
                 continue
             shutil.rmtree(os.path.join(work, host), ignore_errors=True)

@@ -11,8 +11,16 @@ mod lines;
 mod mcp;
 mod proxy;
 mod state;
+mod version;
 
 fn main() -> std::process::ExitCode {
+    if version::asked(std::env::args_os().skip(1)) {
+        use std::io::Write;
+        return match std::io::stdout().write_all(version::OUTPUT.as_bytes()) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(_) => std::process::ExitCode::from(2),
+        };
+    }
     // stdout belongs to the output (and to hook and MCP protocols); logs go
     // to stderr. `AGENTSPINE_LOG=debug` shows more.
     // Without AGENTSPINE_LOG the filter is a plain level: parsing filter

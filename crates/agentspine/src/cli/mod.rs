@@ -39,7 +39,7 @@ pub(crate) fn incident_lines(incidents: &[agentspine_store::Incident]) -> String
 /// desktop app), reads only the files a bounded resolution proves relevant,
 /// never follows a link out of the project, and reports what it did.
 #[derive(Debug, Parser)]
-#[command(name = "agentspine", version, about, long_about)]
+#[command(name = "agentspine", version = crate::version::LINE, about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

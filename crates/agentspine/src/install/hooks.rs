@@ -37,9 +37,10 @@ pub fn is_ours(command: &str, host: &str) -> bool {
     program == "agentspine" || program.ends_with("/agentspine")
 }
 
-/// The shell command for `bin hook <host>`, quoted when the path needs it.
+/// The shell command for `bin hook <host>`, quoted when the path needs it
+/// (`@`, as in npm's `node_modules/@agentspine/...`, needs none).
 pub fn command(bin: &str, host: &str) -> String {
-    let plain = bin.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b));
+    let plain = bin.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+@".contains(&b));
     if plain { format!("{bin} hook {host}") } else { format!("'{}' hook {host}", bin.replace('\'', "'\\''")) }
 }
 

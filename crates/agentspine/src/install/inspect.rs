@@ -1,8 +1,11 @@
 //! What agentspine installed into a host, as the installer knows it: the
 //! settings and hook files it writes for that host, the hooks of ours each
-//! holds per event, where the MCP server is registered, and (Codex) whether
-//! Codex trusts the hooks. `agentspine doctor` asks this instead of knowing
-//! the file layouts itself.
+//! holds per event, where the MCP server is registered, whether the
+//! Claude Code plugin is enabled (its hooks and server are then the
+//! installed set), whether each binary those entries name still exists and
+//! is this version ([`super::drift`]), and (Codex) whether Codex trusts the
+//! hooks. `agentspine doctor` asks this instead of knowing the file layouts
+//! itself.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -67,6 +70,12 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     };
     let word = host.as_str();
     let mut files = Vec::new();
+    // Each program an entry names, with what names it.
+    let mut named: Vec<(String, String)> = Vec::new();
+    let plugin = match host {
+        Host::Claude => enabled_plugin(&settings),
+        _ => None,
+    };
     // Distinct commands per event: Claude Code runs identical commands from
     // several settings files once.
     let mut per_event: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
@@ -93,6 +102,10 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                                 let Some(command) = hook["command"].as_str() else { continue };
                                 if super::hooks::is_ours(command, word) {
                                     *counts.entry(event.clone()).or_insert(0u64) += 1;
+                                    named.push((
+                                        super::drift::program_of(command),
+                                        format!("hooks in {}", path.display()),
+                                    ));
                                     per_event
                                         .entry(event.clone())
                                         .or_default()
@@ -115,30 +128,61 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     let mut registered = Vec::new();
     for (path, kind) in &mcp_files {
         let (text, _) = read_config(path);
-        let found = text.as_deref().is_some_and(|t| match kind {
-            McpKind::Json => {
-                serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(t))
-                    .is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
-            }
-            McpKind::Toml => t
-                .parse::<toml_edit::DocumentMut>()
-                .is_ok_and(|d| d.get("mcp_servers").and_then(|s| s.get("agentspine")).is_some()),
+        let command = text.as_deref().and_then(|t| match kind {
+            // Gemini's settings may hold comments; Claude Code's never do.
+            McpKind::Json => serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(t))
+                .ok()
+                .and_then(|v| {
+                    let server = &v["mcpServers"]["agentspine"];
+                    server.is_object().then(|| server["command"].as_str().unwrap_or_default().to_owned())
+                }),
+            McpKind::Toml => t.parse::<toml_edit::DocumentMut>().ok().and_then(|d| {
+                let server = d.get("mcp_servers")?.get("agentspine")?;
+                Some(server.get("command").and_then(|c| c.as_str()).unwrap_or_default().to_owned())
+            }),
         });
-        if found {
-            registered.push(path.clone());
+        if let Some(command) = command {
+            named.push((command, format!("MCP server in {}", path.display())));
+            registered.push(path.display().to_string());
         }
+    }
+    if let Some(id) = &plugin {
+        // The plugin's hooks and MCP server run `agentspine` from PATH.
+        named.push(("agentspine".to_owned(), format!("plugin {id}")));
+        registered.push(format!("plugin {id}"));
     }
     let mut problems = Vec::new();
-    for event in required {
-        match per_event.get(*event).map_or(0, |c| c.len()) {
-            0 => problems.push(format!("no agentspine hook for {event}")),
-            1 => {}
-            n => problems.push(format!("{n} different agentspine hooks for {event} (each runs)")),
+    let mut fixes = format!("run `agentspine install {word}`");
+    match &plugin {
+        // The plugin's own hook set is one per event; hooks of ours in a
+        // settings file run beside it, each event twice.
+        Some(id) => {
+            if !per_event.is_empty() {
+                let events: Vec<&str> = per_event.keys().map(String::as_str).collect();
+                problems.push(format!(
+                    "the plugin {id} is enabled and agentspine hooks are in settings files too ({}): each \
+                     runs, twice per event",
+                    events.join(", ")
+                ));
+                fixes = format!("keep the plugin and run `agentspine uninstall {word}`");
+            }
         }
-    }
-    for (event, commands) in &per_event {
-        if !required.contains(&event.as_str()) && commands.len() > 1 {
-            problems.push(format!("{} different agentspine hooks for {event} (each runs)", commands.len()));
+        None => {
+            for event in required {
+                match per_event.get(*event).map_or(0, |c| c.len()) {
+                    0 => problems.push(format!("no agentspine hook for {event}")),
+                    1 => {}
+                    n => problems.push(format!("{n} different agentspine hooks for {event} (each runs)")),
+                }
+            }
+            for (event, commands) in &per_event {
+                if !required.contains(&event.as_str()) && commands.len() > 1 {
+                    problems.push(format!(
+                        "{} different agentspine hooks for {event} (each runs)",
+                        commands.len()
+                    ));
+                }
+            }
         }
     }
     if registered.is_empty() {
@@ -150,13 +194,26 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         _ => (Value::Null, Vec::new(), Vec::new()),
     };
     let skipped: Vec<&String> = untrusted.iter().chain(&disabled).collect();
+    let binaries = super::drift::check(&named);
+    let stale: Vec<String> = binaries.iter().filter_map(|b| b.action(word)).collect();
     let summary = match (problems.is_empty(), skipped.is_empty()) {
+        (true, true) if !stale.is_empty() => {
+            let programs: Vec<&str> =
+                binaries.iter().filter(|b| b.action(word).is_some()).map(|b| b.program.as_str()).collect();
+            format!(
+                "installed, but the entries name a binary that is missing or another version: {}",
+                programs.join(", ")
+            )
+        }
         (true, true) => {
             let trusted = if host == Host::Codex { " and trusted" } else { "" };
-            format!(
-                "hooks installed once per event{trusted}; MCP server registered in {}",
-                registered[0].display()
-            )
+            match &plugin {
+                Some(id) => format!("hooks and MCP server installed by the plugin {id}"),
+                None => format!(
+                    "hooks installed once per event{trusted}; MCP server registered in {}",
+                    registered[0]
+                ),
+            }
         }
         _ => {
             let mut all = problems.clone();
@@ -171,8 +228,9 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         }
     };
     if !problems.is_empty() {
-        actions.push(format!("{}: run `agentspine install {word}`", problems.join("; ")));
+        actions.push(format!("{}: {fixes}", problems.join("; ")));
     }
+    actions.extend(stale.iter().cloned());
     if !untrusted.is_empty() {
         actions.push(format!(
             "Codex has not trusted agentspine's hooks ({}): trust them in `codex` (type `/hooks`), or run \
@@ -193,7 +251,9 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         "commands_per_event": per_event,
         "mcp_registered_in": registered,
         "codex_trust": trust,
-        "ok": problems.is_empty() && skipped.is_empty(),
+        "plugin": plugin,
+        "binaries": binaries,
+        "ok": problems.is_empty() && skipped.is_empty() && stale.is_empty(),
     });
     if host == Host::Gemini {
         report["gemini_trust"] = json!(
@@ -262,6 +322,24 @@ fn toml_to_json(item: &toml_edit::Item) -> Value {
                 .collect(),
         ),
     }
+}
+
+/// The id (`agentspine@<marketplace>`) of the agentspine plugin when a
+/// Claude Code settings file enables it (`enabledPlugins`, as `claude
+/// plugin install` records it); the last file that names it decides.
+fn enabled_plugin(settings: &[PathBuf]) -> Option<String> {
+    let mut enabled: BTreeMap<String, bool> = BTreeMap::new();
+    for path in settings {
+        let Some(value) = read_config(path).0.and_then(|t| serde_json::from_str::<Value>(&t).ok()) else {
+            continue;
+        };
+        for (id, on) in value["enabledPlugins"].as_object().into_iter().flatten() {
+            if id.split('@').next() == Some("agentspine") {
+                enabled.insert(id.clone(), on.as_bool() == Some(true));
+            }
+        }
+    }
+    enabled.into_iter().find(|(_, on)| *on).map(|(id, _)| id)
 }
 
 enum McpKind {

@@ -11,8 +11,16 @@
 //! - nothing is written through a link: a linked file or configuration
 //!   directory is refused with a one-line error naming it;
 //! - a file that changes is first copied to `<name>.agentspine-backup-<secs>`
-//!   beside it, then replaced atomically; `--dry-run` prints the change as
-//!   a unified diff and writes nothing;
+//!   beside it, then replaced atomically; only the newest backup of each
+//!   file is kept (older `agentspine-backup-` copies of it are removed);
+//!   `--dry-run` prints the change as a unified diff and writes nothing;
+//! - a JSON file keeps its indentation (two spaces, four, a tab) and
+//!   whether it ends with a newline;
+//! - the hooks and MCP entry name a command that outlives an upgrade: in
+//!   user scope the running binary's path (a warning when that is a cargo
+//!   build directory, which the next build replaces), in project scope
+//!   (files that get committed) the bare `agentspine`, found on `PATH`;
+//! - a flag that does not apply to the chosen host or scope is an error;
 //! - `uninstall` removes exactly the entries install adds (and a container
 //!   the removal leaves empty; a file left as `{}` is removed, its backup
 //!   kept).
@@ -20,6 +28,7 @@
 mod claude;
 mod codex;
 mod gemini;
+pub mod drift;
 mod hooks;
 pub mod inspect;
 mod json;
@@ -68,7 +77,9 @@ pub struct Args {
     /// The host to configure.
     #[arg(value_enum)]
     host: Host,
-    /// Claude Code only: the user's settings, or the project's.
+    /// Claude Code only: the user's settings (naming this binary's path),
+    /// or the project's, which get committed (naming `agentspine`, found on
+    /// each user's PATH).
     #[arg(long, value_enum, default_value = "user")]
     scope: Scope,
     /// Project directory for `--scope project` [default: the git root of the current directory].
@@ -173,9 +184,27 @@ pub fn uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
-    let bin = binary()?;
+    anyhow::ensure!(
+        args.project.is_none() || args.scope == Scope::Project,
+        "`--project` applies to `--scope project` only: add `--scope project`, or drop `--project`"
+    );
+    let mut next_steps = Vec::new();
+    let bin = match args.scope {
+        // Committed files name no path of this machine.
+        Scope::Project => {
+            if adding && drift::locate(PORTABLE).is_none() {
+                next_steps.push(format!(
+                    "the project's hooks run `{PORTABLE}` from PATH, and this PATH has none: install \
+                     agentspine (README, Install) so that `{PORTABLE}` is found"
+                ));
+            }
+            PORTABLE.to_owned()
+        }
+        Scope::User => binary()?,
+    };
+    let from_build_directory = adding && args.scope == Scope::User && in_build_directory(&bin);
     let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
-    let (changes, next_steps) = match args.host {
+    let (changes, host_steps) = match args.host {
         Host::Claude => {
             anyhow::ensure!(
                 !args.trust_hooks,
@@ -215,6 +244,7 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             (pi::changes(&agent_dir, &bin, adding)?, Vec::new())
         }
     };
+    next_steps.extend(host_steps);
     let mut reports = Vec::new();
     let mut diffs = String::new();
     for change in &changes {
@@ -231,6 +261,13 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
         reports.push(FileReport { path: change.path(), change: kind, backup });
     }
     let next_steps: Vec<String> = if adding { next_steps } else { Vec::new() };
+    if from_build_directory && !args.dry_run {
+        tracing::warn!(
+            "{bin} is in a cargo build directory, which the next build replaces and `cargo clean` deletes; \
+             the hooks stop working then. Install agentspine (`cargo install --locked --path \
+             crates/agentspine`, npm, or a release binary) and run `agentspine install` from there"
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut value = serde_json::json!({
@@ -279,6 +316,17 @@ fn host_word(host: Host) -> &'static str {
     }
 }
 
+/// The command project-scope files name: found on each user's `PATH`.
+const PORTABLE: &str = "agentspine";
+
+/// Whether `bin` lies in a cargo target directory (`.fingerprint` beside
+/// it, as cargo keeps in each profile directory).
+fn in_build_directory(bin: &str) -> bool {
+    let Some(dir) = Path::new(bin).parent() else { return false };
+    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+    reader.open_root(dir).and_then(|root| root.stat(".fingerprint")).is_ok()
+}
+
 /// The absolute path of the running agentspine binary.
 fn binary() -> anyhow::Result<String> {
     let path = std::env::current_exe().context("cannot tell where the agentspine binary is")?;
@@ -294,7 +342,9 @@ fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {
     }
     let backup = match change.before {
         Some(_) => {
-            Some(change.dir.join(agentspine_fs::backup_file(&change.dir, &change.name).map_err(refused)?))
+            let name = agentspine_fs::backup_file(&change.dir, &change.name).map_err(refused)?;
+            remove_older_backups(&change.dir, &change.name, &name);
+            Some(change.dir.join(name))
         }
         None => None,
     };
@@ -306,6 +356,30 @@ fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {
         None => agentspine_fs::remove_file(&change.dir, &change.name).map_err(refused)?,
     }
     Ok(backup)
+}
+
+/// Removes every `name.agentspine-backup-*` in `dir` but `newest`: one
+/// backup per file, the state before the last change. A backup that cannot
+/// be removed stays (a warning says so); the change itself is done.
+fn remove_older_backups(dir: &Path, name: &str, newest: &str) {
+    let prefix = format!("{name}.agentspine-backup-");
+    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
+    let listing = match reader.open_root(dir).and_then(|root| root.list(".", 100_000)) {
+        Ok(listing) => listing,
+        Err(e) => {
+            tracing::warn!("{}: older backups not removed: {e}", dir.display());
+            return;
+        }
+    };
+    for entry in listing.entries.iter().chain(&listing.hidden) {
+        if entry.kind == agentspine_fs::FileKind::File
+            && entry.name.starts_with(&prefix)
+            && entry.name != newest
+            && let Err(e) = agentspine_fs::remove_file(dir, &entry.name)
+        {
+            tracing::warn!("{}: {e}", dir.join(&entry.name).display());
+        }
+    }
 }
 
 /// A unified diff of one change.
@@ -385,7 +459,24 @@ fn render_object(
     if edited.is_empty() && !original.is_empty() {
         return Ok(None);
     }
-    let mut text = serde_json::to_string_pretty(&edited)?;
-    text.push('\n');
+    let indent = before.map_or_else(|| b"  ".to_vec(), indentation);
+    let mut bytes = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(&indent);
+    edited.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, formatter))?;
+    let mut text = String::from_utf8(bytes)?;
+    if before.is_none_or(|b| b.ends_with('\n')) {
+        text.push('\n');
+    }
     Ok(Some(text))
+}
+
+/// The indentation of a JSON text: the leading whitespace of its first
+/// indented line (two spaces when none is).
+fn indentation(text: &str) -> Vec<u8> {
+    text.lines()
+        .map(|line| &line[..line.len() - line.trim_start_matches([' ', '\t']).len()])
+        .find(|lead| !lead.is_empty())
+        .unwrap_or("  ")
+        .as_bytes()
+        .to_vec()
 }

@@ -142,10 +142,14 @@ fn doctor_asks_for_the_install_until_it_is_done_once() {
     std::fs::write(&settings, value.to_string()).unwrap();
     let out = ex.run(".", &["doctor", "--host", "claude", "--cwd", "packages/api"]);
     assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = ex.filter(&String::from_utf8(out.stdout).unwrap());
+    // The old hook names a binary that no longer exists, too.
     assert!(
         text.trim_end().ends_with(
-            "action needed: 2 different agentspine hooks for PreToolUse (each runs): run `agentspine install claude`"
+            "action needed: 2 different agentspine hooks for PreToolUse (each runs): run `agentspine install \
+             claude`; `/opt/old/agentspine` (hooks in [HOME]/.claude/settings.json) does not exist: the host \
+             cannot run it; run `agentspine install claude` with the agentspine you mean to keep (or \
+             `agentspine uninstall claude` with any)"
         ),
         "{text}"
     );

@@ -344,6 +344,12 @@ fn claude_project_scope_writes_the_project_files() {
     let mcp = parse(&ex.tree.join(".mcp.json"));
     assert_eq!(mcp["mcpServers"]["agentspine"]["args"], serde_json::json!(["mcp"]));
     assert!(!ex.home.join(".claude").exists());
+    // Committed files name the PATH command, never this machine's binary.
+    let settings = parse(&ex.tree.join(".claude/settings.json"));
+    for (event, _) in claude_events() {
+        assert_eq!(settings["hooks"][event][0]["hooks"][0]["command"], "agentspine hook claude", "{event}");
+    }
+    assert_eq!(mcp["mcpServers"]["agentspine"]["command"], "agentspine");
     ok(&ex.run("services/billing", &["uninstall", "claude", "--scope", "project"]));
     assert!(!ex.tree.join(".mcp.json").exists());
     assert!(!ex.tree.join(".claude/settings.json").exists());
@@ -484,4 +490,45 @@ fn gemini_install_puts_hooks_and_the_server_in_its_settings_once_and_uninstall_r
     let stderr = filter(&ex, &String::from_utf8_lossy(&out.stderr));
     assert!(stderr.contains("[HOME]/.gemini: refused: it is a symbolic link"), "{stderr}");
     assert_eq!(std::fs::read_to_string(ex.home.join("dotfiles/gemini/settings.json")).unwrap(), "{}\n");
+fn claude_events() -> [(&'static str, ()); 4] {
+    [("SessionStart", ()), ("UserPromptSubmit", ()), ("PreToolUse", ()), ("SessionEnd", ())]
+}
+
+#[test]
+fn a_flag_that_does_not_apply_to_the_scope_is_an_error_and_nothing_is_written() {
+    let ex = Example::new();
+    let out = ex.run(".", &["install", "claude", "--project", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("`--project` applies to `--scope project` only"),
+        "{out:?}"
+    );
+    assert!(!ex.home.join(".claude").exists());
+    assert!(!ex.home.join(".claude.json").exists());
+}
+
+#[test]
+fn backups_keep_the_newest_per_file_and_json_keeps_its_indentation() {
+    let ex = Example::new();
+    // Four spaces and no final newline, as the user wrote it.
+    ex.home_file(".claude/settings.json", "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}");
+    for args in
+        [&["install", "claude"][..], &["uninstall", "claude"], &["install", "claude"], &["install", "claude"]]
+    {
+        ok(&ex.run(".", args));
+    }
+    let backups: Vec<String> =
+        files(&ex.home.join(".claude")).into_iter().filter(|n| n.contains(".agentspine-backup-")).collect();
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    let text = std::fs::read_to_string(ex.home.join(".claude/settings.json")).unwrap();
+    assert!(
+        text.starts_with(
+            "{\n    \"model\": \"opus\",\n    \"env\": {\n        \"A\": \"1\"\n    },\n    \"hooks\""
+        ),
+        "{text}"
+    );
+    assert!(!text.ends_with('\n'), "{text}");
+    // The user's home holds one backup of .claude.json too.
+    let home_backups = files(&ex.home).into_iter().filter(|n| n.contains(".agentspine-backup-")).count();
+    assert_eq!(home_backups, 1);
 }

@@ -13,6 +13,7 @@ mod catalog;
 mod check;
 mod continuity;
 mod doctor;
+mod drift;
 mod guard;
 mod hook;
 mod hook_pi;

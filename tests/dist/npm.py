@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The npm packages scripts/dist packs, installed and used as a user would.
+
+    npm.py --dist DIR [--keep]
+
+DIR/npm holds the tarballs `npm pack` wrote: the `agentspine` launcher and
+the platform package of this machine (`agentspine-linux-x64-<v>.tgz`).
+Both are installed with `npm install --offline` into a throwaway prefix,
+with an empty npm cache and an unreachable registry (inside `unshare -n`
+when root: no network at all), so nothing can come from the registry.
+Then the installed `agentspine` (`PREFIX/node_modules/.bin/agentspine`,
+the launcher) is driven with a throwaway HOME:
+
+1. `--version` names the crate version and the target of the binary;
+2. `install claude` and `install codex --trust-hooks`: each hook file
+   holds one agentspine hook per event, naming the platform package's
+   binary (a path `npm update` keeps, and no Node start per hook run);
+3. a Claude Code `PreToolUse` hook for an Edit in a sibling package, run
+   with the installed command through `sh -c`: that package's CLAUDE.md
+   arrives in `additionalContext`; a Codex `SessionStart` hook exits 0;
+4. `doctor --host claude|codex --json`: the install is ok and the binary
+   the entries name is this version;
+5. `uninstall claude|codex`: no agentspine hook and no MCP entry is left.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = 0
+passed = 0
+
+
+def check(ok: bool, what: str, detail: str = "") -> None:
+    global failures, passed
+    if ok:
+        passed += 1
+        print(f"ok   {what}")
+    else:
+        failures += 1
+        print(f"FAIL {what}\n     {detail[:2000]}")
+
+
+def write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def ours(path: str, host: str) -> dict:
+    """Event -> the commands of agentspine hooks in a hook file."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        value = json.load(f)
+    found = {}
+    for event, groups in value.get("hooks", {}).items():
+        for group in groups:
+            for hook in group.get("hooks", []):
+                words = shlex.split(hook.get("command", ""))
+                if len(words) == 3 and words[0].endswith("/agentspine") and words[1:] == ["hook", host]:
+                    found.setdefault(event, []).append(hook["command"])
+    return found
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dist", required=True)
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    machine = {"x86_64": "x64", "aarch64": "arm64"}[os.uname().machine]
+    launcher = [t for t in glob.glob(os.path.join(args.dist, "npm", "agentspine-[0-9]*.tgz"))]
+    platform = glob.glob(os.path.join(args.dist, "npm", f"agentspine-linux-{machine}-*.tgz"))
+    if len(launcher) != 1 or len(platform) != 1:
+        print(f"FAIL {args.dist}/npm must hold one launcher and one linux-{machine} tarball: "
+              f"{launcher + platform}")
+        sys.exit(1)
+    version = re.search(r"agentspine-(.+)\.tgz$", launcher[0]).group(1)
+
+    base = tempfile.mkdtemp(prefix="agentspine-npm-")
+    try:
+        prefix, home = os.path.join(base, "prefix"), os.path.join(base, "home")
+        os.makedirs(prefix)
+        os.makedirs(home)
+        env = {"HOME": home, "PATH": os.environ["PATH"], "npm_config_cache": os.path.join(base, "npm-cache"),
+               "npm_config_registry": "http://127.0.0.1:9/", "npm_config_update_notifier": "false"}
+        npm = ["npm", "install", "--prefix", prefix, "--offline", "--no-audit", "--no-fund",
+               launcher[0], platform[0]]
+        if os.geteuid() == 0 and shutil.which("unshare"):
+            npm = ["unshare", "-n", "--"] + npm
+        else:
+            print("note: not root: npm runs with an unreachable registry but with the network")
+        r = subprocess.run(npm, env=env, capture_output=True, text=True, timeout=300)
+        check(r.returncode == 0, "npm install --offline of the two tarballs", r.stdout + r.stderr)
+        if r.returncode != 0:
+            return
+        bin_dir = os.path.join(prefix, "node_modules", ".bin")
+        env["PATH"] = f"{bin_dir}:{os.environ['PATH']}"
+        native = os.path.join(prefix, "node_modules", "@agentspine", f"linux-{machine}", "bin", "agentspine")
+
+        def agentspine(*argv: str, cwd: str = home) -> subprocess.CompletedProcess:
+            return subprocess.run(["agentspine", *argv], env=env, cwd=cwd, capture_output=True, text=True,
+                                  timeout=60)
+
+        r = agentspine("--version")
+        want = rf"^agentspine {re.escape(version)} \(commit ([0-9a-f]{{12}}|unknown), {os.uname().machine}-unknown-linux-musl\)$"
+        check(r.returncode == 0 and re.match(want, r.stdout.strip()) is not None,
+              f"--version through the launcher: {r.stdout.strip()}", r.stderr)
+
+        # A project with a nested CLAUDE.md Claude Code does not load at start.
+        app = os.path.join(base, "work", "app")
+        os.makedirs(os.path.join(app, ".git"))
+        write(os.path.join(app, "CLAUDE.md"), "# app\n")
+        write(os.path.join(app, "AGENTS.md"), "# app\n")
+        write(os.path.join(app, "pkg", "api", "CLAUDE.md"), "NPM-NESTED: the api has its own rules.\n")
+        write(os.path.join(app, "pkg", "api", "main.ts"), "export {};\n")
+        os.makedirs(os.path.join(app, "web"))
+
+        for host, extra in (("claude", []), ("codex", ["--trust-hooks"])):
+            r = agentspine("install", host, *extra)
+            check(r.returncode == 0, f"install {host} {' '.join(extra)}".strip(), r.stdout + r.stderr)
+        claude_settings = os.path.join(home, ".claude", "settings.json")
+        codex_hooks = os.path.join(home, ".codex", "hooks.json")
+        for path, host, events in ((claude_settings, "claude", 4), (codex_hooks, "codex", 5)):
+            found = ours(path, host)
+            commands = {shlex.split(c)[0] for cs in found.values() for c in cs}
+            check(len(found) == events and all(len(c) == 1 for c in found.values())
+                  and commands == {native},
+                  f"{host}: one hook per event ({events}), naming the platform package's binary", str(found))
+
+        command = ours(claude_settings, "claude")["PreToolUse"][0]
+        # An Edit in a package beside the start directory: Claude Code loads
+        # nothing for it itself, the hook brings its CLAUDE.md.
+        payload = {"session_id": "npm-1", "transcript_path": None, "cwd": os.path.join(app, "web"),
+                   "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "toolu_1",
+                   "tool_input": {"file_path": os.path.join(app, "pkg", "api", "main.ts"), "old_string": "{}", "new_string": "{ }"}}
+        r = subprocess.run(["sh", "-c", command], input=json.dumps(payload), env=env, cwd=os.path.join(app, "web"),
+                           capture_output=True, text=True, timeout=30)
+        context = ""
+        try:
+            context = json.loads(r.stdout)["hookSpecificOutput"].get("additionalContext", "")
+        except (ValueError, KeyError, TypeError):
+            pass
+        check(r.returncode == 0 and "NPM-NESTED" in context,
+              "Claude PreToolUse Edit in pkg/api through the installed command: its CLAUDE.md arrives",
+              r.stdout + r.stderr)
+        command = ours(codex_hooks, "codex")["SessionStart"][0]
+        payload = {"session_id": "npm-2", "transcript_path": None, "cwd": app, "hook_event_name": "SessionStart",
+                   "source": "startup", "model": "mock"}
+        r = subprocess.run(["sh", "-c", command], input=json.dumps(payload), env=env, cwd=app,
+                           capture_output=True, text=True, timeout=30)
+        check(r.returncode == 0, "Codex SessionStart through the installed command exits 0", r.stdout + r.stderr)
+
+        for host in ("claude", "codex"):
+            r = agentspine("doctor", "--host", host, "--json", cwd=app)
+            try:
+                install = json.loads(r.stdout)["install"]
+            except (ValueError, KeyError):
+                install = {}
+            statuses = [(b.get("path"), b.get("status")) for b in install.get("binaries", [])]
+            check(install.get("ok") is True and statuses == [(native, "this-version")],
+                  f"doctor --host {host}: installed once, the named binary is this version",
+                  json.dumps(install)[:1500] + r.stderr)
+
+        for host in ("claude", "codex"):
+            r = agentspine("uninstall", host)
+            check(r.returncode == 0, f"uninstall {host}", r.stdout + r.stderr)
+        left = ours(claude_settings, "claude") or ours(codex_hooks, "codex")
+        mcp = []
+        for path in (os.path.join(home, ".claude.json"), os.path.join(home, ".codex", "config.toml")):
+            if os.path.exists(path) and "agentspine" in open(path).read():
+                mcp.append(path)
+        check(not left and not mcp, "uninstall leaves no agentspine hook and no MCP entry", f"{left} {mcp}")
+    finally:
+        if args.keep:
+            print(f"kept {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+    print(f"npm packages: {passed} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
