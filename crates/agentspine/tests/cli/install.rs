@@ -490,6 +490,8 @@ fn gemini_install_puts_hooks_and_the_server_in_its_settings_once_and_uninstall_r
     let stderr = filter(&ex, &String::from_utf8_lossy(&out.stderr));
     assert!(stderr.contains("[HOME]/.gemini: refused: it is a symbolic link"), "{stderr}");
     assert_eq!(std::fs::read_to_string(ex.home.join("dotfiles/gemini/settings.json")).unwrap(), "{}\n");
+}
+
 fn claude_events() -> [(&'static str, ()); 4] {
     [("SessionStart", ()), ("UserPromptSubmit", ()), ("PreToolUse", ()), ("SessionEnd", ())]
 }
