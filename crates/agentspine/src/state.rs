@@ -19,6 +19,14 @@ pub struct State {
 }
 
 impl State {
+    /// The open store, or the error that says why there is none (the
+    /// warnings of the open, joined), for commands that cannot work without it.
+    pub fn require_store(&self) -> anyhow::Result<&Store> {
+        self.store.as_ref().ok_or_else(|| {
+            crate::cli::errors::Coded::new("state-unavailable", self.warnings.join("; ")).into()
+        })
+    }
+
     /// Opens the default state directory.
     pub fn open() -> State {
         State::open_with(agentspine_store::OpenMode::Default)

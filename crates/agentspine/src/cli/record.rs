@@ -2,13 +2,13 @@
 //! no-gos, corrections, ...), proposed, accepted, listed and retracted.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentspine_store::{NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordKind};
 use anyhow::Context;
 use clap::Subcommand;
 
+use super::args::{OutputArgs, RootArgs};
 use crate::state::State;
 
 /// Keep what the agent should learn in this project: preferences, no-gos,
@@ -36,13 +36,11 @@ use crate::state::State;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     #[command(subcommand)]
-    action: Action,
-    /// Working directory whose project is meant [default: the current directory].
-    #[arg(long, value_name = "DIR", global = true)]
-    cwd: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long, global = true)]
-    json: bool,
+    action: Option<Action>,
+    #[command(flatten)]
+    place: RootArgs,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -81,15 +79,15 @@ fn kinds() -> clap::builder::PossibleValuesParser {
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let root = super::project_root(args.cwd.as_deref())?;
+    let root = args.place.project_root()?;
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let digest = store.root_digest(&root);
     let mut out = std::io::stdout().lock();
     let json = |value: serde_json::Value| -> anyhow::Result<()> {
@@ -97,11 +95,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
         Ok(())
     };
-    match args.action {
+    match args.action.unwrap_or(Action::List) {
         Action::Add { kind, supersedes, text } => {
             let kind = RecordKind::parse(&kind).context("unknown kind")?;
             let record = store.record_add(&digest, kind, &text, supersedes)?;
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({ "project_root": root, "record": record }))
                     .map(|()| ExitCode::SUCCESS);
             }
@@ -120,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Action::Accept { id } => {
             let change = store.record_accept(&digest, id)?;
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({ "project_root": root, "change": change }))
                     .map(|()| ExitCode::SUCCESS);
             }
@@ -149,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Action::Retract { id } => {
             let change = store.record_retract(&digest, id)?;
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({ "project_root": root, "change": change }))
                     .map(|()| ExitCode::SUCCESS);
             }
@@ -164,7 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let records = store.record_list(&digest)?;
             // Records lost with a damaged database are said to be lost.
             let incidents = state.incidents();
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({
                     "project_root": root,
                     "records": records,

@@ -31,6 +31,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Serialize;
 
+use crate::cli::args::OutputArgs;
+
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
@@ -54,39 +56,46 @@ const MAX_CONFIG: u64 = 16 << 20;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The host to configure.
-    #[arg(value_enum)]
-    host: Host,
-    /// Claude Code only: the user's settings, or the project's.
-    #[arg(long, value_enum, default_value = "user")]
-    scope: Scope,
-    /// Project directory for `--scope project` [default: the git root of the current directory].
-    #[arg(long, value_name = "DIR")]
-    project: Option<PathBuf>,
+    #[command(flatten)]
+    target: Target,
     /// Codex only: also record agentspine's hooks as trusted in config.toml
     /// (what trusting them in Codex's `/hooks` view records), so Codex runs
     /// them without asking. Uninstall removes these records either way.
     #[arg(long)]
     trust_hooks: bool,
+}
+
+/// What install and uninstall both take: where, and how to print.
+#[derive(Debug, clap::Args)]
+struct Target {
+    /// The host to configure.
+    #[arg(value_enum)]
+    host: Host,
+    /// Claude Code only: which settings, the user's or the project's.
+    #[arg(long, value_enum, value_name = "WHICH", default_value = "user", alias = "scope")]
+    settings: Settings,
+    /// Project directory for `--settings project` [default: the git root of the current directory].
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
     /// Print what would change and write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Remove what `agentspine install` added, and nothing else.
 ///
-/// Takes the same host, `--scope` and `--project` as install. Every
-/// changed file is backed up beside itself first.
+/// Takes the same host, `--settings` and `--project` as install, and
+/// removes Codex hook trust records agentspine wrote, if any. Every changed
+/// file is backed up beside itself first.
 ///
-///   agentspine uninstall claude --scope project --dry-run
+///   agentspine uninstall claude --settings project --dry-run
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct UninstallArgs {
     #[command(flatten)]
-    inner: Args,
+    target: Target,
 }
 
 /// The hosts agentspine installs into.
@@ -102,7 +111,7 @@ enum Host {
 /// Where Claude Code's configuration goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
-enum Scope {
+enum Settings {
     /// The user's settings (every project).
     User,
     /// One project's `.claude/settings.json` and `.mcp.json`.
@@ -110,14 +119,14 @@ enum Scope {
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.target.out
     }
 }
 
 impl UninstallArgs {
-    pub fn wants_json(&self) -> bool {
-        self.inner.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.target.out
     }
 }
 
@@ -150,34 +159,41 @@ struct FileReport {
 }
 
 pub fn install(args: Args) -> anyhow::Result<ExitCode> {
-    run(args, true)
+    run(args.target, args.trust_hooks, true).map_err(refused)
 }
 
 pub fn uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    run(args.inner, false)
+    // Uninstall removes agentspine's trust records whatever was installed.
+    run(args.target, false, false).map_err(refused)
 }
 
-fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
+/// Install's refusals (a file it must not edit, a flag the host has no use
+/// for) under their code; errors of a known kind keep theirs.
+fn refused(error: anyhow::Error) -> anyhow::Error {
+    match crate::cli::errors::classify(&error) {
+        ("unclassified", _) => crate::cli::errors::Coded::new("install-refused", format!("{error:#}")).into(),
+        _ => error,
+    }
+}
+
+fn run(args: Target, trust_hooks: bool, adding: bool) -> anyhow::Result<ExitCode> {
     let bin = binary()?;
     let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
     let (changes, next_steps) = match args.host {
         Host::Claude => {
-            anyhow::ensure!(
-                !args.trust_hooks,
-                "Claude Code has no hook trust to record: drop `--trust-hooks`"
-            );
-            let project = match args.scope {
-                Scope::Project => Some(crate::cli::project_root(args.project.as_deref())?),
-                Scope::User => None,
+            anyhow::ensure!(!trust_hooks, "Claude Code has no hook trust to record: drop `--trust-hooks`");
+            let project = match args.settings {
+                Settings::Project => Some(crate::cli::project_root(args.project.as_deref())?),
+                Settings::User => None,
             };
             (claude::changes(&home, project.as_deref(), &bin, adding)?, Vec::new())
         }
         Host::Codex => {
             anyhow::ensure!(
-                args.scope == Scope::User,
-                "Codex has no project scope here: drop `--scope project`"
+                args.settings == Settings::User,
+                "Codex has no project scope here: drop `--settings project`"
             );
-            codex::changes(&home, &bin, adding, args.trust_hooks)?
+            codex::changes(&home, &bin, adding, trust_hooks)?
         }
     };
     let mut reports = Vec::new();
@@ -197,7 +213,7 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
     }
     let next_steps: Vec<String> = if adding { next_steps } else { Vec::new() };
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         let mut value = serde_json::json!({
             "action": if adding { "install" } else { "uninstall" },
             "host": args.host,
@@ -207,7 +223,7 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             "next_steps": next_steps,
         });
         if args.host == Host::Claude {
-            value["scope"] = serde_json::json!(args.scope);
+            value["scope"] = serde_json::json!(args.settings);
         }
         if args.dry_run {
             value["diff"] = serde_json::json!(diffs);

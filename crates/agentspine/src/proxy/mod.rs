@@ -105,15 +105,15 @@ pub struct Args {
     /// characters) instead of creating one and writing it beside the socket.
     #[arg(long)]
     control_token_stdin: bool,
-    /// Print the ready line (and errors) as JSON: {"event":"listening",
-    /// "socket", "token_file", "pid"}.
-    #[arg(long)]
-    json: bool,
+    // With --json the ready line is {"event":"listening", "socket",
+    // "token_file", "pid"}.
+    #[command(flatten)]
+    out: crate::cli::args::OutputArgs,
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &crate::cli::args::OutputArgs {
+        &self.out
     }
 }
 
@@ -121,6 +121,15 @@ impl Args {
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // The server's refusals (a socket directory not private to you, a short
+    // token) under their code; errors of a known kind keep theirs.
+    serve(args).map_err(|error| match crate::cli::errors::classify(&error) {
+        ("unclassified", _) => crate::cli::errors::Coded::new("serve-refused", format!("{error:#}")).into(),
+        _ => error,
+    })
+}
+
+fn serve(args: Args) -> anyhow::Result<ExitCode> {
     let socket = socket::path(args.socket.as_deref())?;
     let (dir, name) = socket::split(&socket)?;
     let token_name = socket::token_name(&name);
@@ -170,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         // A host that does not read stdout (closed it, or never piped it)
         // still gets a server.
-        if let Err(e) = ready(&socket, token_file.as_deref(), args.json) {
+        if let Err(e) = ready(&socket, token_file.as_deref(), args.out.json) {
             tracing::warn!("serve: cannot print the ready line: {e}");
         }
         let outcome = accept(listener, server).await;

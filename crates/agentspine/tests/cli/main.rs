@@ -12,6 +12,7 @@ mod audit_bound;
 mod catalog;
 mod continuity;
 mod doctor;
+mod errors;
 mod guard;
 mod hook;
 mod install;
