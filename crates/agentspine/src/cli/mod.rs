@@ -7,6 +7,7 @@ mod bind;
 mod bindings;
 mod cache;
 mod catalog;
+mod completions;
 mod doctor;
 pub(crate) mod errors;
 pub(crate) mod memory;
@@ -73,6 +74,8 @@ enum Command {
     Install(crate::install::Args),
     Uninstall(crate::install::UninstallArgs),
     Serve(crate::proxy::Args),
+    Completions(completions::Args),
+    Manpage(completions::ManArgs),
 }
 
 impl Command {
@@ -98,7 +101,9 @@ impl Command {
             Command::Install(args) => args.output(),
             Command::Uninstall(args) => args.output(),
             Command::Serve(args) => args.output(),
-            Command::Mcp(_) | Command::Hook(_) => return None,
+            Command::Mcp(_) | Command::Hook(_) | Command::Completions(_) | Command::Manpage(_) => {
+                return None;
+            }
         })
     }
 }
@@ -218,6 +223,8 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Install(args) => crate::install::install(args),
         Command::Uninstall(args) => crate::install::uninstall(args),
         Command::Serve(args) => crate::proxy::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Manpage(args) => completions::man(args),
     }
 }
 

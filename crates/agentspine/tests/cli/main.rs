@@ -13,6 +13,7 @@ mod catalog;
 mod continuity;
 mod doctor;
 mod errors;
+mod generated;
 mod guard;
 mod hook;
 mod install;
