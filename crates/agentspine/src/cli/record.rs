@@ -183,9 +183,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 records.iter().filter(|r| r.status == agentspine_store::RecordStatus::Accepted).collect();
             writeln!(
                 out,
-                "{}: {} records, {} accepted, {} of them portable (read wherever this project is bound)",
+                "{}: {}, {} accepted, {} of them portable (read wherever this project is bound)",
                 root.display(),
-                records.len(),
+                super::output::count(records.len(), "record", "records"),
                 accepted.len(),
                 accepted.iter().filter(|r| r.portable).count()
             )?;

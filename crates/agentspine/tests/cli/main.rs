@@ -15,6 +15,7 @@ mod doctor;
 mod errors;
 mod generated;
 mod guard;
+mod guide;
 mod hook;
 mod install;
 mod mcp;
