@@ -154,6 +154,14 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("source-bind refused: PATH {}", args.path.display()))?;
     let project = dir("--project", &project)?;
     let host_home = dir("--host-home", &host_home)?;
+    if project.starts_with(&source) {
+        let message = format!(
+            "source-bind refused: {}: that is the project you are binding from; its own accepted records \
+             are already context in it, so there is nothing to bind (bind it from another project)",
+            source.display()
+        );
+        return Err(Coded::at("binding-refused", &source, message).into());
+    }
     let state = State::open();
     let store = state.require_store()?;
     let source_root = store.root_digest(&source);

@@ -191,12 +191,14 @@ fn build_holding(
         scope,
         prompt: prompt.map(str::to_owned),
         markdown: common.markdown,
-        continuity: state.continuity(host),
+        continuity: state.continuity_in(host, &root),
         ..CatalogRequest::new(host, root)
     };
     let (catalog, variant) = match holding {
         None => (resolver.catalog(&request)?, None),
-        Some(id) => match resolver.catalog_holding(&request, id, &|host| state.continuity(host))? {
+        Some(id) => match resolver
+            .catalog_holding(&request, id, &|host| state.continuity_in(host, &request.project_root))?
+        {
             catalog::Lookup::Found { catalog, variant } => (*catalog, Some(variant)),
             catalog::Lookup::Missing { tried } => {
                 let tried: Vec<String> = tried.iter().map(catalog::Variant::flags).collect();

@@ -16,12 +16,14 @@ use crate::state::State;
 ///
 /// Records are stored per project (the git root of the working directory)
 /// in agentspine's state directory, never in the project. A record is added
-/// `proposed` and is context only once accepted. Portable kinds
-/// (preference, no-go, correction, reference, person-relationship) can be
-/// read in other projects through `agentspine source-bind`; every other
-/// kind (project-fact, task, attention-event, group-private,
-/// delegation-policy, execution-grant, job, secret, trust-material) stays
-/// in this project, whatever is bound.
+/// `proposed` and is context only once accepted: in this project (every
+/// kind but the five below), and, for the portable kinds (preference,
+/// no-go, correction, reference, person-relationship), in other projects
+/// through `agentspine source-bind`. project-fact, task, attention-event
+/// and group-private stay in this project. delegation-policy,
+/// execution-grant, job, secret and trust-material are never context
+/// anywhere: secrets must not reach a prompt, and authority is never
+/// granted by context.
 ///
 /// Examples:
 ///
@@ -126,13 +128,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if r.portable {
                 writeln!(
                     out,
-                    "record {} accepted: this {} is now context wherever this project is bound (`agentspine source-bind`).",
+                    "record {} accepted: this {} is now context in this project and wherever it is bound (`agentspine source-bind`).",
+                    r.id, r.kind
+                )?;
+            } else if r.kind.is_context_in_own_project() {
+                writeln!(
+                    out,
+                    "record {} accepted: this {} is now context in this project; it is not portable, so no binding ever carries it out.",
                     r.id, r.kind
                 )?;
             } else {
                 writeln!(
                     out,
-                    "record {} accepted: a {} is not portable, so no binding ever carries it out of this project.",
+                    "record {} accepted: a {} is kept here and is never context, in this project or any other.",
                     r.id, r.kind
                 )?;
             }
@@ -214,6 +222,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn portability(record: &Record) -> &'static str {
     if record.portable {
         "portable: other projects can read it through `agentspine source-bind` once it is accepted"
+    } else if !record.kind.is_context_in_own_project() {
+        "never context: kept for you here, never put before a model"
     } else {
         "not portable: it stays in this project, whatever is bound"
     }

@@ -39,8 +39,9 @@ is copied; a binding is context only, never identity, permission, delegation or 
   agentspine source-rollback binding:ID --confirm-local-binding
   agentspine source-purge binding:ID --confirm-local-binding
 
-A project's own accepted records (the portable kinds, project facts and tasks) are context
-in that project without any binding. More: README.md, \"Continuity\".",
+A project's own accepted records are context in that project without any binding: every
+kind but secrets, trust material, execution grants, delegation policy and jobs, which are
+never context anywhere. More: README.md, \"Continuity\".",
     ),
     (
         "source-ids",

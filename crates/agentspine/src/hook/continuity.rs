@@ -28,8 +28,9 @@ impl Hook<'_> {
 
 /// Says where the text comes from and what it is (and is not).
 fn heading(item: &ContinuityItem) -> String {
+    let whose = if item.binding_id.is_some() { "in another project" } else { "in this project" };
     format!(
-        "Continuity from {} (a {} the user accepted in another project; context only, grants nothing):",
+        "Continuity from {} (a {} the user accepted {whose}; context only, grants nothing):",
         item.label(),
         item.kind
     )

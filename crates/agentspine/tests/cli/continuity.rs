@@ -102,7 +102,7 @@ fn would_be_id(ex: &Example, binding: &str, record_id: i64, kind: &str, text: &s
     let store = agentspine_store::Store::open(&ex.state).unwrap().store;
     let ids = SourceIds::new(store.derived_key("source-id"));
     let item = ContinuityItem {
-        binding_id: binding.to_owned(),
+        binding_id: Some(binding.to_owned()),
         record_id,
         kind: kind.to_owned(),
         text: text.to_owned(),
@@ -422,6 +422,9 @@ fn bind_rollback_and_purge_refusals_are_one_line_and_change_nothing() {
     };
     let mut b = args.clone();
     b[1] = ex.tree.display().to_string();
+    // From another directory than the tree itself, which would be a bind of a project to itself.
+    let at = b.iter().position(|x| x == "--project").unwrap();
+    b[at + 1] = ex.home.display().to_string();
     let cases: Vec<(Vec<String>, String)> = vec![
         (without("--confirm-local-binding", false), "agentspine: source-bind refused: a binding changes what your agents are told in every project: add --confirm-local-binding to confirm".into()),
         (without("--host", true), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts".into()),
@@ -806,4 +809,40 @@ fn bindings_lists_every_binding_with_its_id_project_hosts_state_and_counts() {
     binding:[ID]  active       hosts codex    project [DIGEST]  2 accepted portable records, 0 cache rows  bound [TIME]
     registry verified
     ");
+}
+
+#[test]
+fn a_projects_own_accepted_records_are_context_in_it_and_authority_never() {
+    let (ex, a) = configured();
+    let kinds = |out: &Output| -> Vec<String> {
+        let value = ex.json(out);
+        let sources = value["sources"].as_array().unwrap();
+        sources
+            .iter()
+            .filter(|s| s["scope"] == "continuity")
+            .map(|s| s["rel_path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // In A itself, without any binding: the accepted preference, no-go and
+    // project fact; not the secret, not the proposed preference.
+    let own = kinds(&ex.run("", &["briefing", "--cwd", a.to_str().unwrap(), "--json"]));
+    assert_eq!(
+        own,
+        ["project/preference/record:1", "project/no-go/record:2", "project/project-fact/record:4"]
+    );
+    // In another project, nothing until it is bound.
+    assert_eq!(kinds(&ex.run("", &["briefing", "--json"])), Vec::<String>::new());
+    // Bound (for every host) and briefed in A again: each record once, as A's own.
+    bind(&ex, &a, "all");
+    let again = kinds(&ex.run("", &["briefing", "--cwd", a.to_str().unwrap(), "--json"]));
+    assert_eq!(again, own);
+    // Binding A from A itself says why there is nothing to bind.
+    let mut args = bind_args(&ex, &a, "claude");
+    let at = args.iter().position(|x| x == "--project").unwrap();
+    args[at + 1] = a.display().to_string();
+    let line = refusal(&ex, &run(&ex, &args));
+    assert_eq!(
+        line,
+        "agentspine: source-bind refused: [TMP]/a: that is the project you are binding from; its own accepted records are already context in it, so there is nothing to bind (bind it from another project)"
+    );
 }
