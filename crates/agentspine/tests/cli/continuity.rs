@@ -836,6 +836,17 @@ fn a_projects_own_accepted_records_are_context_in_it_and_authority_never() {
     bind(&ex, &a, "all");
     let again = kinds(&ex.run("", &["briefing", "--cwd", a.to_str().unwrap(), "--json"]));
     assert_eq!(again, own);
+    // The hooks of a session in A carry them too, saying whose they are.
+    let mut start = session_start(&ex, "own");
+    start["cwd"] = json!(a);
+    let context = hook(&ex, "claude", &start);
+    assert!(
+        context.contains(
+            "Continuity from project/preference/record:1 (a preference the user accepted in this project"
+        ),
+        "{context}"
+    );
+    assert!(!context.contains("hunter2"), "{context}");
     // Binding A from A itself says why there is nothing to bind.
     let mut args = bind_args(&ex, &a, "claude");
     let at = args.iter().position(|x| x == "--project").unwrap();
