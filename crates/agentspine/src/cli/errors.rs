@@ -178,12 +178,16 @@ pub fn usage(error: &clap::Error, args: &[String]) -> ExitCode {
         message.push(' ');
         message.push_str(lines.next().unwrap_or_default());
     }
-    let command: Vec<&str> =
-        args.iter().map(String::as_str).take_while(|a| !a.starts_with('-')).take(2).collect();
-    message.push_str(&format!(
-        "; see `agentspine {}--help`",
-        command.iter().map(|c| format!("{c} ")).collect::<String>()
-    ));
+    // The subcommands named in `args`, as far as they are real ones.
+    let mut cmd = <super::Cli as clap::CommandFactory>::command();
+    let mut path = String::new();
+    for word in args.iter().take_while(|a| !a.starts_with('-')) {
+        let Some(sub) = cmd.find_subcommand(word).cloned() else { break };
+        path.push_str(word);
+        path.push(' ');
+        cmd = sub;
+    }
+    message.push_str(&format!("; see `agentspine {path}--help`"));
     let code = match kind {
         ErrorKind::InvalidUtf8 => "not-utf8",
         ErrorKind::MissingRequiredArgument => "missing-argument",

@@ -102,7 +102,7 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       {"error":{"code":"unknown-argument","message":"unexpected argument '--nope' found; see `agentspine resolve --help`"}}
     an unknown command
       error: unrecognized subcommand 'frobnicate'
-      {"error":{"code":"unknown-command","message":"unrecognized subcommand 'frobnicate'; see `agentspine frobnicate --help`"}}
+      {"error":{"code":"unknown-command","message":"unrecognized subcommand 'frobnicate'; see `agentspine --help`"}}
     a missing argument
       error: the following required arguments were not provided:
       {"error":{"code":"missing-argument","message":"the following required arguments were not provided: <SOURCE_ID>; see `agentspine read --help`"}}
