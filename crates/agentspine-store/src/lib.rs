@@ -104,8 +104,8 @@ pub use dir::{Platform, state_dir, state_dir_path};
 pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
 pub use records::{
-    MAX_RECORD_BYTES, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange, RecordError, RecordKind,
-    RecordStatus,
+    MAX_RECORD_BYTES, NEVER_CONTEXT_KINDS, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange,
+    RecordError, RecordKind, RecordStatus,
 };
 pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,

@@ -67,6 +67,20 @@ pub const PORTABLE_KINDS: [RecordKind; 5] = [
     RecordKind::PersonRelationship,
 ];
 
+/// The kinds that are never context, not even in their own project:
+/// secrets and trust material must not reach a model's prompt, where any
+/// tool output could repeat them; execution grants, delegation policy and
+/// jobs are authority, and context grants none (a model that reads "you
+/// may deploy" must not be able to act on it). agentspine keeps them so
+/// that the user has them in one place, and puts them in no catalog.
+pub const NEVER_CONTEXT_KINDS: [RecordKind; 5] = [
+    RecordKind::DelegationPolicy,
+    RecordKind::ExecutionGrant,
+    RecordKind::Job,
+    RecordKind::Secret,
+    RecordKind::TrustMaterial,
+];
+
 /// The kinds that stay in their own project, whatever is bound.
 pub const NON_PORTABLE_KINDS: [RecordKind; 9] = [
     RecordKind::ProjectFact,
@@ -109,6 +123,12 @@ impl RecordKind {
     /// Whether records of this kind may be read through a binding.
     pub fn is_portable(self) -> bool {
         PORTABLE_KINDS.contains(&self)
+    }
+
+    /// Whether an accepted record of this kind is context in its own
+    /// project: every kind but [`NEVER_CONTEXT_KINDS`].
+    pub fn is_context_in_own_project(self) -> bool {
+        !NEVER_CONTEXT_KINDS.contains(&self)
     }
 }
 

@@ -19,6 +19,14 @@ pub struct State {
 }
 
 impl State {
+    /// The open store, or the error that says why there is none (the
+    /// warnings of the open, joined), for commands that cannot work without it.
+    pub fn require_store(&self) -> anyhow::Result<&Store> {
+        self.store.as_ref().ok_or_else(|| {
+            crate::cli::errors::Coded::new("state-unavailable", self.warnings.join("; ")).into()
+        })
+    }
+
     /// Opens the default state directory.
     pub fn open() -> State {
         State::open_with(agentspine_store::OpenMode::Default)
@@ -100,7 +108,7 @@ impl State {
             Ok(records) => records
                 .into_iter()
                 .map(|r| agentspine_core::catalog::ContinuityItem {
-                    binding_id: r.binding_id,
+                    binding_id: Some(r.binding_id),
                     record_id: r.record_id,
                     kind: r.kind.as_str().to_owned(),
                     text: r.text,
@@ -119,6 +127,42 @@ impl State {
                 Vec::new()
             }
         }
+    }
+
+    /// What requests for the project at `root` carry: its own accepted
+    /// records (every kind that is context in its own project, see
+    /// `RecordKind::is_context_in_own_project`), then what `host` reads
+    /// through the user's bindings ([`State::continuity`]), a record read
+    /// both ways once. A store problem gives none of the project's own.
+    pub fn continuity_in(
+        &self,
+        host: agentspine_core::Host,
+        root: &std::path::Path,
+    ) -> Vec<agentspine_core::catalog::ContinuityItem> {
+        let Some(store) = &self.store else { return Vec::new() };
+        let own = match store.record_list(&store.root_digest(root)) {
+            Ok(records) => records,
+            Err(e) => {
+                tracing::warn!("continuity: {e}; the project's own records are left out");
+                Vec::new()
+            }
+        };
+        let mut items: Vec<agentspine_core::catalog::ContinuityItem> = own
+            .into_iter()
+            .filter(|r| {
+                r.status == agentspine_store::RecordStatus::Accepted && r.kind.is_context_in_own_project()
+            })
+            .take(agentspine_store::MAX_CONTINUITY_RECORDS)
+            .map(|r| agentspine_core::catalog::ContinuityItem {
+                binding_id: None,
+                record_id: r.id,
+                kind: r.kind.as_str().to_owned(),
+                text: r.text,
+            })
+            .collect();
+        let own_ids: Vec<i64> = items.iter().map(|i| i.record_id).collect();
+        items.extend(self.continuity(host).into_iter().filter(|i| !own_ids.contains(&i.record_id)));
+        items
     }
 
     /// The incidents of a damaged state database the user has not

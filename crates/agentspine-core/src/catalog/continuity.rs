@@ -1,11 +1,11 @@
-//! Continuity sources: accepted, portable learning records read through an
-//! explicit binding (the state store reads them; this module only turns
-//! them into catalog sources).
+//! Continuity sources: accepted learning records, the project's own
+//! (`project/KIND/record:N`) and the portable ones read through an
+//! explicit binding (`binding:ID/KIND/record:N`). The state store reads
+//! them; this module only turns them into catalog sources.
 //!
 //! A continuity source is inline text, not a file. Its label carries its
-//! provenance, `binding:ID/KIND/record:N`, so every surface that shows a
-//! source (briefing headings, `sources` in JSON, `read_document`) says
-//! which binding it came through. It is context only: nothing in it grants
+//! provenance, so every surface that shows a source (briefing headings,
+//! `sources` in JSON, `read_document`) says where it came from. It is context only: nothing in it grants
 //! identity, roles, permissions, delegation, host trust or a right to
 //! start anything.
 
@@ -21,8 +21,9 @@ use crate::resolution::Scope;
 /// state store.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ContinuityItem {
-    /// The binding it was read through.
-    pub binding_id: String,
+    /// The binding it was read through; `None` for a record of the
+    /// project the request is for.
+    pub binding_id: Option<String>,
     /// The record's id in the bound project.
     pub record_id: i64,
     /// Its kind (`preference`, `no-go`, ...).
@@ -32,9 +33,10 @@ pub struct ContinuityItem {
 }
 
 impl ContinuityItem {
-    /// The provenance label: `binding:ID/KIND/record:N`.
+    /// The provenance label: `binding:ID/KIND/record:N`, or
+    /// `project/KIND/record:N` for the project's own.
     pub fn label(&self) -> String {
-        format!("binding:{}/{}/record:{}", self.binding_id, self.kind, self.record_id)
+        format!("{}/{}/record:{}", self.base().display(), self.kind, self.record_id)
     }
 
     /// The source id this item gets in a catalog keyed by `ids`.
@@ -48,7 +50,10 @@ impl ContinuityItem {
     }
 
     fn base(&self) -> PathBuf {
-        PathBuf::from(format!("binding:{}", self.binding_id))
+        match &self.binding_id {
+            Some(id) => PathBuf::from(format!("binding:{id}")),
+            None => PathBuf::from("project"),
+        }
     }
 
     fn rel(&self) -> String {

@@ -9,6 +9,7 @@
 pub mod briefing;
 pub mod continuity;
 pub mod document;
+pub mod find;
 pub mod ids;
 pub mod markdown;
 pub mod query;
@@ -32,6 +33,7 @@ use crate::resolver::Resolver;
 pub use briefing::{Briefing, briefing};
 pub use continuity::ContinuityItem;
 pub use document::{Document, DocumentError, read_document};
+pub use find::{Lookup, Variant};
 pub use ids::SourceIds;
 pub use query::{QueryAnswer, query};
 pub use receipt::{PreflightError, Receipt, preflight};

@@ -8,8 +8,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use agentspine_store::{AuditRow, BindingError};
-use anyhow::Context;
 
+use super::args::OutputArgs;
 use crate::state::State;
 
 /// Show what agentspine recorded: scan errors (event, phase, code, path),
@@ -41,24 +41,23 @@ pub struct Args {
     /// Verify the binding chain (and print nothing else).
     #[arg(long)]
     verify: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let since = args.since.as_deref().map(|t| parse_time(t, now_ms())).transpose()?;
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let incidents = state.incidents();
     let mut out = std::io::stdout().lock();
-    if !args.json {
+    if !args.out.json {
         out.write_all(super::incident_lines(&incidents).as_bytes())?;
     }
     if args.verify {
@@ -71,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(BindingError::Broken(bad)) => Some(bad),
             Err(other) => return Err(other.into()),
         };
-        if args.json {
+        if args.out.json {
             let value = serde_json::json!({
                 "verified": bad.is_none(),
                 "events": events,
@@ -109,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pruned = store.audit_prunes()?;
     // The latest sourceResolution report per root, as the hooks sent it.
     let reports = store.reports(args.host.as_deref())?;
-    if args.json {
+    if args.out.json {
         let events: Vec<serde_json::Value> = rows
             .iter()
             .map(|r| {
@@ -179,9 +178,12 @@ fn now_ms() -> i64 {
 /// (`2026-11-30`, UTC midnight) or a UTC time (`2026-11-30T05:00:00Z`).
 fn parse_time(text: &str, now: i64) -> anyhow::Result<i64> {
     let bad = || {
-        anyhow::anyhow!(
-            "--since {text:?}: expected an age such as 15m, 2h or 7d, a date such as 2026-11-30, or a UTC time such as 2026-11-30T05:00:00Z"
-        )
+        anyhow::Error::from(super::errors::Coded::new(
+            "bad-time",
+            format!(
+                "--since {text:?}: expected an age such as 15m, 2h or 7d, a date such as 2026-11-30, or a UTC time such as 2026-11-30T05:00:00Z"
+            ),
+        ))
     };
     if let Some(unit) = text.chars().last().filter(|c| "smhd".contains(*c)) {
         let n: i64 = text[..text.len() - 1].parse().map_err(|_| bad())?;
@@ -234,7 +236,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 /// `ms` as a UTC time, `2026-11-30T05:21:03.123Z`.
-pub(super) fn iso(ms: i64) -> String {
+pub(crate) fn iso(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
     let z = days + 719_468;

@@ -9,8 +9,10 @@ use std::process::ExitCode;
 use agentspine_store::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, BindingChange, PORTABLE_KINDS, RecordStatus,
 };
-use anyhow::{Context, bail};
+use anyhow::Context;
 
+use super::args::OutputArgs;
+use super::errors::Coded;
 use crate::state::State;
 
 /// Read the accepted portable learning of one project everywhere you work.
@@ -24,22 +26,26 @@ use crate::state::State;
 /// and every other kind stay in that project. A binding is context only:
 /// it grants no identity, role, permission, delegation or trust.
 ///
-/// Every flag is required, so that the binding is deliberate.
+/// Every flag but `--scope` is required, so that the binding is
+/// deliberate; a refusal names every missing one at once.
 ///
 /// Example:
 ///
-///   agentspine source-bind ~/src/first-project --host all --scope state-user \
+///   agentspine source-bind ~/src/first-project --all-hosts \
 ///       --project ~/src/other-project --host-home ~/.claude --confirm-local-binding
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct BindArgs {
     /// The project whose state is bound (its git root is used).
     path: PathBuf,
-    /// The host(s) that read through it: all, claude, codex, pi or desktop.
+    /// The host that reads through it: claude, codex, pi or desktop.
     #[arg(long, value_name = "HOST")]
     host: Option<String>,
-    /// What it is attached to; the only scope is `state-user`.
-    #[arg(long, value_name = "SCOPE")]
+    /// Every host reads through it.
+    #[arg(long, conflicts_with = "host")]
+    all_hosts: bool,
+    /// Deprecated: `state-user` is the only binding scope, and the default.
+    #[arg(long, value_name = "SCOPE", hide = true)]
     scope: Option<String>,
     /// The project you are binding from (an existing directory).
     #[arg(long, value_name = "DIR")]
@@ -51,9 +57,8 @@ pub struct BindArgs {
     /// Confirms that you mean to bind.
     #[arg(long)]
     confirm_local_binding: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Undo a binding: nothing is read through it from the next call on.
@@ -72,9 +77,8 @@ pub struct EndArgs {
     /// Confirms that you mean it.
     #[arg(long)]
     confirm_local_binding: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Purge a binding: undone for good, and every cache row derived through
@@ -94,18 +98,18 @@ pub struct PurgeArgs {
 }
 
 impl BindArgs {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 impl EndArgs {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 impl PurgeArgs {
-    pub fn wants_json(&self) -> bool {
-        self.end.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.end.out
     }
 }
 
@@ -113,23 +117,36 @@ const CONFIRM: &str =
     "a binding changes what your agents are told in every project: add --confirm-local-binding to confirm";
 
 pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
-    if !args.confirm_local_binding {
-        bail!("source-bind refused: {CONFIRM}");
+    let host = match (args.host, args.all_hosts) {
+        (_, true) => Some("all".to_owned()),
+        (host, false) => host,
+    };
+    let mut missing = Vec::new();
+    if host.is_none() {
+        missing.push(format!("--host HOST (one of {}) or --all-hosts", BINDING_HOSTS[1..].join(", ")));
     }
-    let Some(host) = args.host else {
-        bail!("source-bind refused: --host is missing (one of {})", BINDING_HOSTS.join(", "));
-    };
-    let Some(scope) = args.scope else {
-        bail!("source-bind refused: --scope is missing (the only scope is {BINDING_SCOPE})");
-    };
-    let Some(project) = args.project else {
-        bail!("source-bind refused: --project is missing (the project you are binding from)");
-    };
-    let Some(host_home) = args.host_home else {
-        bail!(
-            "source-bind refused: --host-home is missing (the host profile you are binding from, e.g. ~/.claude)"
+    if args.project.is_none() {
+        missing.push("--project DIR (the project you are binding from)".to_owned());
+    }
+    if args.host_home.is_none() {
+        missing.push("--host-home DIR (the host profile you are binding from, e.g. ~/.claude)".to_owned());
+    }
+    if !args.confirm_local_binding {
+        missing.push(
+            "--confirm-local-binding (a binding changes what your agents are told in every project)"
+                .to_owned(),
         );
+    }
+    let (Some(host), Some(project), Some(host_home), true) =
+        (host, args.project, args.host_home, args.confirm_local_binding)
+    else {
+        let message = match missing.as_slice() {
+            [_confirm] if !args.confirm_local_binding => format!("source-bind refused: {CONFIRM}"),
+            _ => format!("source-bind refused: missing {}", missing.join(", ")),
+        };
+        return Err(Coded::new("missing-flags", message).into());
     };
+    let scope = args.scope.unwrap_or_else(|| BINDING_SCOPE.to_owned());
     let dir = |flag: &str, path: &PathBuf| {
         super::canonical(path).with_context(|| format!("source-bind refused: {flag} {}", path.display()))
     };
@@ -137,8 +154,16 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("source-bind refused: PATH {}", args.path.display()))?;
     let project = dir("--project", &project)?;
     let host_home = dir("--host-home", &host_home)?;
+    if project.starts_with(&source) {
+        let message = format!(
+            "source-bind refused: {}: that is the project you are binding from; its own accepted records \
+             are already context in it, so there is nothing to bind (bind it from another project)",
+            source.display()
+        );
+        return Err(Coded::at("binding-refused", &source, message).into());
+    }
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let source_root = store.root_digest(&source);
     let request = BindRequest {
         host,
@@ -149,14 +174,17 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
     };
     let change = match store.binding_bind(&request)? {
         Ok(change) => change,
-        Err(refusal) => bail!("source-bind refused: {}: {refusal}", source.display()),
+        Err(refusal) => {
+            let message = format!("source-bind refused: {}: {refusal}", source.display());
+            return Err(Coded::at("binding-refused", &source, message).into());
+        }
     };
     let records = store.record_list(&source_root)?;
     let readable = records.iter().filter(|r| r.portable && r.status == RecordStatus::Accepted).count();
     let staying = records.iter().filter(|r| !r.portable).count();
     let id = &change.binding.id;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         let value = serde_json::json!({
             "bound": source,
             "change": change,
@@ -200,21 +228,25 @@ pub fn purge(args: PurgeArgs) -> anyhow::Result<ExitCode> {
 
 fn end(args: EndArgs, command: &str) -> anyhow::Result<ExitCode> {
     if !args.confirm_local_binding {
-        bail!(
-            "{command} refused: this changes what your agents are told: add --confirm-local-binding to confirm"
-        );
+        return Err(Coded::new(
+            "missing-flags",
+            format!("{command} refused: this changes what your agents are told: add --confirm-local-binding to confirm"),
+        )
+        .into());
     }
     let id = binding_id(&args.binding).with_context(|| format!("{command} refused"))?;
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let result =
         if command == "source-purge" { store.binding_purge(id)? } else { store.binding_rollback(id)? };
     let change: BindingChange = match result {
         Ok(change) => change,
-        Err(refusal) => bail!("{command} refused: {refusal}"),
+        Err(refusal) => {
+            return Err(Coded::new("binding-refused", format!("{command} refused: {refusal}")).into());
+        }
     };
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "change": change }))?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -247,7 +279,11 @@ fn end(args: EndArgs, command: &str) -> anyhow::Result<ExitCode> {
 fn binding_id(given: &str) -> anyhow::Result<&str> {
     let id = given.strip_prefix("binding:").unwrap_or(given);
     if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
-        bail!("{given:?} is not a binding id; expected binding:ID as `agentspine source-bind` printed it");
+        return Err(Coded::new(
+            "bad-binding-id",
+            format!("{given:?} is not a binding id; expected binding:ID as `agentspine source-bind` or `agentspine bindings` printed it"),
+        )
+        .into());
     }
     Ok(id)
 }

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Subcommand;
 
+use super::args::OutputArgs;
 use crate::state::State;
 
 /// Inspect or empty the snapshot cache.
@@ -20,44 +20,43 @@ use crate::state::State;
 ///
 ///   agentspine cache stats
 ///
-///   agentspine cache purge --root ~/.claude/projects/-home-me-app/memory
+///   agentspine cache purge --memory-dir ~/.claude/projects/-home-me-app/memory
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
     #[command(subcommand)]
-    action: Action,
-    /// Print JSON.
-    #[arg(long, global = true)]
-    json: bool,
+    action: Option<Action>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Subcommand)]
 enum Action {
-    /// Rows, bytes and directories held.
+    /// Rows, bytes and directories held (what `agentspine cache` alone does).
     Stats,
-    /// Drop cached snapshots: of one directory with --root, else all.
+    /// Drop cached snapshots: of one memory directory with --memory-dir,
+    /// else all.
     Purge {
-        /// The directory whose snapshots to drop (a memory directory or a
-        /// project root).
-        #[arg(long, value_name = "DIR")]
-        root: Option<PathBuf>,
+        /// The memory directory whose snapshots to drop.
+        #[arg(long, value_name = "DIR", alias = "root")]
+        memory_dir: Option<PathBuf>,
     },
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let mut out = std::io::stdout().lock();
-    match args.action {
+    match args.action.unwrap_or(Action::Stats) {
         Action::Stats => {
             let stats = store.cache_stats()?;
-            if args.json {
+            if args.out.json {
                 writeln!(out, "{}", serde_json::json!({ "state_dir": store.dir(), "cache": stats }))?;
             } else {
                 writeln!(
@@ -70,15 +69,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 )?;
             }
         }
-        Action::Purge { root } => {
-            let dropped = match &root {
+        Action::Purge { memory_dir } => {
+            let dropped = match &memory_dir {
                 Some(dir) => {
                     let canonical = super::canonical(dir)?;
                     store.cache_drop_root(&store.root_digest(&canonical))?
                 }
                 None => store.cache_purge_all()?,
             };
-            if args.json {
+            if args.out.json {
                 writeln!(out, "{}", serde_json::json!({ "dropped": dropped }))?;
             } else {
                 writeln!(out, "dropped {dropped} cached snapshots")?;

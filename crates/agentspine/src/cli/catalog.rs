@@ -7,33 +7,27 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::Host;
 use agentspine_core::catalog::{self, Catalog, CatalogRequest};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
+use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
+use super::errors::Coded;
+use super::output;
 use crate::state::State;
 
 /// What every catalog command takes.
 #[derive(Debug, clap::Args)]
 pub struct CatalogArgs {
-    /// Whose rules apply (`generic`: project files only, no profile or memory).
-    #[arg(long, value_enum, default_value_t = Host::Generic)]
-    host: Host,
-    /// Project root [default: found from the working directory by the host's rule].
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Working directory [default: the root when --root is given, else the
-    /// current directory].
-    #[arg(long, value_name = "DIR")]
-    cwd: Option<PathBuf>,
+    #[command(flatten)]
+    host: HostArg,
+    #[command(flatten)]
+    place: RootArgs,
     /// A file whose chain replaces the working directory's.
     #[arg(long, value_name = "PATH")]
     target: Option<PathBuf>,
-    /// Scope ids for memory, e.g. `project:blun,person:owner`
-    /// [default: $AGENTSPINE_SCOPE, else `agentspine scope`].
-    #[arg(long, value_name = "KIND:ID,...")]
-    scope: Option<String>,
+    #[command(flatten)]
+    scope: ScopeArg,
     /// Add project-wide Markdown (bounded: 240 files, 8,192 entries, 2 s).
     #[arg(long)]
     markdown: bool,
@@ -41,9 +35,8 @@ pub struct CatalogArgs {
     /// completely; print a receipt when it did.
     #[arg(long)]
     required: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Build a byte-budgeted briefing of every source a request resolves.
@@ -87,15 +80,20 @@ pub struct QueryArgs {
     text: String,
     #[command(flatten)]
     common: CatalogArgs,
-    /// Passages to return.
-    #[arg(short, long, default_value_t = 5)]
-    k: usize,
+    /// Passages to return, at most.
+    #[arg(long, value_name = "N", default_value_t = 5, alias = "k", short_alias = 'k')]
+    limit: usize,
 }
 
 /// Read one source of the request's catalog again, by its id.
 ///
-/// Ids come from `briefing` or `query`; an id that is not in this project's
-/// catalog is refused. The file is read again as one whole version.
+/// Ids come from `briefing`, `query` and the MCP tools. The id is looked
+/// for in this request's catalog, then in the same project's catalog for
+/// every other host, then with project-wide Markdown; a note on stderr
+/// names the flags of the catalog that held it. An id in none of them is
+/// refused, naming what was tried. A memory fact that a prompt made
+/// relevant needs the same --prompt (and --scope) here. The file is read
+/// again as one whole version.
 ///
 /// Example:
 ///
@@ -107,11 +105,16 @@ pub struct ReadArgs {
     source_id: String,
     #[command(flatten)]
     common: CatalogArgs,
+    /// The prompt of the briefing or query that printed the id, when its
+    /// words made a memory fact relevant.
+    #[arg(long, value_name = "TEXT")]
+    prompt: Option<String>,
 }
 
 impl BriefingArgs {
-    pub fn wants_json(&self) -> bool {
-        self.common.json
+    /// How the command prints.
+    pub fn output(&self) -> &OutputArgs {
+        self.common.output()
     }
 
     /// The directory whose files the command reads: `--root`, else `--cwd`.
@@ -120,8 +123,9 @@ impl BriefingArgs {
     }
 }
 impl QueryArgs {
-    pub fn wants_json(&self) -> bool {
-        self.common.json
+    /// How the command prints.
+    pub fn output(&self) -> &OutputArgs {
+        self.common.output()
     }
 
     /// The directory whose files the command reads: `--root`, else `--cwd`.
@@ -130,8 +134,9 @@ impl QueryArgs {
     }
 }
 impl ReadArgs {
-    pub fn wants_json(&self) -> bool {
-        self.common.json
+    /// How the command prints.
+    pub fn output(&self) -> &OutputArgs {
+        self.common.output()
     }
 
     /// The directory whose files the command reads: `--root`, else `--cwd`.
@@ -142,40 +147,78 @@ impl ReadArgs {
 
 impl CatalogArgs {
     fn place(&self) -> Option<&std::path::Path> {
-        self.root.as_deref().or(self.cwd.as_deref())
+        self.place.place()
+    }
+
+    /// How the command prints.
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 /// The catalog for these arguments, with its reader and state.
 fn build(common: &CatalogArgs, prompt: Option<&str>) -> anyhow::Result<(Catalog, Reader, State)> {
-    let host = common.host;
+    let (catalog, _, reader, state) = build_holding(common, prompt, None)?;
+    Ok((catalog, reader, state))
+}
+
+/// The same; with `holding`, the catalog of the first variant of the
+/// request that holds that id (`Resolver::catalog_holding`), and that
+/// variant, or the error naming every variant tried.
+fn build_holding(
+    common: &CatalogArgs,
+    prompt: Option<&str>,
+    holding: Option<&str>,
+) -> anyhow::Result<(Catalog, Option<catalog::Variant>, Reader, State)> {
+    let host = common.host.host;
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
     let state = State::open();
     for warning in &state.warnings {
-        eprintln!("warning: {warning}");
+        output::warn(warning);
     }
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
     let resolver = state.resolver(reader.clone());
-    let cwd = resolver.working_dir(&current, common.root.as_deref(), common.cwd.as_deref());
-    let root = match &common.root {
+    let cwd = resolver.working_dir(&current, common.place.root.as_deref(), common.place.cwd.as_deref());
+    let root = match &common.place.root {
         Some(root) => absolute(root),
         None => resolver.project_root(&agentspine_core::Request::new(host, cwd.clone()))?.0,
     };
-    let scope = super::memory::current_scope(common.scope.as_deref(), &state, &cwd)?;
+    let scope = super::memory::current_scope(common.scope.scope.as_deref(), &state, &cwd)?;
     let request = CatalogRequest {
         cwd: Some(cwd),
         target: common.target.as_ref().map(absolute),
         scope,
         prompt: prompt.map(str::to_owned),
         markdown: common.markdown,
-        continuity: state.continuity(host),
+        continuity: state.continuity_in(host, &root),
         ..CatalogRequest::new(host, root)
     };
-    let catalog = resolver.catalog(&request)?;
+    let (catalog, variant) = match holding {
+        None => (resolver.catalog(&request)?, None),
+        Some(id) => match resolver
+            .catalog_holding(&request, id, &|host| state.continuity_in(host, &request.project_root))?
+        {
+            catalog::Lookup::Found { catalog, variant } => (*catalog, Some(variant)),
+            catalog::Lookup::Missing { tried } => {
+                let tried: Vec<String> = tried.iter().map(catalog::Variant::flags).collect();
+                return Err(Coded::new(
+                    "unknown-source-id",
+                    format!(
+                        "{id}: not a source of any catalog of {} (tried {}); an id printed with --prompt, \
+                         --scope or --target is found with the same flags here, and ids come from \
+                         `agentspine briefing`, `agentspine query` or the MCP tools",
+                        request.project_root.display(),
+                        tried.join(", ")
+                    ),
+                )
+                .into());
+            }
+        },
+    };
     drop(resolver);
     state.audit_gaps("catalog", &catalog.resolution);
-    Ok((catalog, reader, state))
+    Ok((catalog, variant, reader, state))
 }
 
 /// With `--required`: a receipt, or exit 3 naming every cause (and an
@@ -192,7 +235,7 @@ fn preflight(
         Ok(receipt) => Ok(Some(receipt)),
         Err(e) => {
             state.audit(agentspine_store::AuditEvent {
-                host: common.host.to_string(),
+                host: common.host.host.to_string(),
                 event: "preflight-failed".into(),
                 phase: "discovery".into(),
                 code: e.causes.first().map(|g| g.cause.clone()).unwrap_or_default(),
@@ -214,7 +257,7 @@ pub fn briefing(args: BriefingArgs) -> anyhow::Result<ExitCode> {
     let receipt = preflight(&args.common, &catalog, &state)?;
     let briefing = catalog::briefing(&catalog, args.budget);
     let mut out = std::io::stdout().lock();
-    if args.common.json {
+    if args.common.out.json {
         let mut value = serde_json::to_value(&briefing)?;
         value["sources"] = serde_json::to_value(&catalog.sources)?;
         value["receipt"] = serde_json::to_value(&receipt)?;
@@ -222,16 +265,16 @@ pub fn briefing(args: BriefingArgs) -> anyhow::Result<ExitCode> {
     } else {
         out.write_all(briefing.text.as_bytes())?;
         let r = &briefing.source_resolution;
-        eprintln!(
-            "{} sources, {} of {} bytes{}{}",
-            briefing.parts.len(),
+        output::note(&format!(
+            "{}, {} of {} bytes{}{}",
+            output::count(briefing.parts.len(), "source", "sources"),
             briefing.text.len(),
             briefing.budget_bytes,
             r.reason.as_ref().map(|x| format!("; {x}")).unwrap_or_default(),
             receipt.map(|x| format!("; receipt {}", x.id)).unwrap_or_default()
-        );
+        ));
         for w in &r.warnings {
-            eprintln!("warning: {}", w.message);
+            output::warn(&w.message);
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -240,9 +283,9 @@ pub fn briefing(args: BriefingArgs) -> anyhow::Result<ExitCode> {
 pub fn query(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let (catalog, _reader, state) = build(&args.common, Some(&args.text))?;
     let receipt = preflight(&args.common, &catalog, &state)?;
-    let answer = catalog::query(&catalog, &args.text, args.k, catalog::briefing::DEFAULT_BUDGET);
+    let answer = catalog::query(&catalog, &args.text, args.limit, catalog::briefing::DEFAULT_BUDGET);
     let mut out = std::io::stdout().lock();
-    if args.common.json {
+    if args.common.out.json {
         let mut value = serde_json::to_value(&answer)?;
         value["receipt"] = serde_json::to_value(&receipt)?;
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
@@ -265,10 +308,19 @@ pub fn query(args: QueryArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn read(args: ReadArgs) -> anyhow::Result<ExitCode> {
-    let (catalog, reader, _state) = build(&args.common, None)?;
+    let (catalog, variant, reader, _state) =
+        build_holding(&args.common, args.prompt.as_deref(), Some(&args.source_id))?;
+    let asked = catalog::Variant { host: args.common.host.host, markdown: args.common.markdown };
+    if let Some(variant) = variant.filter(|v| *v != asked) {
+        output::note(&format!(
+            "note: {} is a source of this project's catalog with {}; pass those flags to read it directly",
+            args.source_id,
+            variant.flags()
+        ));
+    }
     let document = catalog::read_document(&catalog, &reader, &args.source_id)?;
     let mut out = std::io::stdout().lock();
-    if args.common.json {
+    if args.common.out.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
     } else {
         out.write_all(document.text.as_bytes())?;

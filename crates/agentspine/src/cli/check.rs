@@ -57,9 +57,9 @@ pub struct Args {
     /// `sarif` (SARIF 2.1.0).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Same as `--format json`.
-    #[arg(long, conflicts_with = "format")]
-    json: bool,
+    /// `--json` (same as `--format json`), `--quiet`, `--color`.
+    #[command(flatten)]
+    out: super::args::OutputArgs,
     /// Exit with 1 when a finding is at least this severe.
     #[arg(long, value_enum, value_name = "SEVERITY")]
     deny: Option<Deny>,
@@ -82,7 +82,12 @@ enum Deny {
 impl Args {
     /// Whether output (and errors) should be JSON.
     pub fn wants_json(&self) -> bool {
-        self.json || self.format == Format::Json
+        self.out.json || self.format == Format::Json
+    }
+
+    /// The shared output flags.
+    pub fn output(&self) -> &super::args::OutputArgs {
+        &self.out
     }
 }
 
@@ -98,7 +103,7 @@ fn user_config() -> Option<PathBuf> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let format = if args.json { Format::Json } else { args.format };
+    let format = if args.out.json { Format::Json } else { args.format };
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let root = match &args.root {
         Some(root) => super::canonical(root)?,

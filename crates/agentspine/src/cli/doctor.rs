@@ -20,6 +20,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentspine_core::{Host, Scope, Verdict};
+
+use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
 use serde_json::{Value, json};
 
 use super::status::{self, Gathered};
@@ -55,15 +57,12 @@ use crate::state::State;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The host to check.
-    #[arg(long, default_value = "claude", value_parser = ["claude", "codex", "gemini", "pi", "pi-0.73", "desktop"])]
-    host: String,
-    /// Working directory [default: the current directory].
-    #[arg(long, value_name = "DIR")]
-    cwd: Option<PathBuf>,
-    /// Scope ids for memory [default: $AGENTSPINE_SCOPE, else `agentspine scope`].
-    #[arg(long, value_name = "KIND:ID,...")]
-    scope: Option<String>,
+    #[command(flatten)]
+    host: HostArg,
+    #[command(flatten)]
+    place: CwdArg,
+    #[command(flatten)]
+    scope: ScopeArg,
     /// Count orphans in the memory directory instead (see above).
     #[arg(long)]
     offline_memory_orphans: bool,
@@ -75,28 +74,27 @@ pub struct Args {
     /// state store section): agentspine stops telling you about it.
     #[arg(long, conflicts_with = "offline_memory_orphans")]
     acknowledge: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let host: Host = args.host.parse().map_err(anyhow::Error::msg)?;
+    let host: Host = args.host.host;
     if args.offline_memory_orphans {
-        return orphans::run(host, args.cwd.as_deref(), args.memory_dir.as_deref(), args.json);
+        return orphans::run(host, args.place.cwd.as_deref(), args.memory_dir.as_deref(), args.out.json);
     }
     let (state, check) = checked(State::open());
     let acknowledged = match &state.store {
         Some(store) if args.acknowledge => store.incident_acknowledge()?,
         _ => Vec::new(),
     };
-    let g = status::gather(host, args.cwd.as_deref(), args.scope.as_deref(), state)?;
+    let g = status::gather(host, args.place.cwd.as_deref(), args.scope.scope.as_deref(), state)?;
     let mut actions: Vec<String> = Vec::new();
 
     let scopes = scopes(&g);
@@ -123,15 +121,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let verdict = if actions.is_empty() {
         format!(
-            "ok: {} sources for {host} in {}; nothing needs your action",
-            g.catalog.sources.len(),
+            "ok: {} for {host} in {}; nothing needs your action",
+            super::output::count(g.catalog.sources.len(), "source", "sources"),
             r.project_root.display()
         )
     } else {
         format!("action needed: {}", actions.join("; "))
     };
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         let value = json!({
             "verdict": if actions.is_empty() { "ok" } else { "action-needed" },
             "summary": verdict,
@@ -204,7 +202,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         s.push_str(&format!("\n{verdict}\n"));
         out.write_all(s.as_bytes())?;
     }
-    Ok(if actions.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if actions.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::errors::exit::ACTION_NEEDED)
+    })
 }
 
 /// Per scope: the candidates that exist, split into included and excluded
@@ -314,7 +316,7 @@ fn store_health(
     let (last_check, flagged) = store.check_state();
     let cache = store.cache_stats().ok();
     let audit_rows = store.audit_list(None, None).map(|rows| rows.len()).ok();
-    let bindings = status::bindings(&g.state, g.host);
+    let bindings = status::bindings(&g.state, g.host, &g.cwd);
     if let Some(chain) = bindings.as_ref().and_then(|b| b["chain"].as_str())
         && chain != "verified"
     {
@@ -397,12 +399,22 @@ pub mod orphans {
         // a reader of its own, so its counters are the listing's alone.
         let finder = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
         let dir = match memory_dir {
-            Some(dir) => current.join(dir),
+            Some(dir) => {
+                let dir = current.join(dir);
+                crate::cli::memory::given_dir(&dir)?;
+                dir
+            }
             None => {
-                anyhow::ensure!(
-                    host == Host::Claude,
-                    "only Claude Code keeps a memory directory; use --host claude"
-                );
+                if !agentspine_core::Resolver::has_memory(host) {
+                    return Err(crate::cli::errors::Coded::new(
+                        "host-without-memory",
+                        format!(
+                            "--host {host}: this host keeps no memory directory agentspine reads; pass \
+                             --host claude, or name the directory with --memory-dir DIR"
+                        ),
+                    )
+                    .into());
+                }
                 let cwd = current.join(cwd.unwrap_or(Path::new(".")));
                 let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
                 let request = agentspine_core::Request::new(Host::Claude, cwd);
@@ -412,9 +424,18 @@ pub mod orphans {
                     agentspine_core::catalog::SourceIds::new([0; 32]),
                 );
                 let (found, _) = resolver.memory_dir(&request)?;
-                found
-                    .map(|f| f.dir)
-                    .context("no Claude Code memory directory for this project; give one with --memory-dir")?
+                match found {
+                    Some(found) => found.dir,
+                    None => {
+                        return Err(crate::cli::errors::Coded::new(
+                            "no-memory-dir",
+                            "no Claude Code memory directory for this project (no autoMemoryDirectory, no \
+                             CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config \
+                             home); give one with --memory-dir DIR",
+                        )
+                        .into());
+                    }
+                }
             }
         };
         let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));

@@ -8,10 +8,13 @@ use std::time::Duration;
 
 use agentspine_core::memory::claude_dir::MemoryDir;
 use agentspine_core::memory::{MemoryLoad, ScopeIds};
-use agentspine_core::{Host, Request};
+use agentspine_core::{Request, Resolver};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
+use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
+use super::errors::Coded;
+use super::output;
 use crate::state::State;
 
 /// Show which memory facts would be loaded, and why.
@@ -32,35 +35,31 @@ use crate::state::State;
 ///   agentspine memory --memory-dir examples/claude-memory \
 ///       --scope project:blun,person:owner --prompt "what goes in a carbonara?"
 ///
-///   agentspine memory --cwd ~/src/app --json
+///   agentspine memory --host claude --cwd ~/src/app --json
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose memory: only `claude` keeps a memory directory.
-    #[arg(long, default_value = "claude", value_parser = ["claude"])]
-    host: String,
-    /// Working directory [default: the current directory].
-    #[arg(long, value_name = "DIR")]
-    cwd: Option<PathBuf>,
+    #[command(flatten)]
+    host: HostArg,
+    #[command(flatten)]
+    place: CwdArg,
     /// Use this memory directory instead of finding Claude Code's.
     #[arg(long, value_name = "DIR")]
     memory_dir: Option<PathBuf>,
-    /// Scope ids for this call, e.g. `project:blun,person:owner`
-    /// [default: $AGENTSPINE_SCOPE].
-    #[arg(long, value_name = "KIND:ID,...")]
-    scope: Option<String>,
+    #[command(flatten)]
+    scope: ScopeArg,
     /// A prompt whose words may make facts relevant.
     #[arg(long, value_name = "TEXT")]
     prompt: Option<String>,
-    /// Print JSON (counts and reasons; no fact contents or paths).
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 impl Args {
-    /// Whether output (and errors) should be JSON.
-    pub fn wants_json(&self) -> bool {
-        self.json
+    /// How the command prints (its JSON: counts and reasons, no fact
+    /// contents or paths).
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
@@ -69,39 +68,80 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
     let state = State::open();
     for warning in &state.warnings {
-        eprintln!("warning: {warning}");
+        output::warn(warning);
     }
-    let cwd = args.cwd.clone().map(absolute).unwrap_or_else(|| current.clone());
-    let scope = current_scope(args.scope.as_deref(), &state, &cwd)?;
+    let cwd = args.place.cwd.clone().map(absolute).unwrap_or_else(|| current.clone());
+    let scope = current_scope(args.scope.scope.as_deref(), &state, &cwd)?;
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
     let resolver = state.resolver(reader);
     let found = match args.memory_dir.map(absolute) {
-        Some(dir) => MemoryDir { dir, evidence: "--memory-dir", anchor: None },
+        Some(dir) => {
+            given_dir(&dir)?;
+            MemoryDir { dir, evidence: "--memory-dir", anchor: None }
+        }
+        None if !Resolver::has_memory(args.host.host) => {
+            return Err(Coded::new(
+                "host-without-memory",
+                format!(
+                    "--host {}: this host keeps no memory directory agentspine reads; pass --host claude, \
+                     or name the directory with --memory-dir DIR",
+                    args.host.host
+                ),
+            )
+            .into());
+        }
         None => {
-            let request = Request::new(Host::Claude, cwd.clone());
+            let request = Request::new(args.host.host, cwd.clone());
             let (found, warnings) = resolver.memory_dir(&request)?;
             for w in warnings {
-                eprintln!("warning: {}", w.message);
+                output::warn(&w.message);
             }
             match found {
                 Some(found) => found,
-                None => anyhow::bail!(
-                    "no Claude Code memory directory for this project (no autoMemoryDirectory, no \
-                     CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config home); \
-                     give one with --memory-dir"
-                ),
+                None => {
+                    return Err(Coded::at(
+                        "no-memory-dir",
+                        &cwd,
+                        format!(
+                            "{}: no Claude Code memory directory for this project (no autoMemoryDirectory, no \
+                             CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config \
+                             home); give one with --memory-dir DIR",
+                            cwd.display()
+                        ),
+                    )
+                    .into());
+                }
             }
         }
     };
     let loaded = resolver.load_memory(&found, &scope, args.prompt.as_deref(), false);
     let (dir, evidence) = (found.dir, found.evidence.to_owned());
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json(&loaded, &evidence, &scope))?)?;
     } else {
         out.write_all(human(&loaded, &dir, &evidence, &scope).as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a `--memory-dir` that names something other than a directory
+/// (a missing one is not an error: the report says the index is absent).
+pub(crate) fn given_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    let reader = Reader::new(Budget::UNLIMITED);
+    match reader.open_root(dir) {
+        Err(e) if e.code() == agentspine_fs::Code::NotDirectory => Err(Coded::at(
+            "memory-dir-not-a-directory",
+            dir,
+            format!(
+                "--memory-dir {}: not a directory; name the directory that holds MEMORY.md \
+                 (Claude Code's is ~/.claude/projects/<encoded project path>/memory)",
+                dir.display()
+            ),
+        )
+        .into()),
+        _ => Ok(()),
+    }
 }
 
 /// The scope for this call: `--scope`, else `$AGENTSPINE_SCOPE`, else the

@@ -1,17 +1,25 @@
 //! Argument parsing and dispatch for every subcommand. Each subcommand has
 //! its own module; this one only wires them.
 
+pub(crate) mod args;
 mod audit;
 mod bind;
+mod bindings;
 mod cache;
 mod catalog;
 mod check;
+mod completions;
 mod doctor;
+pub(crate) mod errors;
 pub(crate) mod memory;
+pub(crate) mod output;
 mod record;
 mod resolve;
 mod scope;
 mod status;
+mod topics;
+#[cfg(test)]
+mod vocabulary;
 
 use std::process::ExitCode;
 
@@ -39,7 +47,7 @@ pub(crate) fn incident_lines(incidents: &[agentspine_store::Incident]) -> String
 /// desktop app), reads only the files a bounded resolution proves relevant,
 /// never follows a link out of the project, and reports what it did.
 #[derive(Debug, Parser)]
-#[command(name = "agentspine", version = crate::version::LINE, about, long_about)]
+#[command(name = "agentspine", version = crate::version::LINE, about, long_about, after_help = topics::listing())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -61,12 +69,46 @@ enum Command {
     SourceBind(bind::BindArgs),
     SourceRollback(bind::EndArgs),
     SourcePurge(bind::PurgeArgs),
+    Bindings(bindings::Args),
     Audit(audit::Args),
     Mcp(crate::mcp::Args),
     Hook(crate::hook::Args),
     Install(crate::install::Args),
     Uninstall(crate::install::UninstallArgs),
     Serve(crate::proxy::Args),
+    Completions(completions::Args),
+    Manpage(completions::ManArgs),
+}
+
+impl Command {
+    /// The command's output flags; `None` for the protocol commands (hook,
+    /// MCP), whose stdout belongs to their host.
+    fn output(&self) -> Option<&args::OutputArgs> {
+        Some(match self {
+            Command::Resolve(args) => args.output(),
+            Command::Memory(args) => args.output(),
+            Command::Briefing(args) => args.output(),
+            Command::Query(args) => args.output(),
+            Command::Read(args) => args.output(),
+            Command::Check(args) => args.output(),
+            Command::Scope(args) => args.output(),
+            Command::Cache(args) => args.output(),
+            Command::Doctor(args) => args.output(),
+            Command::SourceStatus(args) => args.output(),
+            Command::Record(args) => args.output(),
+            Command::SourceBind(args) => args.output(),
+            Command::SourceRollback(args) => args.output(),
+            Command::SourcePurge(args) => args.output(),
+            Command::Bindings(args) => args.output(),
+            Command::Audit(args) => args.output(),
+            Command::Install(args) => args.output(),
+            Command::Uninstall(args) => args.output(),
+            Command::Serve(args) => args.output(),
+            Command::Mcp(_) | Command::Hook(_) | Command::Completions(_) | Command::Manpage(_) => {
+                return None;
+            }
+        })
+    }
 }
 
 pub fn main() -> ExitCode {
@@ -79,33 +121,32 @@ pub fn main() -> ExitCode {
         return match crate::hook::run(args) {
             Ok(code) => code,
             Err(error) => {
-                report(&error, false);
-                ExitCode::from(2)
+                errors::report(&error, false);
+                ExitCode::from(errors::exit::ERROR)
             }
         };
     }
-    let cli = Cli::parse();
+    let argv: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    if let [help, topic] = argv.as_slice()
+        && help == "help"
+        && let Some(text) = topics::text(topic)
+    {
+        println!("{text}");
+        return ExitCode::SUCCESS;
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return errors::usage(&error, &argv),
+    };
+    if let Some(out) = cli.command.output() {
+        output::set(out);
+    }
+    for line in args::deprecations(&argv) {
+        output::note(&line);
+    }
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),
-        Command::Memory(args) => args.wants_json(),
-        Command::Briefing(args) => args.wants_json(),
-        Command::Query(args) => args.wants_json(),
-        Command::Read(args) => args.wants_json(),
-        Command::Check(args) => args.wants_json(),
-        Command::Scope(args) => args.wants_json(),
-        Command::Cache(args) => args.wants_json(),
-        Command::Doctor(args) => args.wants_json(),
-        Command::SourceStatus(args) => args.wants_json(),
-        Command::Record(args) => args.wants_json(),
-        Command::SourceBind(args) => args.wants_json(),
-        Command::SourceRollback(args) => args.wants_json(),
-        Command::SourcePurge(args) => args.wants_json(),
-        Command::Audit(args) => args.wants_json(),
-        Command::Mcp(args) => args.wants_json(),
-        Command::Hook(args) => args.wants_json(),
-        Command::Install(args) => args.wants_json(),
-        Command::Uninstall(args) => args.wants_json(),
-        Command::Serve(args) => args.wants_json(),
+        command => command.output().is_some_and(|out| out.json),
     };
     // Commands that read a project's files run in a child process this
     // one abandons at CLI_BOUND: a read that never returns (a hung network
@@ -136,13 +177,13 @@ pub fn main() -> ExitCode {
         Ok(agentspine_fs::Detached { code: None, pid, .. }) => {
             let place = place.or_else(|| std::env::current_dir().ok()).unwrap_or_default();
             let file = agentspine_fs::blocked_on(agentspine_fs::Sleeper::Process(pid));
-            report(&anyhow::Error::new(Unanswered { path: place, file, bound: CLI_BOUND }), json);
-            ExitCode::from(2)
+            errors::report(&anyhow::Error::new(Unanswered { path: place, file, bound: CLI_BOUND }), json);
+            ExitCode::from(errors::exit::ERROR)
         }
         Err(error) => {
             // No child process: run the command here, unbounded, as before.
             tracing::warn!("{error}; running in this process");
-            finish(dispatch(Cli::parse().command), json)
+            finish(dispatch(Cli::parse_from(std::env::args_os()).command), json)
         }
     }
 }
@@ -155,7 +196,7 @@ pub fn main() -> ExitCode {
     .file.as_ref().map_or_else(|| "the files under it".to_owned(), |f| f.display().to_string()),
     .bound.as_secs_f32()
 )]
-struct Unanswered {
+pub(crate) struct Unanswered {
     /// The root (or directory) the command was given.
     path: std::path::PathBuf,
     /// The file the work was waiting on, when the kernel says.
@@ -184,12 +225,15 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::SourceBind(args) => bind::bind(args),
         Command::SourceRollback(args) => bind::rollback(args),
         Command::SourcePurge(args) => bind::purge(args),
+        Command::Bindings(args) => bindings::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Mcp(args) => crate::mcp::run(args),
         Command::Hook(args) => crate::hook::run(args),
         Command::Install(args) => crate::install::install(args),
         Command::Uninstall(args) => crate::install::uninstall(args),
         Command::Serve(args) => crate::proxy::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Manpage(args) => completions::man(args),
     }
 }
 
@@ -198,40 +242,9 @@ fn finish(result: anyhow::Result<ExitCode>, json: bool) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            report(&error, json);
-            // A required preflight that did not resolve completely is its
-            // own outcome: scripts can tell it from bad input.
-            if error.downcast_ref::<catalog::Preflight>().is_some() {
-                ExitCode::from(3)
-            } else {
-                ExitCode::from(2)
-            }
+            errors::report(&error, json);
+            errors::exit_code(&error)
         }
-    }
-}
-
-/// Prints an error: one line on stderr, or a JSON object on stdout when the
-/// command was asked for JSON (so scripts always get JSON).
-pub(crate) fn report(error: &anyhow::Error, json: bool) {
-    if json {
-        let code = if error.downcast_ref::<catalog::Preflight>().is_some() {
-            "preflight-incomplete"
-        } else if error.downcast_ref::<Unanswered>().is_some() {
-            "deadline"
-        } else {
-            error
-                .downcast_ref::<agentspine_core::ResolveError>()
-                .map(agentspine_core::ResolveError::code)
-                .or_else(|| error.downcast_ref::<agentspine_core::check::CheckError>().map(|e| e.code()))
-                .unwrap_or("error")
-        };
-        let mut value = serde_json::json!({ "error": { "code": code, "message": format!("{error:#}") } });
-        if let Some(catalog::Preflight(e)) = error.downcast_ref::<catalog::Preflight>() {
-            value["error"]["causes"] = serde_json::to_value(&e.causes).unwrap_or_default();
-        }
-        println!("{value}");
-    } else {
-        eprintln!("agentspine: {error:#}");
     }
 }
 

@@ -2,13 +2,13 @@
 //! no-gos, corrections, ...), proposed, accepted, listed and retracted.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentspine_store::{NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordKind};
 use anyhow::Context;
 use clap::Subcommand;
 
+use super::args::{OutputArgs, RootArgs};
 use crate::state::State;
 
 /// Keep what the agent should learn in this project: preferences, no-gos,
@@ -16,12 +16,14 @@ use crate::state::State;
 ///
 /// Records are stored per project (the git root of the working directory)
 /// in agentspine's state directory, never in the project. A record is added
-/// `proposed` and is context only once accepted. Portable kinds
-/// (preference, no-go, correction, reference, person-relationship) can be
-/// read in other projects through `agentspine source-bind`; every other
-/// kind (project-fact, task, attention-event, group-private,
-/// delegation-policy, execution-grant, job, secret, trust-material) stays
-/// in this project, whatever is bound.
+/// `proposed` and is context only once accepted: in this project (every
+/// kind but the five below), and, for the portable kinds (preference,
+/// no-go, correction, reference, person-relationship), in other projects
+/// through `agentspine source-bind`. project-fact, task, attention-event
+/// and group-private stay in this project. delegation-policy,
+/// execution-grant, job, secret and trust-material are never context
+/// anywhere: secrets must not reach a prompt, and authority is never
+/// granted by context.
 ///
 /// Examples:
 ///
@@ -36,13 +38,11 @@ use crate::state::State;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     #[command(subcommand)]
-    action: Action,
-    /// Working directory whose project is meant [default: the current directory].
-    #[arg(long, value_name = "DIR", global = true)]
-    cwd: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long, global = true)]
-    json: bool,
+    action: Option<Action>,
+    #[command(flatten)]
+    place: RootArgs,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -81,15 +81,15 @@ fn kinds() -> clap::builder::PossibleValuesParser {
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let root = super::project_root(args.cwd.as_deref())?;
+    let root = args.place.project_root()?;
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let digest = store.root_digest(&root);
     let mut out = std::io::stdout().lock();
     let json = |value: serde_json::Value| -> anyhow::Result<()> {
@@ -97,11 +97,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
         Ok(())
     };
-    match args.action {
+    match args.action.unwrap_or(Action::List) {
         Action::Add { kind, supersedes, text } => {
             let kind = RecordKind::parse(&kind).context("unknown kind")?;
             let record = store.record_add(&digest, kind, &text, supersedes)?;
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({ "project_root": root, "record": record }))
                     .map(|()| ExitCode::SUCCESS);
             }
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Action::Accept { id } => {
             let change = store.record_accept(&digest, id)?;
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({ "project_root": root, "change": change }))
                     .map(|()| ExitCode::SUCCESS);
             }
@@ -128,13 +128,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if r.portable {
                 writeln!(
                     out,
-                    "record {} accepted: this {} is now context wherever this project is bound (`agentspine source-bind`).",
+                    "record {} accepted: this {} is now context in this project and wherever it is bound (`agentspine source-bind`).",
+                    r.id, r.kind
+                )?;
+            } else if r.kind.is_context_in_own_project() {
+                writeln!(
+                    out,
+                    "record {} accepted: this {} is now context in this project; it is not portable, so no binding ever carries it out.",
                     r.id, r.kind
                 )?;
             } else {
                 writeln!(
                     out,
-                    "record {} accepted: a {} is not portable, so no binding ever carries it out of this project.",
+                    "record {} accepted: a {} is kept here and is never context, in this project or any other.",
                     r.id, r.kind
                 )?;
             }
@@ -149,7 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Action::Retract { id } => {
             let change = store.record_retract(&digest, id)?;
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({ "project_root": root, "change": change }))
                     .map(|()| ExitCode::SUCCESS);
             }
@@ -164,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let records = store.record_list(&digest)?;
             // Records lost with a damaged database are said to be lost.
             let incidents = state.incidents();
-            if args.json {
+            if args.out.json {
                 return json(serde_json::json!({
                     "project_root": root,
                     "records": records,
@@ -185,9 +191,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 records.iter().filter(|r| r.status == agentspine_store::RecordStatus::Accepted).collect();
             writeln!(
                 out,
-                "{}: {} records, {} accepted, {} of them portable (read wherever this project is bound)",
+                "{}: {}, {} accepted, {} of them portable (read wherever this project is bound)",
                 root.display(),
-                records.len(),
+                super::output::count(records.len(), "record", "records"),
                 accepted.len(),
                 accepted.iter().filter(|r| r.portable).count()
             )?;
@@ -216,6 +222,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn portability(record: &Record) -> &'static str {
     if record.portable {
         "portable: other projects can read it through `agentspine source-bind` once it is accepted"
+    } else if !record.kind.is_context_in_own_project() {
+        "never context: kept for you here, never put before a model"
     } else {
         "not portable: it stays in this project, whatever is bound"
     }

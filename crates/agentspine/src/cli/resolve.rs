@@ -6,10 +6,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::{Environment, Host, Request, Resolution, Resolver, Scope, render_native};
+use agentspine_core::{Environment, Request, Resolution, Resolver, Scope, render_native};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 use clap::ValueEnum;
+
+use super::args::{HostArg, OutputArgs, RootArgs};
 
 /// Show the instruction chain a host would load for a directory.
 ///
@@ -30,17 +32,10 @@ use clap::ValueEnum;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose rules to apply.
-    #[arg(long, value_enum, default_value_t = Host::Generic)]
-    host: Host,
-    /// Working directory the host runs in [default: the current directory,
-    /// or the root when the current directory lies outside --root].
-    #[arg(long, value_name = "DIR")]
-    cwd: Option<PathBuf>,
-    /// Project root to bind to, instead of the host's own rule (git root or
-    /// root markers). Must contain the working directory.
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
+    #[command(flatten)]
+    host: HostArg,
+    #[command(flatten)]
+    place: RootArgs,
     /// A file or directory whose complete chain (root down to its directory)
     /// replaces the working directory's. Must lie inside the project root.
     #[arg(long, value_name = "PATH")]
@@ -49,16 +44,15 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     codex_profile: Option<String>,
     /// `native`: exactly the text the host puts in its model request.
-    /// `text`: the sources, for people. `json`: everything, stable.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// `text`: the sources, for people. `json`: everything, stable (as --json).
+    #[arg(long, value_enum, default_value_t = Format::Text, conflicts_with = "json")]
     format: Format,
     /// Also list every candidate probed, with its verdict, and the file
     /// system work (to stderr with `--format native`).
     #[arg(long)]
     explain: bool,
-    /// Same as `--format json`.
-    #[arg(long, conflicts_with = "format")]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,12 +65,17 @@ enum Format {
 impl Args {
     /// The directory whose files the command reads: `--root`, else `--cwd`.
     pub fn place(&self) -> Option<&std::path::Path> {
-        self.root.as_deref().or(self.cwd.as_deref())
+        self.place.place()
+    }
+
+    /// How the command prints.
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 
     /// Whether output (and errors) should be JSON.
     pub fn wants_json(&self) -> bool {
-        self.json || self.format == Format::Json
+        self.out.json || self.format == Format::Json
     }
 }
 
@@ -92,9 +91,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
     let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
     let request = Request {
-        host: args.host,
-        cwd: resolver.working_dir(&current, args.root.as_deref(), args.cwd.as_deref()),
-        root: args.root.map(absolute),
+        host: args.host.host,
+        cwd: resolver.working_dir(&current, args.place.root.as_deref(), args.place.cwd.as_deref()),
+        root: args.place.root.map(absolute),
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
         transcript_path: None,
     };
@@ -162,8 +161,8 @@ fn summary(r: &Resolution, native: &str) -> String {
     } else {
         let width = r.parts.iter().map(|p| p.label.len()).max().unwrap_or(0);
         s.push_str(&format!(
-            "{} sources, {} bytes of text as the host sends it:\n",
-            r.parts.len(),
+            "{}, {} bytes of text as the host sends it:\n",
+            super::output::count(r.parts.len(), "source", "sources"),
             native.len()
         ));
         for p in &r.parts {

@@ -3,13 +3,12 @@
 //! ever guessed from file contents.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentspine_core::memory::ScopeIds;
-use anyhow::Context;
 use clap::Subcommand;
 
+use super::args::{OutputArgs, RootArgs};
 use crate::state::State;
 
 /// Show or set the current scope of a project.
@@ -28,13 +27,11 @@ use crate::state::State;
 #[command(verbatim_doc_comment)]
 pub struct Args {
     #[command(subcommand)]
-    action: Action,
-    /// Working directory whose project is meant [default: the current directory].
-    #[arg(long, value_name = "DIR", global = true)]
-    cwd: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long, global = true)]
-    json: bool,
+    action: Option<Action>,
+    #[command(flatten)]
+    place: RootArgs,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -45,24 +42,24 @@ enum Action {
         #[arg(required = true)]
         ids: Vec<String>,
     },
-    /// Print the project's scope.
+    /// Print the project's scope (what `agentspine scope` alone does).
     Show,
     /// Remove the project's scope.
     Clear,
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let root = super::project_root(args.cwd.as_deref())?;
+    let root = args.place.project_root()?;
     let state = State::open();
-    let store = state.store.as_ref().with_context(|| state.warnings.join("; "))?;
+    let store = state.require_store()?;
     let digest = store.root_digest(&root);
-    let ids = match args.action {
+    let ids = match args.action.unwrap_or(Action::Show) {
         Action::Set { ids } => {
             let parsed = ScopeIds::parse(&ids.join(" "))?;
             let ids: Vec<String> = parsed.0.into_iter().collect();
@@ -76,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Action::Show => store.scope_get(&digest)?.unwrap_or_default(),
     };
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         writeln!(out, "{}", serde_json::json!({ "project_root": root, "scope": ids }))?;
     } else if ids.is_empty() {
         writeln!(out, "{}: no scope (memory facts scoped to ids stay unopened)", root.display())?;

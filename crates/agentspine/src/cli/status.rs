@@ -14,6 +14,7 @@ use agentspine_core::{Environment, Host, Request, Resolution};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
+use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
 use crate::state::State;
 
 /// Show what agentspine resolves for a host in a directory, and why.
@@ -29,23 +30,19 @@ use crate::state::State;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Whose rules apply.
-    #[arg(long, value_enum)]
-    host: Host,
-    /// Working directory [default: the current directory].
-    #[arg(long, value_name = "DIR")]
-    cwd: Option<PathBuf>,
-    /// Scope ids for memory [default: $AGENTSPINE_SCOPE, else `agentspine scope`].
-    #[arg(long, value_name = "KIND:ID,...")]
-    scope: Option<String>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    host: HostArg,
+    #[command(flatten)]
+    place: CwdArg,
+    #[command(flatten)]
+    scope: ScopeArg,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.out
     }
 }
 
@@ -95,7 +92,7 @@ pub(crate) fn gather(
 
 /// The bindings that apply to `host`, for status and doctor: their count
 /// and whether the registry's hash chain verifies. `None` without a store.
-pub(crate) fn bindings(state: &State, host: Host) -> Option<serde_json::Value> {
+pub(crate) fn bindings(state: &State, host: Host, cwd: &Path) -> Option<serde_json::Value> {
     let store = state.store.as_ref()?;
     let chain = match store.binding_verify() {
         Ok(()) => "verified".to_owned(),
@@ -105,20 +102,22 @@ pub(crate) fn bindings(state: &State, host: Host) -> Option<serde_json::Value> {
         Ok(all) => all.iter().filter(|b| b.applies_to(host.as_str())).count(),
         Err(_) => 0,
     };
-    Some(serde_json::json!({ "active_for_host": active, "chain": chain }))
+    let here = super::project_root(Some(cwd)).ok().map(|root| store.root_digest(&root));
+    let list = super::bindings::rows(store, here.as_deref()).unwrap_or_default();
+    Some(serde_json::json!({ "active_for_host": active, "chain": chain, "list": list }))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let host = args.host;
+    let host = args.host.host;
     let state = State::open();
     for warning in &state.warnings {
-        eprintln!("warning: {warning}");
+        super::output::warn(warning);
     }
-    let g = gather(host, args.cwd.as_deref(), args.scope.as_deref(), state)?;
-    let bindings = bindings(&g.state, host);
+    let g = gather(host, args.place.cwd.as_deref(), args.scope.scope.as_deref(), state)?;
+    let bindings = bindings(&g.state, host, &g.cwd);
     let incidents = g.state.incidents();
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         let value = serde_json::json!({
             "sourceResolution": g.catalog.resolution,
             "cwd": g.cwd,

@@ -110,11 +110,6 @@ impl Args {
         let host = adapter(args.next()?.to_str()?).ok()?;
         args.next().is_none().then_some(Args { host })
     }
-
-    /// Hook output is the host's JSON, never agentspine's error JSON.
-    pub fn wants_json(&self) -> bool {
-        false
-    }
 }
 
 /// The hosts with a hook adapter: a subset of [`Host`], kept as its own

@@ -42,6 +42,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Serialize;
 
+use crate::cli::args::OutputArgs;
+
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
@@ -74,41 +76,48 @@ const MAX_CONFIG: u64 = 16 << 20;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The host to configure.
-    #[arg(value_enum)]
-    host: Host,
-    /// Claude Code only: the user's settings (naming this binary's path),
-    /// or the project's, which get committed (naming `agentspine`, found on
-    /// each user's PATH).
-    #[arg(long, value_enum, default_value = "user")]
-    scope: Scope,
-    /// Project directory for `--scope project` [default: the git root of the current directory].
-    #[arg(long, value_name = "DIR")]
-    project: Option<PathBuf>,
+    #[command(flatten)]
+    target: Target,
     /// Codex only: also record agentspine's hooks as trusted in config.toml
     /// (what trusting them in Codex's `/hooks` view records), so Codex runs
     /// them without asking. Uninstall removes these records either way.
     #[arg(long)]
     trust_hooks: bool,
+}
+
+/// What install and uninstall both take: where, and how to print.
+#[derive(Debug, clap::Args)]
+struct Target {
+    /// The host to configure.
+    #[arg(value_enum)]
+    host: Host,
+    /// Claude Code only: which settings, the user's (naming this binary's
+    /// path) or the project's, which get committed (naming `agentspine`,
+    /// found on each user's PATH).
+    #[arg(long, value_enum, value_name = "WHICH", default_value = "user", alias = "scope")]
+    settings: Settings,
+    /// Project directory for `--settings project` [default: the git root of the current directory].
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
     /// Print what would change and write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Remove what `agentspine install` added, and nothing else.
 ///
-/// Takes the same host, `--scope` and `--project` as install. Every
-/// changed file is backed up beside itself first.
+/// Takes the same host, `--settings` and `--project` as install, and
+/// removes Codex hook trust records agentspine wrote, if any. Every changed
+/// file is backed up beside itself first.
 ///
-///   agentspine uninstall claude --scope project --dry-run
+///   agentspine uninstall claude --settings project --dry-run
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct UninstallArgs {
     #[command(flatten)]
-    inner: Args,
+    target: Target,
 }
 
 /// The hosts agentspine installs into.
@@ -128,7 +137,7 @@ enum Host {
 /// Where Claude Code's configuration goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
-enum Scope {
+enum Settings {
     /// The user's settings (every project).
     User,
     /// One project's `.claude/settings.json` and `.mcp.json`.
@@ -136,14 +145,14 @@ enum Scope {
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.target.out
     }
 }
 
 impl UninstallArgs {
-    pub fn wants_json(&self) -> bool {
-        self.inner.json
+    pub fn output(&self) -> &OutputArgs {
+        &self.target.out
     }
 }
 
@@ -176,22 +185,32 @@ struct FileReport {
 }
 
 pub fn install(args: Args) -> anyhow::Result<ExitCode> {
-    run(args, true)
+    run(args.target, args.trust_hooks, true).map_err(refused)
 }
 
 pub fn uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
-    run(args.inner, false)
+    // Uninstall removes agentspine's trust records whatever was installed.
+    run(args.target, false, false).map_err(refused)
 }
 
-fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
+/// Install's refusals (a file it must not edit, a flag the host has no use
+/// for) under their code; errors of a known kind keep theirs.
+fn refused(error: anyhow::Error) -> anyhow::Error {
+    match crate::cli::errors::classify(&error) {
+        ("unclassified", _) => crate::cli::errors::Coded::new("install-refused", format!("{error:#}")).into(),
+        _ => error,
+    }
+}
+
+fn run(args: Target, trust_hooks: bool, adding: bool) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(
-        args.project.is_none() || args.scope == Scope::Project,
-        "`--project` applies to `--scope project` only: add `--scope project`, or drop `--project`"
+        args.project.is_none() || args.settings == Settings::Project,
+        "`--project` applies to `--settings project` only: add `--settings project`, or drop `--project`"
     );
     let mut next_steps = Vec::new();
-    let bin = match args.scope {
+    let bin = match args.settings {
         // Committed files name no path of this machine.
-        Scope::Project => {
+        Settings::Project => {
             if adding && drift::locate(PORTABLE).is_none() {
                 next_steps.push(format!(
                     "the project's hooks run `{PORTABLE}` from PATH, and this PATH has none: install \
@@ -200,44 +219,38 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             }
             PORTABLE.to_owned()
         }
-        Scope::User => binary()?,
+        Settings::User => binary()?,
     };
-    let from_build_directory = adding && args.scope == Scope::User && in_build_directory(&bin);
+    let from_build_directory = adding && args.settings == Settings::User && in_build_directory(&bin);
     let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
     let (changes, host_steps) = match args.host {
         Host::Claude => {
-            anyhow::ensure!(
-                !args.trust_hooks,
-                "Claude Code has no hook trust to record: drop `--trust-hooks`"
-            );
-            let project = match args.scope {
-                Scope::Project => Some(crate::cli::project_root(args.project.as_deref())?),
-                Scope::User => None,
+            anyhow::ensure!(!trust_hooks, "Claude Code has no hook trust to record: drop `--trust-hooks`");
+            let project = match args.settings {
+                Settings::Project => Some(crate::cli::project_root(args.project.as_deref())?),
+                Settings::User => None,
             };
             (claude::changes(&home, project.as_deref(), &bin, adding)?, Vec::new())
         }
         Host::Codex => {
             anyhow::ensure!(
-                args.scope == Scope::User,
-                "Codex has no project scope here: drop `--scope project`"
+                args.settings == Settings::User,
+                "Codex has no project settings here: drop `--settings project`"
             );
-            codex::changes(&home, &bin, adding, args.trust_hooks)?
+            codex::changes(&home, &bin, adding, trust_hooks)?
         }
         Host::Gemini => {
             anyhow::ensure!(
-                args.scope == Scope::User,
-                "Gemini CLI is installed for the user only here: drop `--scope project`"
+                args.settings == Settings::User,
+                "Gemini CLI is installed for the user only here: drop `--settings project`"
             );
-            anyhow::ensure!(
-                !args.trust_hooks,
-                "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`"
-            );
+            anyhow::ensure!(!trust_hooks, "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`");
             (gemini::changes(&home, &bin, adding)?, Vec::new())
         }
         Host::Pi => {
             anyhow::ensure!(
-                args.scope == Scope::User && !args.trust_hooks,
-                "pi takes neither `--scope project` (project extensions need pi's project trust) nor `--trust-hooks`"
+                args.settings == Settings::User && !trust_hooks,
+                "pi takes neither `--settings project` (project extensions need pi's project trust) nor `--trust-hooks`"
             );
             let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
             let agent_dir = env.pi_home().context("neither PI_CODING_AGENT_DIR nor HOME is set")?;
@@ -269,7 +282,7 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
         );
     }
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.out.json {
         let mut value = serde_json::json!({
             "action": if adding { "install" } else { "uninstall" },
             "host": args.host,
@@ -279,7 +292,7 @@ fn run(args: Args, adding: bool) -> anyhow::Result<ExitCode> {
             "next_steps": next_steps,
         });
         if args.host == Host::Claude {
-            value["scope"] = serde_json::json!(args.scope);
+            value["scope"] = serde_json::json!(args.settings);
         }
         if args.dry_run {
             value["diff"] = serde_json::json!(diffs);

@@ -48,13 +48,6 @@ pub struct Args {
     roots: Vec<std::path::PathBuf>,
 }
 
-impl Args {
-    /// Errors are logged to stderr: stdout belongs to the protocol.
-    pub fn wants_json(&self) -> bool {
-        false
-    }
-}
-
 /// How long shutdown waits for a stdin read that cannot be cancelled.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
 

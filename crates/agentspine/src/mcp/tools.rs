@@ -165,7 +165,7 @@ impl Tools {
             scope: scope(&state, p.scope.as_deref(), &root)?,
             prompt: p.prompt,
             markdown: true,
-            continuity: state.continuity(p.host),
+            continuity: state.continuity_in(p.host, &root),
             ..CatalogRequest::new(p.host, root)
         };
         let catalog = resolver.catalog(&request)?;
@@ -202,7 +202,7 @@ impl Tools {
             scope: scope(&state, None, &root)?,
             prompt: Some(text.to_owned()),
             markdown: true,
-            continuity: state.continuity(p.host),
+            continuity: state.continuity_in(p.host, &root),
             ..CatalogRequest::new(p.host, root)
         };
         let catalog = resolver.catalog(&request)?;
@@ -271,7 +271,7 @@ impl Tools {
                 let request = CatalogRequest {
                     scope: scope(&state, None, &root)?,
                     markdown: true,
-                    continuity: state.continuity(host),
+                    continuity: state.continuity_in(host, &root),
                     ..CatalogRequest::new(host, root)
                 };
                 {

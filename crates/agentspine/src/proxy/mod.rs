@@ -105,15 +105,15 @@ pub struct Args {
     /// characters) instead of creating one and writing it beside the socket.
     #[arg(long)]
     control_token_stdin: bool,
-    /// Print the ready line (and errors) as JSON: {"event":"listening",
-    /// "socket", "token_file", "pid"}.
-    #[arg(long)]
-    json: bool,
+    // With --json the ready line is {"event":"listening", "socket",
+    // "token_file", "pid"}.
+    #[command(flatten)]
+    out: crate::cli::args::OutputArgs,
 }
 
 impl Args {
-    pub fn wants_json(&self) -> bool {
-        self.json
+    pub fn output(&self) -> &crate::cli::args::OutputArgs {
+        &self.out
     }
 }
 
@@ -126,13 +126,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // that never answers is abandoned after its bound (methods.rs), but
     // its thread would keep the server's process from exiting, even after
     // SIGKILL; whoever started the server waits for this one.
-    let json = args.json;
+    let json = args.out.json;
     let detached = agentspine_fs::serve_detached(move || match serve_here(args) {
         Ok(code) if code == ExitCode::SUCCESS => 0,
         Ok(_) => 1,
         Err(error) => {
-            // As the CLI reports every error (JSON with --json).
-            crate::cli::report(&error, json);
+            // The server's refusals (a socket directory not private to
+            // you, a short token) under their code; errors of a known kind
+            // keep theirs. Reported as the CLI reports every error.
+            let error = match crate::cli::errors::classify(&error) {
+                ("unclassified", _) => crate::cli::errors::Coded::new("serve-refused", format!("{error:#}")).into(),
+                _ => error,
+            };
+            crate::cli::errors::report(&error, json);
             2
         }
     })?;
@@ -189,7 +195,7 @@ fn serve_here(args: Args) -> anyhow::Result<ExitCode> {
         }
         // A host that does not read stdout (closed it, or never piped it)
         // still gets a server.
-        if let Err(e) = ready(&socket, token_file.as_deref(), args.json) {
+        if let Err(e) = ready(&socket, token_file.as_deref(), args.out.json) {
             tracing::warn!("serve: cannot print the ready line: {e}");
         }
         let outcome = accept(listener, server).await;

@@ -98,7 +98,7 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
 #[test]
 fn a_query_ranks_passages_of_the_same_catalog() {
     let ex = Example::new();
-    let out = ex.run(".", &["query", "where do new endpoints go", "--markdown", "-k", "2", "--json"]);
+    let out = ex.run(".", &["query", "where do new endpoints go", "--markdown", "--limit", "2", "--json"]);
     let answer = ex.json(&out);
     insta::assert_json_snapshot!(answer["hits"], @r#"
     [
@@ -143,7 +143,71 @@ fn read_returns_a_source_by_id_and_refuses_others() {
     "##);
     let bad = ex.run(".", &["read", "src_000000000000000000000000", "--json"]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stdout).contains("not a source of this project's catalog"));
+    assert!(String::from_utf8_lossy(&bad.stdout).contains(
+        "not a source of any catalog of [TREE]".replace("[TREE]", &ex.tree.display().to_string()).as_str()
+    ));
+}
+
+/// The id of the first source of `scope` a briefing or query printed.
+fn id_of(value: &serde_json::Value, list: &str, scope: &str) -> String {
+    let found = value[list].as_array().unwrap().iter().find(|s| s["scope"] == scope);
+    found.unwrap_or_else(|| panic!("no {scope} source in {value}"))["source_id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn ids_printed_for_another_host_with_markdown_or_a_prompt_are_read_back() {
+    let ex = Example::new();
+    ex.home_file(".claude/CLAUDE.md", "Answer in British English.\n");
+    let settings = serde_json::json!({ "autoMemoryDirectory": ex.memory.display().to_string() });
+    ex.home_file(".claude/settings.json", &settings.to_string());
+    let read = |args: &[&str]| {
+        let out = ex.run(".", args);
+        let note = ex.filter(&String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        (ex.json(&out), note)
+    };
+
+    // Raw JSON: `Example::json` numbers the ids.
+    let raw =
+        |args: &[&str]| -> serde_json::Value { serde_json::from_slice(&ex.run(".", args).stdout).unwrap() };
+
+    // A user-wide file of Claude's briefing, read back without --host.
+    let briefing = raw(&["briefing", "--host", "claude", "--json"]);
+    let user = id_of(&briefing, "sources", "user");
+    let (doc, note) = read(&["read", &user, "--json"]);
+    assert_eq!(doc["text"], "Answer in British English.\n");
+    assert_eq!(
+        note,
+        format!(
+            "note: {} is a source of this project's catalog with --host claude; pass those flags to read it directly\n",
+            ex.filter(&user)
+        )
+    );
+    let (_, quiet) = read(&["read", &user, "--json", "--quiet"]);
+    assert_eq!(quiet, "");
+    let (_, direct) = read(&["read", &user, "--host", "claude", "--json"]);
+    assert_eq!(direct, "");
+
+    // A document of a query with project-wide Markdown.
+    let answer = raw(&["query", "conventions", "--markdown", "--json"]);
+    let docs = id_of(&answer["briefing"], "parts", "doc");
+    let (doc, note) = read(&["read", &docs, "--json"]);
+    assert_eq!(doc["scope"], "doc");
+    assert!(
+        note.ends_with("with --host generic --markdown; pass those flags to read it directly\n"),
+        "{note}"
+    );
+
+    // A memory fact the prompt made relevant (link 4, pasta.md) needs the
+    // same prompt.
+    let briefing = raw(&["briefing", "--host", "claude", "--prompt", "carbonara", "--json"]);
+    let fact = briefing["sources"].as_array().unwrap().iter().find(|s| s["rel_path"] == "memory:4");
+    let fact = fact.unwrap()["source_id"].as_str().unwrap().to_owned();
+    let without = ex.run(".", &["read", &fact, "--host", "claude", "--json"]);
+    assert_eq!(without.status.code(), Some(2));
+    assert_eq!(ex.json_any(&without)["error"]["code"], "unknown-source-id");
+    let (doc, _) = read(&["read", &fact, "--host", "claude", "--prompt", "carbonara", "--json"]);
+    assert_eq!(doc["scope"], "memory");
 }
 
 #[test]
@@ -195,7 +259,7 @@ fn a_required_preflight_exits_3_naming_each_cause_and_audits_it() {
 fn with_only_a_root_the_working_directory_is_the_root() {
     let ex = Example::new();
     let root = ex.tree.join("packages/api").display().to_string();
-    let out = ex.run("packages/web", &["query", "new endpoints", "--root", &root, "-k", "1", "--json"]);
+    let out = ex.run("packages/web", &["query", "new endpoints", "--root", &root, "--limit", "1", "--json"]);
     let answer = ex.json(&out);
     assert_eq!(answer["hits"][0]["rel_path"], "AGENTS.override.md");
 }

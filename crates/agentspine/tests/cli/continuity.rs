@@ -44,22 +44,19 @@ fn configured() -> (Example, PathBuf) {
 }
 
 fn bind_args<'a>(ex: &'a Example, a: &'a Path, host: &'a str) -> Vec<String> {
-    [
-        "source-bind",
-        a.to_str().unwrap(),
-        "--host",
-        host,
-        "--scope",
-        "state-user",
-        "--project",
-        ex.tree.to_str().unwrap(),
-        "--host-home",
-        ex.home.to_str().unwrap(),
-        "--confirm-local-binding",
-    ]
-    .iter()
-    .map(|s| (*s).to_owned())
-    .collect()
+    let hosts: &[&str] = if host == "all" { &["--all-hosts"] } else { &["--host", host] };
+    ["source-bind", a.to_str().unwrap()]
+        .iter()
+        .chain(hosts)
+        .chain(&[
+            "--project",
+            ex.tree.to_str().unwrap(),
+            "--host-home",
+            ex.home.to_str().unwrap(),
+            "--confirm-local-binding",
+        ])
+        .map(|s| (*s).to_owned())
+        .collect()
 }
 
 fn run(ex: &Example, args: &[String]) -> Output {
@@ -105,7 +102,7 @@ fn would_be_id(ex: &Example, binding: &str, record_id: i64, kind: &str, text: &s
     let store = agentspine_store::Store::open(&ex.state).unwrap().store;
     let ids = SourceIds::new(store.derived_key("source-id"));
     let item = ContinuityItem {
-        binding_id: binding.to_owned(),
+        binding_id: Some(binding.to_owned()),
         record_id,
         kind: kind.to_owned(),
         text: text.to_owned(),
@@ -289,7 +286,7 @@ fn a_non_portable_or_unaccepted_record_is_unreachable_through_a_binding_by_every
     for forged in &forged {
         let out = ex.run("", &["read", forged, "--host", "claude"]);
         assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("not a source of this project's catalog"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not a source of any catalog of"));
     }
 
     // Hooks: SessionStart for both hosts, and a prompt naming the secret.
@@ -425,18 +422,22 @@ fn bind_rollback_and_purge_refusals_are_one_line_and_change_nothing() {
     };
     let mut b = args.clone();
     b[1] = ex.tree.display().to_string();
+    // From another directory than the tree itself, which would be a bind of a project to itself.
+    let at = b.iter().position(|x| x == "--project").unwrap();
+    b[at + 1] = ex.home.display().to_string();
     let cases: Vec<(Vec<String>, String)> = vec![
         (without("--confirm-local-binding", false), "agentspine: source-bind refused: a binding changes what your agents are told in every project: add --confirm-local-binding to confirm".into()),
-        (without("--host", true), "agentspine: source-bind refused: --host is missing (one of all, claude, codex, pi, desktop)".into()),
-        (without("--scope", true), "agentspine: source-bind refused: --scope is missing (the only scope is state-user)".into()),
-        (without("--project", true), "agentspine: source-bind refused: --project is missing (the project you are binding from)".into()),
-        (without("--host-home", true), "agentspine: source-bind refused: --host-home is missing (the host profile you are binding from, e.g. ~/.claude)".into()),
+        (without("--host", true), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts".into()),
+        (without("--project", true), "agentspine: source-bind refused: missing --project DIR (the project you are binding from)".into()),
+        (without("--host-home", true), "agentspine: source-bind refused: missing --host-home DIR (the host profile you are binding from, e.g. ~/.claude)".into()),
+        (["source-bind", a.to_str().unwrap()].map(str::to_owned).to_vec(), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)".into()),
         (with("--host", "vim"), "agentspine: source-bind refused: [TMP]/a: --host \"vim\" is not one of all, claude, codex, pi, desktop".into()),
-        (with("--scope", "project"), "agentspine: source-bind refused: [TMP]/a: --scope \"project\" is not supported; the only scope is state-user".into()),
+        // The deprecated --scope is still checked; --quiet keeps its notice off stderr.
+        ([args.clone(), vec!["--scope".into(), "project".into(), "--quiet".into()]].concat(), "agentspine: source-bind refused: [TMP]/a: --scope \"project\" is not supported; the only scope is state-user".into()),
         (b, "agentspine: source-bind refused: [TREE]: that project has no agentspine state to bind (no learning records); add some there first with `agentspine record add`".into()),
         (args.clone(), "agentspine: source-bind refused: [TMP]/a: that project is already bound for --host claude as binding:[ID]".into()),
         (["source-rollback", &format!("binding:{id}")].map(str::to_owned).to_vec(), "agentspine: source-rollback refused: this changes what your agents are told: add --confirm-local-binding to confirm".into()),
-        (["source-rollback", "binding:zz", "--confirm-local-binding"].map(str::to_owned).to_vec(), "agentspine: source-rollback refused: \"binding:zz\" is not a binding id; expected binding:ID as `agentspine source-bind` printed it".into()),
+        (["source-rollback", "binding:zz", "--confirm-local-binding"].map(str::to_owned).to_vec(), "agentspine: source-rollback refused: \"binding:zz\" is not a binding id; expected binding:ID as `agentspine source-bind` or `agentspine bindings` printed it".into()),
         (["source-purge", "binding:0123abcd", "--confirm-local-binding"].map(str::to_owned).to_vec(), "agentspine: source-purge refused: there is no binding:0123abcd (`agentspine audit` lists binding events)".into()),
     ];
     for (args, expected) in cases {
@@ -753,4 +754,118 @@ fn a_binding_for_pi_reaches_both_pi_versions_and_no_other_host() {
     for host in ["claude", "codex", "desktop"] {
         assert!(!text(&briefing(&ex, host)).contains(PREFERENCE), "{host}");
     }
+}
+
+#[test]
+fn bindings_lists_every_binding_with_its_id_project_hosts_state_and_counts() {
+    let (ex, a) = configured();
+    let first = bind(&ex, &a, "claude");
+    let second = bind(&ex, &a, "codex");
+    ex.stdout(&run(
+        &ex,
+        &["source-rollback".into(), format!("binding:{first}"), "--confirm-local-binding".into()],
+    ));
+    let redacted = |text: String| {
+        let text = redact(&redact(&text, &first), &second);
+        // Times and the bound project's digest change from run to run.
+        let time = |s: &str| {
+            s.split(|c: char| c == '"' || c == ',' || c.is_whitespace())
+                .filter(|w| w.ends_with('Z') && w.contains('T'))
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let mut text = text.clone();
+        for t in time(&text) {
+            text = text.replace(&t, "[TIME]");
+        }
+        text
+    };
+    let json = ex.json(&ex.run("", &["bindings", "--json", "--cwd", a.to_str().unwrap()]));
+    let rows = json["bindings"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    let digest = rows[0]["bound_project"].as_str().unwrap().to_owned();
+    assert_eq!(digest.len(), 32);
+    let value = redacted(serde_json::to_string_pretty(&json).unwrap().replace(&digest, "[DIGEST]"));
+    insta::assert_snapshot!(value, @r#"
+    {
+      "bindings": [
+        {
+          "accepted_portable_records": 2,
+          "bound_at": "[TIME]",
+          "bound_project": "[DIGEST]",
+          "cache_rows": 0,
+          "ended_at": "[TIME]",
+          "hosts": "claude",
+          "id": "binding:[ID]",
+          "state": "rolled back",
+          "this_project": true
+        },
+        {
+          "accepted_portable_records": 2,
+          "bound_at": "[TIME]",
+          "bound_project": "[DIGEST]",
+          "cache_rows": 0,
+          "ended_at": null,
+          "hosts": "codex",
+          "id": "binding:[ID]",
+          "state": "active",
+          "this_project": true
+        }
+      ],
+      "chain": "verified"
+    }
+    "#);
+    let human = redacted(ex.stdout(&ex.run("", &["bindings"])).replace(&digest[..16], "[DIGEST]"));
+    insta::assert_snapshot!(human, @"
+    binding:[ID]  rolled back  hosts claude   project [DIGEST]  2 accepted portable records, 0 cache rows  bound [TIME], ended [TIME]
+    binding:[ID]  active       hosts codex    project [DIGEST]  2 accepted portable records, 0 cache rows  bound [TIME]
+    registry verified
+    ");
+}
+
+#[test]
+fn a_projects_own_accepted_records_are_context_in_it_and_authority_never() {
+    let (ex, a) = configured();
+    let kinds = |out: &Output| -> Vec<String> {
+        let value = ex.json(out);
+        let sources = value["sources"].as_array().unwrap();
+        sources
+            .iter()
+            .filter(|s| s["scope"] == "continuity")
+            .map(|s| s["rel_path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // In A itself, without any binding: the accepted preference, no-go and
+    // project fact; not the secret, not the proposed preference.
+    let own = kinds(&ex.run("", &["briefing", "--cwd", a.to_str().unwrap(), "--json"]));
+    assert_eq!(
+        own,
+        ["project/preference/record:1", "project/no-go/record:2", "project/project-fact/record:4"]
+    );
+    // In another project, nothing until it is bound.
+    assert_eq!(kinds(&ex.run("", &["briefing", "--json"])), Vec::<String>::new());
+    // Bound (for every host) and briefed in A again: each record once, as A's own.
+    bind(&ex, &a, "all");
+    let again = kinds(&ex.run("", &["briefing", "--cwd", a.to_str().unwrap(), "--json"]));
+    assert_eq!(again, own);
+    // The hooks of a session in A carry them too, saying whose they are.
+    let mut start = session_start(&ex, "own");
+    start["cwd"] = json!(a);
+    let context = hook(&ex, "claude", &start);
+    assert!(
+        context.contains(
+            "Continuity from project/preference/record:1 (a preference the user accepted in this project"
+        ),
+        "{context}"
+    );
+    assert!(!context.contains("hunter2"), "{context}");
+    // Binding A from A itself says why there is nothing to bind.
+    let mut args = bind_args(&ex, &a, "claude");
+    let at = args.iter().position(|x| x == "--project").unwrap();
+    args[at + 1] = a.display().to_string();
+    let line = refusal(&ex, &run(&ex, &args));
+    assert_eq!(
+        line,
+        "agentspine: source-bind refused: [TMP]/a: that is the project you are binding from; its own accepted records are already context in it, so there is nothing to bind (bind it from another project)"
+    );
 }

@@ -25,7 +25,8 @@ fn source_status_prints_the_source_resolution() {
     {
       "bindings": {
         "active_for_host": 0,
-        "chain": "verified"
+        "chain": "verified",
+        "list": []
       },
       "cwd": "[TREE]/packages/api",
       "root_evidence": "nearest project root marker `.git`",
@@ -185,9 +186,19 @@ fn doctor_runs_a_full_check_and_reports_a_damaged_store() {
     // A database with many cached rows after its schema and meta pages
     // (written as a user with the sqlite3 CLI would), then its last page
     // damaged: an open does not read that page, a full check does.
-    ex.stdout(
-        &ex.run(".", &["memory", "--scope", "project:blun,person:owner", "--prompt", "carbonara", "--json"]),
-    );
+    ex.stdout(&ex.run(
+        ".",
+        &[
+            "memory",
+            "--host",
+            "claude",
+            "--scope",
+            "project:blun,person:owner",
+            "--prompt",
+            "carbonara",
+            "--json",
+        ],
+    ));
     let db = ex.state.join("state.db");
     let fill = std::process::Command::new("sqlite3")
         .arg(&db)
@@ -364,7 +375,11 @@ fn offline_memory_orphans_finds_claude_codes_directory_from_the_evidence() {
     assert_eq!(report["orphans"]["indexed_missing"], 0);
     let out = ex.run(".", &["doctor", "--host", "codex", "--offline-memory-orphans"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("only Claude Code keeps a memory directory"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "--host codex: this host keeps no memory directory agentspine reads; pass --host claude"
+        )
+    );
 }
 
 #[test]

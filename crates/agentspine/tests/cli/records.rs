@@ -53,14 +53,14 @@ fn a_record_is_proposed_then_accepted_corrected_and_retracted_and_each_step_says
     It is not context until you accept it: agentspine record accept 1
     ");
     let out = record(&ex, &a, &["accept", "1"]);
-    insta::assert_snapshot!(ex.stdout(&out), @"record 1 accepted: this preference is now context wherever this project is bound (`agentspine source-bind`).");
+    insta::assert_snapshot!(ex.stdout(&out), @"record 1 accepted: this preference is now context in this project and wherever it is bound (`agentspine source-bind`).");
     let out = record(&ex, &a, &["add", "--kind", "secret", "The staging password is hunter2."]);
-    insta::assert_snapshot!(ex.stdout(&out), @r"
-    record 2 added to [TMP]/a as a proposed secret (not portable: it stays in this project, whatever is bound).
+    insta::assert_snapshot!(ex.stdout(&out), @"
+    record 2 added to [TMP]/a as a proposed secret (never context: kept for you here, never put before a model).
     It is not context until you accept it: agentspine record accept 2
     ");
     let out = record(&ex, &a, &["accept", "2"]);
-    insta::assert_snapshot!(ex.stdout(&out), @"record 2 accepted: a secret is not portable, so no binding ever carries it out of this project.");
+    insta::assert_snapshot!(ex.stdout(&out), @"record 2 accepted: a secret is kept here and is never context, in this project or any other.");
     let out =
         record(&ex, &a, &["add", "--kind", "correction", "--supersedes", "1", "Answer in American English."]);
     insta::assert_snapshot!(ex.stdout(&out), @r"
@@ -69,8 +69,8 @@ fn a_record_is_proposed_then_accepted_corrected_and_retracted_and_each_step_says
     It is not context until you accept it: agentspine record accept 3
     ");
     let out = record(&ex, &a, &["accept", "3"]);
-    insta::assert_snapshot!(ex.stdout(&out), @r"
-    record 3 accepted: this correction is now context wherever this project is bound (`agentspine source-bind`).
+    insta::assert_snapshot!(ex.stdout(&out), @"
+    record 3 accepted: this correction is now context in this project and wherever it is bound (`agentspine source-bind`).
     It supersedes record 1, which is no longer context; 0 derived cache rows dropped.
     ");
     let out = record(&ex, &a, &["add", "--kind", "no-go", "Never push to main."]);

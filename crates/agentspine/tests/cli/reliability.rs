@@ -44,12 +44,13 @@ enum Ack {
 
 fn bind_args(ex: &Example, source: &Path, host: &str) -> Vec<String> {
     let mut v: Vec<String> = vec!["source-bind".into(), source.display().to_string()];
-    for (flag, value) in [
-        ("--host", host.to_owned()),
-        ("--scope", "state-user".to_owned()),
-        ("--project", ex.tree.display().to_string()),
-        ("--host-home", ex.home.display().to_string()),
-    ] {
+    match host {
+        "all" => v.push("--all-hosts".into()),
+        host => v.extend(["--host".to_owned(), host.to_owned()]),
+    }
+    for (flag, value) in
+        [("--project", ex.tree.display().to_string()), ("--host-home", ex.home.display().to_string())]
+    {
         v.push(flag.into());
         v.push(value);
     }

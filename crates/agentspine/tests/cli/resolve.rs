@@ -397,7 +397,8 @@ fn errors_in_json_are_json() {
     {
       "error": {
         "code": "target-outside-root",
-        "message": "[TREE]/../../etc/passwd: outside the project root [TREE]; agentspine resolves nothing there"
+        "message": "[TREE]/../../etc/passwd: outside the project root [TREE]; agentspine resolves nothing there; give a --target inside the project root, or a --root that contains it",
+        "path": "[TREE]/../../etc/passwd"
       }
     }
     "#);

@@ -1,0 +1,205 @@
+//! Every error a command reports, as one line for people or, with
+//! `--json`, `{"error":{"code","message","path"?}}` on stdout, and its exit
+//! code. The codes are stable and listed in `docs/cli.md` (tested); an
+//! error none of the known kinds claims reports `unclassified`, which the
+//! error-path tests refuse.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// An error that knows its code (and the file or argument it is about):
+/// the front end's own refusals.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Coded {
+    /// The stable machine code.
+    pub code: &'static str,
+    /// The line for people: what, why, what to do.
+    pub message: String,
+    /// The file concerned, when there is one.
+    pub path: Option<PathBuf>,
+}
+
+impl Coded {
+    /// An error with `code` and `message`, about no one file.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Coded {
+        Coded { code, message: message.into(), path: None }
+    }
+
+    /// The same, about `path`.
+    pub fn at(code: &'static str, path: impl Into<PathBuf>, message: impl Into<String>) -> Coded {
+        Coded { code, message: message.into(), path: Some(path.into()) }
+    }
+}
+
+/// The exit codes, as documented in `docs/cli.md`.
+pub mod exit {
+    /// The command did what was asked.
+    pub const OK: u8 = 0;
+    /// It ran, and something needs your action (`doctor`, `audit --verify`).
+    pub const ACTION_NEEDED: u8 = 1;
+    /// Bad usage, or an error: nothing (more) was done.
+    pub const ERROR: u8 = 2;
+    /// `--required`: a required source did not resolve completely.
+    pub const PREFLIGHT: u8 = 3;
+}
+
+/// The code and path of `error`: the first link of its chain that a known
+/// kind claims.
+pub fn classify(error: &anyhow::Error) -> (&'static str, Option<String>) {
+    for cause in error.chain() {
+        if let Some(e) = cause.downcast_ref::<Coded>() {
+            return (e.code, e.path.as_ref().map(|p| p.display().to_string()));
+        }
+        if cause.downcast_ref::<super::catalog::Preflight>().is_some() {
+            return ("preflight-incomplete", None);
+        }
+        if let Some(e) = cause.downcast_ref::<super::Unanswered>() {
+            return ("deadline", Some(e.path.display().to_string()));
+        }
+        if let Some(e) = cause.downcast_ref::<agentspine_core::ResolveError>() {
+            return (e.code(), resolve_path(e));
+        }
+        if let Some(e) = cause.downcast_ref::<agentspine_fs::FsError>() {
+            return (e.code().as_str(), Some(e.path().to_owned()).filter(|p| !p.is_empty()));
+        }
+        if let Some(e) = cause.downcast_ref::<agentspine_core::catalog::DocumentError>() {
+            return match e {
+                agentspine_core::catalog::DocumentError::UnknownId(_) => ("unknown-source-id", None),
+                agentspine_core::catalog::DocumentError::Refused { error, .. } => {
+                    (error.code().as_str(), Some(error.path().to_owned()))
+                }
+            };
+        }
+        if cause.downcast_ref::<agentspine_core::memory::relevance::ScopeSourceError>().is_some()
+            || cause.downcast_ref::<agentspine_core::memory::relevance::BadScopeId>().is_some()
+        {
+            return ("bad-scope-id", None);
+        }
+        if let Some(e) = cause.downcast_ref::<agentspine_store::StoreError>() {
+            return (
+                match e {
+                    agentspine_store::StoreError::NoStateDir { .. } => "no-state-dir",
+                    agentspine_store::StoreError::TooNew { .. } => "state-too-new",
+                    _ => "state-unavailable",
+                },
+                None,
+            );
+        }
+        if cause.downcast_ref::<agentspine_store::RecordError>().is_some() {
+            return ("bad-record", None);
+        }
+        if cause.downcast_ref::<agentspine_store::BindingError>().is_some()
+            || cause.downcast_ref::<agentspine_store::CacheError>().is_some()
+            || cause.downcast_ref::<agentspine_store::ScopeError>().is_some()
+            || cause.downcast_ref::<agentspine_store::AuditError>().is_some()
+            || cause.downcast_ref::<agentspine_store::IncidentError>().is_some()
+        {
+            return ("state-error", None);
+        }
+        if cause.downcast_ref::<std::io::Error>().is_some() {
+            return ("io", None);
+        }
+    }
+    ("unclassified", None)
+}
+
+fn resolve_path(e: &agentspine_core::ResolveError) -> Option<String> {
+    use agentspine_core::ResolveError as R;
+    let path = match e {
+        R::Relative { path, .. } | R::NoSuchDirectory { path } | R::NotADirectory { path } => path,
+        R::CwdOutsideRoot { cwd, .. } => cwd,
+        R::TargetOutsideRoot { target, .. }
+        | R::TargetThroughSymlink { target }
+        | R::TargetMissing { target } => target,
+        R::Fs(e) => return Some(e.path().to_owned()),
+        _ => return None,
+    };
+    Some(path.display().to_string())
+}
+
+/// What to do next, for the codes whose message (from a library that
+/// does not know the command line) names no step.
+fn next_step(code: &str) -> &'static str {
+    match code {
+        "no-such-directory" | "not-a-directory" => "; check the directory given to --root or --cwd",
+        "cwd-outside-root" => "; give a --cwd inside --root, or leave one of them out",
+        "target-outside-root" => "; give a --target inside the project root, or a --root that contains it",
+        "target-through-symlink" => "; name the file by a path without links",
+        _ => "",
+    }
+}
+
+/// The exit code of `error`.
+pub fn exit_code(error: &anyhow::Error) -> ExitCode {
+    if error.downcast_ref::<super::catalog::Preflight>().is_some() {
+        ExitCode::from(exit::PREFLIGHT)
+    } else {
+        ExitCode::from(exit::ERROR)
+    }
+}
+
+/// Prints `error`: one line on stderr, or the JSON object on stdout when
+/// the command was asked for JSON (so a script always gets JSON).
+pub fn report(error: &anyhow::Error, json: bool) {
+    if !json {
+        super::output::error(&format!("{error:#}{}", next_step(classify(error).0)));
+        return;
+    }
+    let (code, path) = classify(error);
+    let message = format!("{error:#}{}", next_step(code));
+    let mut value = serde_json::json!({ "error": { "code": code, "message": message } });
+    if let Some(path) = path {
+        value["error"]["path"] = serde_json::Value::String(path);
+    }
+    if let Some(super::catalog::Preflight(e)) = error.downcast_ref::<super::catalog::Preflight>() {
+        value["error"]["causes"] = serde_json::to_value(&e.causes).unwrap_or_default();
+    }
+    println!("{value}");
+}
+
+/// A usage error (bad flag, missing argument, bad value): clap's text on
+/// stderr, or with `--json` anywhere in `args` the JSON object with code
+/// `usage` on stdout. Help and version requests print as usual, exit 0.
+pub fn usage(error: &clap::Error, args: &[String]) -> ExitCode {
+    use clap::error::ErrorKind;
+    let kind = error.kind();
+    let json = args.iter().take_while(|a| *a != "--").any(|a| a == "--json");
+    if matches!(kind, ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !json {
+        let _ = error.print();
+        return ExitCode::from(if error.use_stderr() { exit::ERROR } else { exit::OK });
+    }
+    let text = error.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut message = lines.next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+    if message.ends_with(':') {
+        // "the following required arguments were not provided:" and the
+        // argument on the next line.
+        message.push(' ');
+        message.push_str(lines.next().unwrap_or_default());
+    }
+    // The subcommands named in `args`, as far as they are real ones.
+    let mut cmd = <super::Cli as clap::CommandFactory>::command();
+    let mut path = String::new();
+    for word in args.iter().take_while(|a| !a.starts_with('-')) {
+        let Some(sub) = cmd.find_subcommand(word).cloned() else { break };
+        path.push_str(word);
+        path.push(' ');
+        cmd = sub;
+    }
+    message.push_str(&format!("; see `agentspine {path}--help`"));
+    let code = match kind {
+        ErrorKind::InvalidUtf8 => "not-utf8",
+        ErrorKind::MissingRequiredArgument => "missing-argument",
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "missing-subcommand"
+        }
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => "invalid-value",
+        ErrorKind::UnknownArgument => "unknown-argument",
+        ErrorKind::InvalidSubcommand => "unknown-command",
+        ErrorKind::ArgumentConflict => "conflicting-arguments",
+        _ => "usage",
+    };
+    println!("{}", serde_json::json!({ "error": { "code": code, "message": message } }));
+    ExitCode::from(exit::ERROR)
+}

@@ -1,0 +1,85 @@
+//! GUIDE.md's walk-through runs as written: every `$ agentspine …` line of
+//! its console blocks (continuation lines joined) runs from the repository
+//! root with a fresh home and state directory, in order, and exits as the
+//! guide shows (0, or 2 where the output shown is an error). Lines with a
+//! placeholder (`…`) are the ones a reader fills in.
+
+use std::path::Path;
+
+/// The commands of GUIDE.md, each with whether the guide shows an error.
+fn commands(guide: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut lines = guide.lines().peekable();
+    let mut in_console = false;
+    while let Some(line) = lines.next() {
+        if line.starts_with("```") {
+            in_console = line == "```console";
+            continue;
+        }
+        let Some(command) = line.strip_prefix("$ agentspine").filter(|_| in_console) else { continue };
+        let mut command = command.to_owned();
+        while command.ends_with('\\') {
+            command.pop();
+            command.push_str(lines.next().unwrap_or_default().trim());
+        }
+        let error = lines.peek().is_some_and(|next| next.starts_with("{\"error\""));
+        out.push((command, error));
+    }
+    out
+}
+
+/// Splits a command line as a shell would for these (double quotes only).
+fn words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn the_walk_through_runs_as_written() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let guide = std::fs::read_to_string(repo.join("GUIDE.md")).unwrap();
+    let scratch = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let commands = commands(&guide);
+    let mut ran = 0;
+    for (command, error) in &commands {
+        if command.contains('…') {
+            continue;
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agentspine"))
+            .args(words(command))
+            .current_dir(&repo)
+            .env_clear()
+            .env("HOME", scratch.path())
+            .env("AGENTSPINE_STATE_DIR", scratch.path().join("state"))
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .output()
+            .unwrap();
+        let expected = if *error { 2 } else { 0 };
+        assert_eq!(
+            out.status.code(),
+            Some(expected),
+            "agentspine{command}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    // The guide's walk-through: the count changes only with the guide.
+    assert_eq!((commands.len(), ran), (13, 12));
+}
