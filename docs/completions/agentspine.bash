@@ -28,6 +28,9 @@ _agentspine() {
             agentspine,cache)
                 cmd="agentspine__subcmd__cache"
                 ;;
+            agentspine,check)
+                cmd="agentspine__subcmd__check"
+                ;;
             agentspine,completions)
                 cmd="agentspine__subcmd__completions"
                 ;;
@@ -114,6 +117,9 @@ _agentspine() {
                 ;;
             agentspine__subcmd__help,cache)
                 cmd="agentspine__subcmd__help__subcmd__cache"
+                ;;
+            agentspine__subcmd__help,check)
+                cmd="agentspine__subcmd__help__subcmd__check"
                 ;;
             agentspine__subcmd__help,completions)
                 cmd="agentspine__subcmd__help__subcmd__completions"
@@ -260,7 +266,7 @@ _agentspine() {
 
     case "${cmd}" in
         agentspine)
-            opts="-h -V --help --version resolve memory briefing query read scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help"
+            opts="-h -V --help --version resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -333,7 +339,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -485,6 +491,44 @@ _agentspine() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agentspine__subcmd__check)
+            opts="-q -h --root --host --all-hosts --paths --compare --format --json --quiet --color --deny --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "warning error" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agentspine__subcmd__completions)
             opts="-h --help bash zsh fish powershell"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -507,7 +551,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --cwd)
@@ -534,7 +578,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__help)
-            opts="resolve memory briefing query read scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help"
+            opts="resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -620,6 +664,20 @@ _agentspine() {
         agentspine__subcmd__help__subcmd__cache__subcmd__stats)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agentspine__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1010,7 +1068,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__install)
-            opts="-q -h --settings --project --dry-run --json --quiet --color --trust-hooks --help claude codex"
+            opts="-q -h --settings --project --dry-run --json --quiet --color --trust-hooks --help claude codex gemini pi"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1075,7 +1133,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --cwd)
@@ -1113,7 +1171,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1155,7 +1213,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1419,7 +1477,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1727,7 +1785,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude pi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --cwd)
@@ -1750,7 +1808,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__uninstall)
-            opts="-q -h --settings --project --dry-run --json --quiet --color --help claude codex"
+            opts="-q -h --settings --project --dry-run --json --quiet --color --help claude codex gemini pi"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

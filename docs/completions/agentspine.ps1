@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('briefing', 'briefing', [CompletionResultType]::ParameterValue, 'Build a byte-budgeted briefing of every source a request resolves.')
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Rank passages of the request''s sources for a question.')
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read one source of the request''s catalog again, by its id.')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report what each agent will miss, cut, shadow or follow out of the repository.')
             [CompletionResult]::new('scope', 'scope', [CompletionResultType]::ParameterValue, 'Show or set the current scope of a project.')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Inspect or empty the snapshot cache.')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that agentspine works for a host in a directory.')
@@ -42,7 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Show what agentspine recorded: scan errors (event, phase, code, path), required-preflight failures, learning records and binding events.')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the MCP tools over stdio (for an MCP client to launch).')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a Claude Code or Codex hook: native payload on stdin, the host''s output JSON on stdout.')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add agentspine''s hooks and MCP server to Claude Code or Codex.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add agentspine''s hooks and MCP server to Claude Code, Codex, Gemini CLI or pi.')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `agentspine install` added, and nothing else.')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve project instructions to a desktop app over a local socket.')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for agentspine.')
@@ -125,6 +126,22 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'The prompt of the briefing or query that printed the id, when its words made a memory fact relevant')
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Add project-wide Markdown (bounded: 240 files, 8,192 entries, 2 s)')
             [CompletionResult]::new('--required', '--required', [CompletionResultType]::ParameterName, 'Fail (exit 3, no receipt) unless every required source resolved completely; print a receipt when it did')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agentspine;check' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to check [default: the current directory''s git root]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose rules to apply, comma-separated [default: every agent host]')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Also check these directories (inside the root), found or not')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`text` for people, `json` (stable), `github` (workflow annotations), `sarif` (SARIF 2.1.0)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Exit with 1 when a finding is at least this severe')
+            [CompletionResult]::new('--all-hosts', '--all-hosts', [CompletionResultType]::ParameterName, 'Every agent host (codex, claude, pi, desktop)')
+            [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Also list the directories where hosts disagree on what applies')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)')
@@ -427,7 +444,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;install' {
-            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Claude Code only: which settings, the user''s or the project''s')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Claude Code only: which settings, the user''s (naming this binary''s path) or the project''s, which get committed (naming `agentspine`, found on each user''s PATH)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project directory for `--settings project` [default: the git root of the current directory]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would change and write nothing')
@@ -440,7 +457,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;uninstall' {
-            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Claude Code only: which settings, the user''s or the project''s')
+            [CompletionResult]::new('--settings', '--settings', [CompletionResultType]::ParameterName, 'Claude Code only: which settings, the user''s (naming this binary''s path) or the project''s, which get committed (naming `agentspine`, found on each user''s PATH)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project directory for `--settings project` [default: the git root of the current directory]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would change and write nothing')
@@ -478,6 +495,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('briefing', 'briefing', [CompletionResultType]::ParameterValue, 'Build a byte-budgeted briefing of every source a request resolves.')
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Rank passages of the request''s sources for a question.')
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read one source of the request''s catalog again, by its id.')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Report what each agent will miss, cut, shadow or follow out of the repository.')
             [CompletionResult]::new('scope', 'scope', [CompletionResultType]::ParameterValue, 'Show or set the current scope of a project.')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Inspect or empty the snapshot cache.')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that agentspine works for a host in a directory.')
@@ -490,7 +508,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Show what agentspine recorded: scan errors (event, phase, code, path), required-preflight failures, learning records and binding events.')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the MCP tools over stdio (for an MCP client to launch).')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a Claude Code or Codex hook: native payload on stdin, the host''s output JSON on stdout.')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add agentspine''s hooks and MCP server to Claude Code or Codex.')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add agentspine''s hooks and MCP server to Claude Code, Codex, Gemini CLI or pi.')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `agentspine install` added, and nothing else.')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve project instructions to a desktop app over a local socket.')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for agentspine.')
@@ -511,6 +529,9 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;help;read' {
+            break
+        }
+        'agentspine;help;check' {
             break
         }
         'agentspine;help;scope' {
