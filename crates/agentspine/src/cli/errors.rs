@@ -60,6 +60,17 @@ pub fn classify(error: &anyhow::Error) -> (&'static str, Option<String>) {
         if let Some(e) = cause.downcast_ref::<agentspine_core::ResolveError>() {
             return (e.code(), resolve_path(e));
         }
+        if let Some(e) = cause.downcast_ref::<agentspine_core::check::CheckError>() {
+            return match e {
+                agentspine_core::check::CheckError::Resolve(e) => (e.code(), resolve_path(e)),
+                agentspine_core::check::CheckError::NotAProject { root, .. } => {
+                    (e.code(), Some(root.display().to_string()))
+                }
+                agentspine_core::check::CheckError::PathOutsideRoot { path, .. } => {
+                    (e.code(), Some(path.display().to_string()))
+                }
+            };
+        }
         if let Some(e) = cause.downcast_ref::<agentspine_fs::FsError>() {
             return (e.code().as_str(), Some(e.path().to_owned()).filter(|p| !p.is_empty()));
         }

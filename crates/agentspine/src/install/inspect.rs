@@ -130,12 +130,14 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         let (text, _) = read_config(path);
         let command = text.as_deref().and_then(|t| match kind {
             // Gemini's settings may hold comments; Claude Code's never do.
-            McpKind::Json => serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(t))
-                .ok()
-                .and_then(|v| {
-                    let server = &v["mcpServers"]["agentspine"];
-                    server.is_object().then(|| server["command"].as_str().unwrap_or_default().to_owned())
-                }),
+            McpKind::Json => {
+                serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(t))
+                    .ok()
+                    .and_then(|v| {
+                        let server = &v["mcpServers"]["agentspine"];
+                        server.is_object().then(|| server["command"].as_str().unwrap_or_default().to_owned())
+                    })
+            }
             McpKind::Toml => t.parse::<toml_edit::DocumentMut>().ok().and_then(|d| {
                 let server = d.get("mcp_servers")?.get("agentspine")?;
                 Some(server.get("command").and_then(|c| c.as_str()).unwrap_or_default().to_owned())

@@ -27,8 +27,8 @@
 
 mod claude;
 mod codex;
-mod gemini;
 pub mod drift;
+mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
@@ -244,7 +244,10 @@ fn run(args: Target, trust_hooks: bool, adding: bool) -> anyhow::Result<ExitCode
                 args.settings == Settings::User,
                 "Gemini CLI is installed for the user only here: drop `--settings project`"
             );
-            anyhow::ensure!(!trust_hooks, "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`");
+            anyhow::ensure!(
+                !trust_hooks,
+                "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`"
+            );
             (gemini::changes(&home, &bin, adding)?, Vec::new())
         }
         Host::Pi => {

@@ -135,7 +135,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // you, a short token) under their code; errors of a known kind
             // keep theirs. Reported as the CLI reports every error.
             let error = match crate::cli::errors::classify(&error) {
-                ("unclassified", _) => crate::cli::errors::Coded::new("serve-refused", format!("{error:#}")).into(),
+                ("unclassified", _) => {
+                    crate::cli::errors::Coded::new("serve-refused", format!("{error:#}")).into()
+                }
                 _ => error,
             };
             crate::cli::errors::report(&error, json);

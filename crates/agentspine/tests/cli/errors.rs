@@ -140,8 +140,8 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       agentspine: --scope: "blun" is not a scope id: use person:ID, project:ID, group:ID or task:ID
       {"error":{"code":"bad-scope-id","message":"--scope: \"blun\" is not a scope id: use person:ID, project:ID, group:ID or task:ID"}}
     an id of no catalog
-      agentspine: src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host pi, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools
-      {"error":{"code":"unknown-source-id","message":"src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host pi, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools"}}
+      agentspine: src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host gemini, --host pi, --host pi-0.73, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools
+      {"error":{"code":"unknown-source-id","message":"src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host gemini, --host pi, --host pi-0.73, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools"}}
     a bind missing flags
       agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)
       {"error":{"code":"missing-flags","message":"source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)"}}
@@ -161,7 +161,7 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       error: invalid value 'wish' for '--kind <KIND>'
       {"error":{"code":"invalid-value","message":"invalid value 'wish' for '--kind <KIND>'; see `agentspine record add --help`"}}
     install where the host has no such settings
-      agentspine: Codex has no project scope here: drop `--settings project`
-      {"error":{"code":"install-refused","message":"Codex has no project scope here: drop `--settings project`"}}
+      agentspine: Codex has no project settings here: drop `--settings project`
+      {"error":{"code":"install-refused","message":"Codex has no project settings here: drop `--settings project`"}}
     "#);
 }

@@ -339,7 +339,7 @@ fn trust_hooks_records_codex_trust_for_agentspines_hooks_only_and_uninstall_take
 #[test]
 fn claude_project_scope_writes_the_project_files() {
     let ex = Example::new();
-    ok(&ex.run("services/billing", &["install", "claude", "--scope", "project"]));
+    ok(&ex.run("services/billing", &["install", "claude", "--settings", "project"]));
     assert_eq!(ours(&ex.tree.join(".claude/settings.json"), "claude").len(), 4);
     let mcp = parse(&ex.tree.join(".mcp.json"));
     assert_eq!(mcp["mcpServers"]["agentspine"]["args"], serde_json::json!(["mcp"]));
@@ -350,7 +350,7 @@ fn claude_project_scope_writes_the_project_files() {
         assert_eq!(settings["hooks"][event][0]["hooks"][0]["command"], "agentspine hook claude", "{event}");
     }
     assert_eq!(mcp["mcpServers"]["agentspine"]["command"], "agentspine");
-    ok(&ex.run("services/billing", &["uninstall", "claude", "--scope", "project"]));
+    ok(&ex.run("services/billing", &["uninstall", "claude", "--settings", "project"]));
     assert!(!ex.tree.join(".mcp.json").exists());
     assert!(!ex.tree.join(".claude/settings.json").exists());
 }
@@ -502,7 +502,7 @@ fn a_flag_that_does_not_apply_to_the_scope_is_an_error_and_nothing_is_written() 
     let out = ex.run(".", &["install", "claude", "--project", "."]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("`--project` applies to `--scope project` only"),
+        String::from_utf8_lossy(&out.stderr).contains("`--project` applies to `--settings project` only"),
         "{out:?}"
     );
     assert!(!ex.home.join(".claude").exists());

@@ -87,7 +87,7 @@ fn pi_install_follows_pi_coding_agent_dir_and_refuses_project_scope() {
     assert!(alt.join("mcp.json").is_file());
     assert!(!ex.home.join(".pi").exists());
     let scoped = ex
-        .command(".", &["install", "pi", "--scope", "project"])
+        .command(".", &["install", "pi", "--settings", "project"])
         .env("PI_CODING_AGENT_DIR", &alt)
         .output()
         .unwrap();
