@@ -146,6 +146,7 @@ pub fn main() -> ExitCode {
     }
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),
+        Command::Check(args) => args.wants_json(),
         command => command.output().is_some_and(|out| out.json),
     };
     // Commands that read a project's files run in a child process this
