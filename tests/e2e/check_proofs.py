@@ -37,7 +37,11 @@ PROOFS: dict = {
     ("global_plus_project", "pi"): (Proof("never-read", "pkg/CLAUDE.md", b"pkg claude", 0),),
     ("global_plus_project", "codex"): (Proof("never-read", "pkg/CLAUDE.md", b"pkg claude", 0),),
     ("override_beside_agents", "claude"): (Proof("never-read", "AGENTS.override.md", b"override root", 0),),
-    ("override_beside_agents", "pi"): (Proof("never-read", "AGENTS.override.md", b"override root", 0),),
+    # pi 1.x reads AGENTS.override.md first (it wins), pi 0.73 never reads it.
+    ("override_beside_agents", "pi"): (Proof("never-read", "AGENTS.md", b"plain root", 0),),
+    ("override_beside_agents", "pi-0.73"): (Proof("never-read", "AGENTS.override.md", b"override root", 0),),
+    ("global_plus_project", "pi-0.73"): (Proof("never-read", "pkg/CLAUDE.md", b"pkg claude", 0),),
+    ("symlinked_files", "pi-0.73"): (Proof("symlink", "AGENTS.md", b"agents via symlink", 1),),
     ("override_beside_agents", "codex"): (Proof("never-read", "AGENTS.md", b"plain root", 0),),
     ("claude_imports_ancestor", "claude"): (
         Proof("import-outside-cwd", "CLAUDE.md", b"x from root import", 0),
@@ -53,6 +57,7 @@ PROOFS: dict = {
     ("hard_linked_files", "codex"): (Proof("hard-link", "AGENTS.md", b"agents via hard link", 1),),
     ("hard_linked_files", "claude"): (Proof("hard-link", "CLAUDE.md", b"claude via hard link", 1),),
     ("hard_linked_files", "pi"): (Proof("hard-link", "AGENTS.md", b"agents via hard link", 1),),
+    ("hard_linked_files", "pi-0.73"): (Proof("hard-link", "AGENTS.md", b"agents via hard link", 1),),
     ("claude_too_large", "claude"): (Proof("too-large", "CLAUDE.md", b"huge line 00000", 0),),
     ("claude_rules_unmatched", "claude"): (Proof("rules-paths-unmatched", ".claude/rules/api.md", b"api-only rule", 0),),
     ("symlinked_files", "codex"): (Proof("symlink", "AGENTS.md", b"agents via symlink", 1),),
