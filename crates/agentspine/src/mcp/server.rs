@@ -35,7 +35,7 @@ with its scope, size and SHA-256), and `sourceResolution` (which scopes were che
 warnings, and `reason` when nothing could be loaded, e.g. root-is-home). Arguments: project_root is \
 required and must be the exact absolute path of the project root (the repository root, not a \
 subdirectory); it is used as given, never walked up from or guessed. host is whose loading rules to \
-apply (codex, claude, pi, desktop or generic; default generic = project files only). cwd is where you \
+apply (codex, claude, gemini, pi, pi-0.73, desktop or generic; default generic = project files only). cwd is where you \
 work (absolute or relative to project_root). scope lists typed ids (person:ID, project:ID, group:ID, \
 task:ID) that make scoped memory facts relevant; prompt is the user's request, whose words make \
 keyword-tagged facts relevant. budget_bytes caps the text (default 65536). required=true fails with \
@@ -51,7 +51,7 @@ share a word with the query are hits; an empty list means the project's instruct
 docs say nothing about it (source code is not searched). Arguments: project_root is required and \
 must be the exact absolute path of the project root, used as given, never guessed. query is what \
 you want to know in plain words (no syntax, at most 2048 bytes). host is whose rules apply (codex, \
-claude, pi, desktop or generic; default generic). k is how many passages (default 5, at most 50). \
+claude, gemini, pi, pi-0.73, desktop or generic; default generic). k is how many passages (default 5, at most 50). \
 required=true fails unless every required source resolved completely, and then returns a \
 `receipt`. Pass a hit's source_id to read_document for the whole file.";
 
@@ -68,7 +68,7 @@ required and must be the exact absolute path of the project root, used as given,
 target_path is the file or directory you are about to work on, absolute or relative to project_root; \
 it must lie inside project_root (a file not created yet gets its nearest existing directory's chain), \
 and a symbolic link on its path is refused. host is whose rules \
-apply (codex, claude, pi, desktop or generic; default generic).";
+apply (codex, claude, gemini, pi, pi-0.73, desktop or generic; default generic).";
 
 const READ_DOCUMENT: &str = "Returns the full, current text of one source that session_briefing or \
 delivery_knowledge_query named by its source_id, read again safely as one whole version of the file. \
