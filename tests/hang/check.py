@@ -11,9 +11,11 @@ answer a read. Every other file answers at once.
 Checked, each timed from spawn to the exit the caller observes:
 - `hook claude` and `hook codex` (PreToolUse on packages/api/a.ts), twice
   each (the second run's open meets the page the first read still locks:
-  an uninterruptible sleep): exit 0 within 2.0 s, audit row written;
-- `resolve --host codex --target packages/api/a.ts` and `briefing --json`:
-  exit 2 within their 3 s bound (+ slack), the error names the project
+  an uninterruptible sleep): exit 0 within 2.0 s, audit row written,
+  naming the file that never answered;
+- `resolve --host codex --target packages/api/a.ts`, `briefing --json` and
+  `check --json`: exit 2 within their bound (+ slack; 3 s, and 12 s for
+  `check`, which stops starting reads at 10 s), the error names the project
   root and the file that never answered (`briefing --json`: code
   `deadline` on stdout);
 - MCP `session_briefing` on the stuck root: an isError result within its
@@ -213,6 +215,16 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
           code == 2 and took < 3.5 and error.get("code") == "deadline" and proj in error.get("message", "")
           and stuck_files[0] in error.get("message", ""),
           f"code {code}, {took:.2f} s, stdout {out[:300]!r}")
+
+    code, out, err, took = run_timed([bin_, "check", "--root", proj, "--host", "codex", "--json"], env)
+    try:
+        error = json.loads(out)["error"]
+    except (ValueError, KeyError):
+        error = {}
+    check("check --json: exit 2 within its 12 s bound, a deadline error naming the root and the stuck file",
+          code == 2 and took < 12.5 and error.get("code") == "deadline" and proj in error.get("message", "")
+          and stuck_files[0] in error.get("message", ""),
+          f"code {code}, {took:.2f} s, stdout {out[:300]!r}, stderr {err[:300]!r}")
 
     started = time.monotonic()
     mcp = Mcp([bin_, "mcp", "--root", proj, "--root", healthy], env, home)

@@ -85,6 +85,11 @@ impl Args {
         self.out.json || self.format == Format::Json
     }
 
+    /// The directory whose files the command reads: `--root`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.root.as_deref()
+    }
+
     /// The shared output flags.
     pub fn output(&self) -> &super::args::OutputArgs {
         &self.out
@@ -93,6 +98,9 @@ impl Args {
 
 /// How long one check may read before it stops starting new reads.
 const DEADLINE: Duration = Duration::from_secs(10);
+/// How long the command may take before it gives up on a read that never
+/// returns (it stops starting reads at [`DEADLINE`]).
+pub const BOUND: Duration = Duration::from_secs(12);
 
 /// The user's configuration file: `$XDG_CONFIG_HOME/agentspine/config.toml`,
 /// else `~/.config/agentspine/config.toml`.

@@ -150,25 +150,30 @@ pub fn main() -> ExitCode {
         command => command.output().is_some_and(|out| out.json),
     };
     // Commands that read a project's files run in a child process this
-    // one abandons at CLI_BOUND: a read that never returns (a hung network
-    // or FUSE mount) keeps its process from exiting, even after SIGKILL.
-    let place = match &cli.command {
-        Command::Resolve(args) => Some(args.place().map(std::path::Path::to_path_buf)),
-        Command::Briefing(args) => Some(args.place().map(std::path::Path::to_path_buf)),
-        Command::Query(args) => Some(args.place().map(std::path::Path::to_path_buf)),
-        Command::Read(args) => Some(args.place().map(std::path::Path::to_path_buf)),
+    // one abandons at their bound: a read that never returns (a hung
+    // network or FUSE mount) keeps its process from exiting, even after
+    // SIGKILL.
+    let owned = |place: Option<&std::path::Path>| place.map(std::path::Path::to_path_buf);
+    let bounded = match &cli.command {
+        Command::Resolve(args) => Some((owned(args.place()), CLI_BOUND)),
+        Command::Briefing(args) => Some((owned(args.place()), CLI_BOUND)),
+        Command::Query(args) => Some((owned(args.place()), CLI_BOUND)),
+        Command::Read(args) => Some((owned(args.place()), CLI_BOUND)),
+        Command::Check(args) => Some((owned(args.place()), check::BOUND)),
         _ => None,
     };
-    let Some(place) = place else {
+    let Some((place, bound)) = bounded else {
         return finish(dispatch(cli.command), json);
     };
     let started = std::time::Instant::now();
     let command = cli.command;
     let detached =
-        agentspine_fs::run_detached(Some(started + CLI_BOUND), agentspine_fs::Output::Stream, move || {
+        agentspine_fs::run_detached(Some(started + bound), agentspine_fs::Output::Stream, move || {
             match finish(dispatch(command), json) {
                 code if code == ExitCode::SUCCESS => 0,
-                // The only other codes `finish` gives for these commands.
+                // The only other codes `finish` gives for these commands
+                // (1: `check --deny` found something that severe).
+                code if code == ExitCode::from(1) => 1,
                 code if code == ExitCode::from(3) => 3,
                 _ => 2,
             }
@@ -178,7 +183,7 @@ pub fn main() -> ExitCode {
         Ok(agentspine_fs::Detached { code: None, pid, .. }) => {
             let place = place.or_else(|| std::env::current_dir().ok()).unwrap_or_default();
             let file = agentspine_fs::blocked_on(agentspine_fs::Sleeper::Process(pid));
-            errors::report(&anyhow::Error::new(Unanswered { path: place, file, bound: CLI_BOUND }), json);
+            errors::report(&anyhow::Error::new(Unanswered { path: place, file, bound }), json);
             ExitCode::from(errors::exit::ERROR)
         }
         Err(error) => {
