@@ -174,9 +174,9 @@ fn detach<F: FnOnce() -> u8>(
 
 /// For a short process about to start its few worker threads (a hook):
 /// they allocate from the main heap instead of each reserving an arena of
-/// its own. glibc gives every new thread that allocates a fresh 64 MiB
-/// arena, whose first pages each cost a page fault, which a process that
-/// lives a few milliseconds pays for nothing (measured in BENCHMARKS.md).
+/// its own. glibc can give a new thread that allocates a fresh 64 MiB
+/// arena (a reservation, then a page fault for each first page), which a
+/// process that lives a few milliseconds pays for nothing.
 /// Nothing happens with another C library.
 pub fn share_one_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -106,3 +106,26 @@ impl Store {
         .map_err(|source| ReportError { operation: "list", source })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Store;
+
+    #[test]
+    fn the_same_report_again_writes_nothing_and_a_new_one_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap().store;
+        store.report_put("d1", "codex", "/p", "line one").unwrap();
+        let first = store.reports(None).unwrap();
+        let changes = store.conn.total_changes();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        store.report_put("d1", "codex", "/p", "line one").unwrap();
+        assert_eq!(store.conn.total_changes(), changes, "no row was written");
+        assert_eq!(store.reports(None).unwrap(), first, "the first time stays");
+        store.report_put("d1", "codex", "/p", "line two").unwrap();
+        assert_eq!(store.conn.total_changes(), changes + 1);
+        let now = store.reports(None).unwrap();
+        assert_eq!((now.len(), now[0].line.as_str()), (1, "line two"));
+        assert!(now[0].at_ms > first[0].at_ms);
+    }
+}
