@@ -168,6 +168,7 @@ mod error;
 mod identity;
 mod listing;
 mod path;
+mod private;
 mod read;
 mod reader;
 mod reopen;
@@ -184,6 +185,7 @@ pub use detach::{DetachError, Detached, Output, release, run_detached, serve_det
 pub use error::{Code, FsError, Result};
 pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};
+pub use private::{PrivateDir, PrivateEntry};
 pub use read::RACY_WINDOW;
 pub use reader::{BackendUnavailable, DEFAULT_RACE_RETRIES, Reader};
 pub use reopen::reopens_through_proc;

@@ -56,6 +56,12 @@ const DIR_OPEN: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::C
 /// other than a directory there (`not-directory`), and a directory owned by
 /// another uid (`io`, with a message naming both uids).
 pub fn ensure_private_dir(path: &Path) -> Result<PathBuf, FsError> {
+    ensure_private_dir_fd(path)?;
+    Ok(path.to_path_buf())
+}
+
+/// [`ensure_private_dir`], keeping the directory open.
+pub(crate) fn ensure_private_dir_fd(path: &Path) -> Result<OwnedFd, FsError> {
     let shown = || path.display().to_string();
     let (parent, name) = split_absolute(path, shown)?;
     let parent_fd = open_or_create_dirs(parent)?;
@@ -79,7 +85,7 @@ pub fn ensure_private_dir(path: &Path) -> Result<PathBuf, FsError> {
     if mode & 0o077 != 0 {
         rustix::fs::fchmod(&fd, PRIVATE_DIR).map_err(|e| map_lookup_errno(e, &shown))?;
     }
-    Ok(path.to_path_buf())
+    Ok(fd)
 }
 
 /// Renames `name` to `new_name` inside `dir`, both relative to one handle

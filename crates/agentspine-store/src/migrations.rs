@@ -15,7 +15,7 @@ use crate::db::{StoreError, retry_busy};
 
 /// Every migration, in order; `MIGRATIONS[n]` takes a database from
 /// version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// The version a fully migrated database has.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -224,4 +224,10 @@ CREATE TABLE reports (
     at_ms        INTEGER NOT NULL,
     PRIMARY KEY (root_digest, host)
 );
+"#;
+
+/// What each session was sent moved out of the database into files beside
+/// it (`session.rs`): the table goes, so that no hook parses it.
+const V5: &str = r#"
+DROP TABLE session_sent;
 "#;

@@ -1,96 +1,217 @@
-//! What each agent session has already been sent: one row per (session,
-//! source, content digest), so that a source is sent again only when it
-//! changed or the session is new.
+//! What each agent session has already been sent, so that a source is sent
+//! again only when it changed or the session is new.
+//!
+//! Kept beside the database, not in it: one small file per session in
+//! `sessions/` inside the state directory, one line per source sent
+//! (`<source id> TAB <content digest>`), appended once per hook run with
+//! one `write` call. Why not a table: a hook asks and marks on nearly every
+//! event, and a write transaction grows the WAL that every later hook
+//! process reads back in full before its first query; an append is one
+//! system call, and a hook that only asks never opens the database for it.
+//! What it costs: nothing here is synced, so a machine that crashes may
+//! forget some marks (those sources are sent again); a damaged database
+//! loses none of them.
+//!
+//! - The file's name is a digest of the session id (host-chosen text never
+//!   becomes a path).
+//! - A line that is not whole (a run cut in the middle of its append) or
+//!   not of the form above is skipped: that source is sent again.
+//! - A file is read up to [`MAX_SESSION_BYTES`]; marks that would take it
+//!   past that are not written (their sources are sent again).
+//! - A session start forgets its own file (a new start or a compaction);
+//!   at most once per [`PRUNE_EVERY`] it also removes the files of sessions
+//!   not written for the given age. `SessionEnd` removes the session's file.
 
-use crate::db::{Store, now_ms};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use agentspine_fs::{FsError, PrivateDir};
+use sha2::Digest;
+
+/// Directory of the session files inside the state directory.
+pub const SESSIONS_DIR: &str = "sessions";
+/// The most bytes of one session's file that are read (and written).
+pub const MAX_SESSION_BYTES: usize = 1 << 20;
+/// How often a session start looks for old session files to remove.
+pub const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
+/// The most session files one prune looks at.
+const PRUNE_LIMIT: usize = 10_000;
+/// The file whose modification time is the last prune.
+const PRUNED_STAMP: &str = ".pruned";
 
 /// A failure of a session operation.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SessionError {
-    /// SQLite failed.
+    /// The session directory or a session's file could not be used.
     #[error("session: {operation} {session_id}: {source}")]
-    Database {
-        /// `mark`, `check` or `prune`.
+    Files {
+        /// `open`, `mark`, `check` or `prune`.
         operation: &'static str,
         /// The session concerned (`*` for all).
         session_id: String,
         /// The underlying error.
         #[source]
-        source: rusqlite::Error,
+        source: FsError,
     },
 }
 
-impl Store {
-    /// Records that `session_id` was sent each `(source_id, sha256)` (the
-    /// content's digest), now, in one transaction (a repeat moves the time
-    /// forward): a hook records everything it printed with one commit.
-    pub fn session_mark_sent_all(
-        &self,
-        session_id: &str,
-        sources: &[(&str, &str)],
-    ) -> Result<(), SessionError> {
-        if sources.is_empty() {
+/// The session files of one state directory.
+#[derive(Debug)]
+pub struct SessionMarks {
+    state: PrivateDir,
+    /// `sessions/`, once it exists.
+    dir: std::cell::OnceCell<PrivateDir>,
+}
+
+impl SessionMarks {
+    /// The session files of the state directory `state_dir` (a private
+    /// directory, created when missing; `sessions/` is made at the first
+    /// mark).
+    pub fn open(state_dir: &Path) -> Result<SessionMarks, SessionError> {
+        let state = PrivateDir::open(state_dir).map_err(|source| error("open", "*", source))?;
+        Ok(SessionMarks { state, dir: std::cell::OnceCell::new() })
+    }
+
+    /// The directory of the session files.
+    pub fn path(&self) -> PathBuf {
+        self.state.path().join(SESSIONS_DIR)
+    }
+
+    /// `sessions/`, made when `create` is set; `None` when it is missing.
+    fn dir(&self, create: bool) -> Result<Option<&PrivateDir>, FsError> {
+        if let Some(dir) = self.dir.get() {
+            return Ok(Some(dir));
+        }
+        match self.state.subdir(SESSIONS_DIR, create)? {
+            Some(dir) => Ok(Some(self.dir.get_or_init(|| dir))),
+            None => Ok(None),
+        }
+    }
+
+    /// Everything `session_id` was sent, as `(source_id, sha256)` pairs.
+    pub fn sent(&self, session_id: &str) -> Result<HashSet<(String, String)>, SessionError> {
+        let fail = |source| error("check", session_id, source);
+        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(HashSet::new()) };
+        let bytes = dir.read(&file_name(session_id), MAX_SESSION_BYTES).map_err(fail)?;
+        Ok(bytes.map(|bytes| parse(&bytes)).unwrap_or_default())
+    }
+
+    /// Records that `session_id` was sent each `(source_id, sha256)`, in
+    /// one append. A pair that cannot be written as one line (a tab or a
+    /// line break in it, or empty) is left out: it is sent again.
+    pub fn mark_sent_all(&self, session_id: &str, sources: &[(&str, &str)]) -> Result<(), SessionError> {
+        let mut lines = String::new();
+        for (source_id, sha256) in sources {
+            if line_safe(source_id) && line_safe(sha256) {
+                lines.push_str(source_id);
+                lines.push('\t');
+                lines.push_str(sha256);
+                lines.push('\n');
+            }
+        }
+        if lines.is_empty() {
             return Ok(());
         }
-        let now = now_ms();
-        self.write(|tx| {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO session_sent (session_id, source_id, sha256, sent_at_ms) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (session_id, source_id, sha256) DO UPDATE SET sent_at_ms = excluded.sent_at_ms",
-            )?;
-            for (source_id, sha256) in sources {
-                insert.execute((session_id, source_id, sha256, now))?;
+        let fail = |source| error("mark", session_id, source);
+        let Some(dir) = self.dir(true).map_err(fail)? else { return Ok(()) };
+        let name = file_name(session_id);
+        let written = dir.read(&name, MAX_SESSION_BYTES + 1).map_err(fail)?.map_or(0, |b| b.len());
+        if written + lines.len() > MAX_SESSION_BYTES {
+            return Ok(());
+        }
+        dir.append(&name, lines.as_bytes()).map_err(fail)
+    }
+
+    /// Forgets everything sent to `session_id`; whether anything was kept.
+    pub fn forget(&self, session_id: &str) -> Result<bool, SessionError> {
+        let fail = |source| error("prune", session_id, source);
+        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(false) };
+        dir.remove(&file_name(session_id)).map_err(fail)
+    }
+
+    /// What a session start forgets: everything sent to `session_id`
+    /// (when given: a new start or a compaction), and, when the last look
+    /// was more than [`PRUNE_EVERY`] ago, the files of sessions not written
+    /// for `secs` seconds. Returns how many sessions were forgotten.
+    pub fn prune_at_start(&self, session_id: Option<&str>, secs: u64) -> Result<usize, SessionError> {
+        let mut removed = match session_id {
+            Some(id) => usize::from(self.forget(id)?),
+            None => 0,
+        };
+        let fail = |source| error("prune", session_id.unwrap_or("*"), source);
+        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(removed) };
+        let now = SystemTime::now();
+        let stamp = dir.modified(PRUNED_STAMP).map_err(fail)?;
+        if stamp.is_some_and(|at| now.duration_since(at).is_ok_and(|age| age < PRUNE_EVERY)) {
+            return Ok(removed);
+        }
+        let cutoff = now.checked_sub(Duration::from_secs(secs)).unwrap_or(SystemTime::UNIX_EPOCH);
+        for entry in dir.entries(PRUNE_LIMIT).map_err(fail)? {
+            if entry.name != PRUNED_STAMP
+                && entry.modified < cutoff
+                && dir.remove(&entry.name).map_err(fail)?
+            {
+                removed += 1;
             }
-            Ok(())
-        })
-        .map_err(|source| error("mark", session_id, source))
-    }
-
-    /// Everything `session_id` was sent, as `(source_id, sha256)` pairs, in
-    /// one read: a hook asks once and looks up each candidate in memory
-    /// instead of one transaction per candidate.
-    pub fn session_sent(
-        &self,
-        session_id: &str,
-    ) -> Result<std::collections::HashSet<(String, String)>, SessionError> {
-        self.read(|tx| {
-            let mut stmt = tx.prepare("SELECT source_id, sha256 FROM session_sent WHERE session_id = ?1")?;
-            let rows = stmt.query_map([session_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
-            rows.collect()
-        })
-        .map_err(|source| error("check", session_id, source))
-    }
-
-    /// Forgets everything sent to `session_id`; returns rows removed.
-    pub fn session_prune(&self, session_id: &str) -> Result<usize, SessionError> {
-        self.write(|tx| tx.execute("DELETE FROM session_sent WHERE session_id = ?1", [session_id]))
-            .map_err(|source| error("prune", session_id, source))
-    }
-
-    /// What a session start forgets, in one transaction: everything sent
-    /// to `session_id` (when given: a new start or a compaction), and
-    /// everything sent more than `secs` seconds ago in any session.
-    /// Returns rows removed.
-    pub fn session_prune_at_start(&self, session_id: Option<&str>, secs: u64) -> Result<usize, SessionError> {
-        let cutoff = cutoff_ms(secs);
-        self.write(|tx| {
-            let mine = match session_id {
-                Some(id) => tx.execute("DELETE FROM session_sent WHERE session_id = ?1", [id])?,
-                None => 0,
-            };
-            Ok(mine + tx.execute("DELETE FROM session_sent WHERE sent_at_ms < ?1", [cutoff])?)
-        })
-        .map_err(|source| error("prune", session_id.unwrap_or("*"), source))
+        }
+        dir.touch(PRUNED_STAMP).map_err(fail)?;
+        Ok(removed)
     }
 }
 
-/// The time `secs` seconds ago, in ms since the epoch.
-fn cutoff_ms(secs: u64) -> i64 {
-    let age_ms = i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);
-    now_ms().saturating_sub(age_ms)
+/// The file of `session_id`: a digest, so that no session id (host-chosen
+/// text) becomes a path.
+fn file_name(session_id: &str) -> String {
+    let digest = sha2::Sha256::digest(session_id.as_bytes());
+    hex::encode(&digest[..16])
 }
 
-fn error(operation: &'static str, session_id: &str, source: rusqlite::Error) -> SessionError {
-    SessionError::Database { operation, session_id: session_id.to_owned(), source }
+fn line_safe(text: &str) -> bool {
+    !text.is_empty() && !text.contains(['\t', '\n', '\r'])
+}
+
+/// The whole, well-formed lines of a session's file.
+fn parse(bytes: &[u8]) -> HashSet<(String, String)> {
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let Ok(text) = std::str::from_utf8(&bytes[..whole]) else {
+        // Cut in the middle of a character: keep the lines before it.
+        return parse_lossy(&bytes[..whole]);
+    };
+    text.lines().filter_map(pair).collect()
+}
+
+fn parse_lossy(bytes: &[u8]) -> HashSet<(String, String)> {
+    bytes.split(|&b| b == b'\n').filter_map(|line| std::str::from_utf8(line).ok()).filter_map(pair).collect()
+}
+
+fn pair(line: &str) -> Option<(String, String)> {
+    let (source_id, sha256) = line.split_once('\t')?;
+    (line_safe(source_id) && line_safe(sha256)).then(|| (source_id.to_owned(), sha256.to_owned()))
+}
+
+fn error(operation: &'static str, session_id: &str, source: FsError) -> SessionError {
+    SessionError::Files { operation, session_id: session_id.to_owned(), source }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_whole_well_formed_lines_count() {
+        let set = parse(b"a\th1\nbroken line\n\tnosource\nb\th2\nc\th3");
+        let want: HashSet<_> = [("a", "h1"), ("b", "h2")].map(|(a, b)| (a.to_owned(), b.to_owned())).into();
+        assert_eq!(set, want);
+        // A character cut at the end of a line break keeps what came before.
+        assert_eq!(parse(b"a\th1\n\xff\xfe\tx\n").len(), 1);
+    }
+
+    #[test]
+    fn names_are_digests_of_fixed_length() {
+        assert_eq!(file_name("../../etc/passwd").len(), 32);
+        assert_ne!(file_name("s1"), file_name("s2"));
+        assert!(file_name("a/b").bytes().all(|b| b.is_ascii_hexdigit()));
+    }
 }

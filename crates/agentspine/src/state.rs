@@ -16,6 +16,9 @@ pub const AUDIT_REPEAT_MS: i64 = 60 * 60 * 1000;
 pub struct State {
     pub store: Option<Store>,
     pub warnings: Vec<String>,
+    /// What each session was sent (beside the database), opened at the
+    /// first question.
+    marks: std::cell::OnceCell<Option<agentspine_store::SessionMarks>>,
 }
 
 impl State {
@@ -36,10 +39,13 @@ impl State {
     /// open it in [`agentspine_store::OpenMode::Hook`]).
     pub fn open_with(mode: agentspine_store::OpenMode) -> State {
         match Store::open_default_with(mode) {
-            Ok(opened) => State { store: Some(opened.store), warnings: opened.warnings },
+            Ok(opened) => {
+                State { store: Some(opened.store), warnings: opened.warnings, marks: Default::default() }
+            }
             Err(e) => State {
                 store: None,
                 warnings: vec![format!("{e}; continuing without the cache (nothing is stored)")],
+                marks: Default::default(),
             },
         }
     }
@@ -50,6 +56,17 @@ impl State {
         if let Some(store) = self.store {
             store.leave_open_at_exit();
         }
+    }
+
+    /// What each session was sent: the session files of the store's
+    /// state directory; none without a store (then everything is sent).
+    pub fn session_marks(&self) -> Option<&agentspine_store::SessionMarks> {
+        self.marks
+            .get_or_init(|| {
+                let store = self.store.as_ref()?;
+                agentspine_store::SessionMarks::open(store.dir()).inspect_err(|e| tracing::warn!("{e}")).ok()
+            })
+            .as_ref()
     }
 
     /// Source ids keyed by the state directory (stable across processes);

@@ -33,8 +33,7 @@ fn migrates_an_empty_file_and_sets_user_version() {
             "meta",
             "records",
             "reports",
-            "scopes",
-            "session_sent"
+            "scopes"
         ]
     );
     let mode: String = raw.pragma_query_value(None, "journal_mode", |row| row.get(0)).unwrap();

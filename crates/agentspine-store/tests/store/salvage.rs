@@ -202,7 +202,9 @@ fn a_file_cut_to_half_keeps_what_lies_in_the_first_half() {
     let fixture = populate(&state);
     let bytes = std::fs::read(state.db()).unwrap();
     let page = page_size(&bytes) as u64;
-    let kept_pages = (bytes.len() as u64 / 2) / page;
+    // Half the file, moved into the middle of its page.
+    let cut_at = (bytes.len() as u64 / 2) / page * page + page / 2;
+    let kept_pages = cut_at / page;
     // What the pages say survives: the cells of each leaf in the first
     // half, provided the interior pages above them are there too.
     let surviving = |table: &str| -> (u64, u64) {
@@ -216,7 +218,7 @@ fn a_file_cut_to_half_keeps_what_lies_in_the_first_half() {
     let (events, _) = surviving("binding_events");
     assert_eq!((all_records, all_audit), (120, 684));
     assert!(audit < all_audit, "the cut reaches into the audit log: {audit} of {all_audit}");
-    let cut = bytes[..bytes.len() / 2].to_vec();
+    let cut = bytes[..cut_at as usize].to_vec();
     std::fs::write(state.db(), &cut).unwrap();
 
     let (store, incident) = repaired(&state, &cut);
@@ -226,11 +228,11 @@ fn a_file_cut_to_half_keeps_what_lies_in_the_first_half() {
     assert_eq!(cut.len() as u64 % page, page / 2);
     assert_eq!(s.read, ReadMethod::WholePages);
     assert_eq!((s.records.recovered, s.audit.recovered, s.chain.kept), (records, audit, events));
-    // The cut runs through the records: the first two of their eight leaf
-    // pages lie before it (16 records each), and the single page of
+    // The cut runs through the records: the first three of their eight
+    // leaf pages lie before it (16 records each), and the single page of
     // binding events.
-    assert_eq!((records, events), (32, 4));
-    assert_eq!(s.records.unreadable, [IdRange { first: 33, last: None }]);
+    assert_eq!((records, events), (48, 4));
+    assert_eq!(s.records.unreadable, [IdRange { first: 49, last: None }]);
     assert_eq!(s.audit.unreadable, [IdRange { first: audit as i64 + 1, last: None }]);
     assert!(
         incident.summary().contains(&format!("audit events from id {} on", audit + 1)),

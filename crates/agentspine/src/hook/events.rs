@@ -171,9 +171,9 @@ impl Hook<'_> {
     /// the memory facts relevant to the session's scope.
     fn session_start(&self) -> (Vec<Block>, Option<Block>) {
         let fresh = matches!(self.payload.source.as_deref(), Some("startup" | "compact"));
-        if let Some(store) = &self.state.store
-            && let Err(e) = store
-                .session_prune_at_start(fresh.then_some(self.payload.session_id.as_str()), SESSION_TTL_SECS)
+        if let Some(marks) = self.marks()
+            && let Err(e) =
+                marks.prune_at_start(fresh.then_some(self.payload.session_id.as_str()), SESSION_TTL_SECS)
         {
             tracing::warn!("{e}");
         }
@@ -261,8 +261,8 @@ impl Hook<'_> {
 
     /// Forgets what this session was sent.
     fn forget_session(&self) {
-        if let Some(store) = &self.state.store
-            && let Err(e) = store.session_prune(&self.payload.session_id)
+        if let Some(marks) = self.marks()
+            && let Err(e) = marks.forget(&self.payload.session_id)
         {
             tracing::warn!("{e}");
         }
@@ -273,9 +273,9 @@ impl Hook<'_> {
     /// session's record is read once per run: nothing this run marks is
     /// asked about afterwards (marks come last, once printed).
     pub(super) fn was_sent(&self, source_id: &str, sha256: &str) -> bool {
-        let Some(store) = &self.state.store else { return false };
+        let Some(marks) = self.marks() else { return false };
         let sent = self.sent.get_or_init(|| {
-            store.session_sent(&self.payload.session_id).unwrap_or_else(|e| {
+            marks.sent(&self.payload.session_id).unwrap_or_else(|e| {
                 tracing::warn!("{e}");
                 HashSet::new()
             })
@@ -283,15 +283,25 @@ impl Hook<'_> {
         sent.contains(&(source_id.to_owned(), sha256.to_owned()))
     }
 
-    /// Records `blocks` as sent to this session, in one transaction.
+    /// Records `blocks` as sent to this session, in one append; what the
+    /// session's record already holds is not written again.
     fn mark_sent<'b>(&self, blocks: impl IntoIterator<Item = &'b Block>) {
-        let sources: Vec<(&str, &str)> =
-            blocks.into_iter().map(|b| (b.source_id.as_str(), b.sha256.as_str())).collect();
-        if let Some(store) = &self.state.store
-            && let Err(e) = store.session_mark_sent_all(&self.payload.session_id, &sources)
+        let known = self.sent.get();
+        let sources: Vec<(&str, &str)> = blocks
+            .into_iter()
+            .map(|b| (b.source_id.as_str(), b.sha256.as_str()))
+            .filter(|(id, sha)| !known.is_some_and(|k| k.contains(&((*id).to_owned(), (*sha).to_owned()))))
+            .collect();
+        if let Some(marks) = self.marks()
+            && let Err(e) = marks.mark_sent_all(&self.payload.session_id, &sources)
         {
             tracing::warn!("{e}");
         }
+    }
+
+    /// The state directory's session files; none without a store.
+    fn marks(&self) -> Option<&agentspine_store::SessionMarks> {
+        self.state.session_marks()
     }
 
     /// Appends an audit row for this event.
