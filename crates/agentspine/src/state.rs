@@ -350,7 +350,7 @@ mod tests {
     fn changes_are_seen_at_once_and_written_when_the_cache_goes() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap().store;
-        let state = State { store: Some(store), warnings: Vec::new() };
+        let state = State { store: Some(store), warnings: Vec::new(), marks: Default::default() };
         let memory = Path::new("/memory");
         {
             let cache = state.cache_for(memory).unwrap();
