@@ -95,7 +95,7 @@
 //!    buffered reads take the inode's IOLOCK shared and its buffered writes
 //!    take it exclusive, so one read call never overlaps one write call
 //!    (measured on Linux 6.18: of 100,000 plain `pread`s of a 30,000-byte
-//!    file rewritten in place at full speed none was mixed, in each of five
+//!    file rewritten in place at full speed none was mixed, in each of three
 //!    runs, and none of 950,000 from a second process, which on ext4 and
 //!    tmpfs mixed 84 % and 53 %; `tests/fs/xfs.rs` checks it as root).
 //!    Limits: where neither holds (NFS, FUSE and others) the second read
