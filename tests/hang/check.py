@@ -5,8 +5,10 @@ The project root lies on the mount (the confined reader refuses to cross a
 mount below a root, so this is the hang that remains: a project, profile or
 memory directory that is itself on a hung network or FUSE file system).
 `hangfs` (built here from hangfs.c against libfuse3) mirrors a backing
-directory; its `packages/api/AGENTS.md` and `packages/api/CLAUDE.md` never
-answer a read. Every other file answers at once.
+directory; its `packages/api/AGENTS.md`, `packages/api/CLAUDE.md` and
+`packages/api/memory/MEMORY.md` never answer a read. Every other file
+answers at once. The suite is the subreaper of what it starts, so the
+children a command leaves behind become its own, to be followed.
 
 Checked, each timed from spawn to the exit the caller observes:
 - `hook claude` and `hook codex` (PreToolUse on packages/api/a.ts), twice
@@ -18,6 +20,11 @@ Checked, each timed from spawn to the exit the caller observes:
   `check`, which stops starting reads at 10 s), the error names the project
   root and the file that never answered (`briefing --json`: code
   `deadline` on stdout);
+- `doctor --json` (bound 5 s), `source-status` and `memory --memory-dir`
+  (3 s) with the stuck file under the project: exit 2 within their bound
+  (+ slack), the error naming the directory given and the stuck file; the
+  child each left behind has SIGKILL pending while the mount hangs and is
+  gone once the daemon is killed (no process left behind);
 - MCP `session_briefing` on the stuck root: an isError result within its
   bound, while a second call for a healthy root on the same mount is
   answered meanwhile; the server exits when stdin closes;
@@ -60,6 +67,80 @@ def write(path: str, text: str) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+
+
+# The abandoned children the suite follows until the mount is gone: the
+# suite is their subreaper (PR_SET_CHILD_SUBREAPER), so a child its command
+# left behind becomes the suite's own, found by its parent pid and reaped.
+LEFT_BEHIND = {}
+
+
+def become_subreaper() -> bool:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+
+
+def adopted() -> set:
+    """The pids of this process's children (its own and adopted ones)."""
+    me, found = os.getpid(), set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:
+            found.add(int(pid))
+    return found
+
+
+def reap_all(pids, timeout: float) -> set:
+    """The pids among `pids` not yet exited after `timeout` seconds (the
+    rest reaped)."""
+    left, end = set(pids), time.monotonic() + timeout
+    while left and time.monotonic() < end:
+        for pid in list(left):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                left.discard(pid)
+        time.sleep(0.05)
+    return left
+
+
+def kill_pending(pid: int) -> bool:
+    """Whether SIGKILL is pending for `pid` (in any of its threads)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                for line in f:
+                    key, _, value = line.partition(":")
+                    if key in ("SigPnd", "ShdPnd") and int(value.strip(), 16) & (1 << 8):
+                        return True
+        except (OSError, ValueError):
+            pass
+    return False
+
+
+def tasks(pid: int) -> list:
+    """Each thread of `pid`: its state and pending signal masks (for a
+    failure's detail)."""
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                keep = [line.strip() for line in f if line.split(":")[0] in ("State", "SigPnd", "ShdPnd")]
+            out.append((tid, keep))
+    except OSError as e:
+        out.append(str(e))
+    return out
 
 
 def run_timed(argv, env, stdin=b"", kill_after=20.0):
@@ -118,6 +199,8 @@ def main() -> int:
     cflags = subprocess.run(["pkg-config", "--cflags", "--libs", "fuse3"], capture_output=True, text=True)
     if cflags.returncode != 0 or not shutil.which("cc"):
         return skip("libfuse3 headers or a C compiler missing (apt-get install libfuse3-dev fuse3 pkg-config)")
+    if not become_subreaper():
+        return skip("prctl(PR_SET_CHILD_SUBREAPER) refused")
     base = tempfile.mkdtemp(prefix="agentspine-hang-")
     here = os.path.dirname(os.path.abspath(__file__))
     fs_bin = os.path.join(base, "hangfs")
@@ -133,8 +216,9 @@ def main() -> int:
     write(os.path.join(back, "proj", "packages", "api", "AGENTS.md"), "api rules (never answers)\n")
     write(os.path.join(back, "proj", "packages", "api", "CLAUDE.md"), "api claude rules (never answers)\n")
     write(os.path.join(back, "proj", "packages", "api", "a.ts"), "x\n")
+    write(os.path.join(back, "proj", "packages", "api", "memory", "MEMORY.md"), "- [a](a.md) never answers\n")
     write(os.path.join(back, "healthy", "AGENTS.md"), "healthy rules\n")
-    hang = "proj/packages/api/AGENTS.md,proj/packages/api/CLAUDE.md"
+    hang = "proj/packages/api/AGENTS.md,proj/packages/api/CLAUDE.md,proj/packages/api/memory/MEMORY.md"
     daemon = subprocess.Popen([fs_bin, back, mnt, hang, "read", "-o", "max_threads=64"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
@@ -154,6 +238,10 @@ def main() -> int:
         daemon.kill()
         daemon.wait()
         shutil.rmtree(base, ignore_errors=True)
+    if LEFT_BEHIND:
+        left = {name: reap_all(pids, 3.0) for name, pids in LEFT_BEHIND.items()}
+        check(f"no process left behind by {', '.join(LEFT_BEHIND)} once the mount is gone (all reaped within 3 s)",
+              not any(left.values()), f"{left}")
     print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
     return 1 if FAILURES else 0
 
@@ -225,6 +313,34 @@ def checks(bin_: str, mnt: str, home: str, state: str) -> None:
           code == 2 and took < 12.5 and error.get("code") == "deadline" and proj in error.get("message", "")
           and stuck_files[0] in error.get("message", ""),
           f"code {code}, {took:.2f} s, stdout {out[:300]!r}, stderr {err[:300]!r}")
+
+    api = os.path.dirname(target)
+    memory_dir = os.path.join(api, "memory")
+    bounded = [
+        ("doctor --json", [bin_, "doctor", "--host", "codex", "--cwd", api, "--json"], 5, api, stuck_files[0]),
+        ("source-status", [bin_, "source-status", "--host", "codex", "--cwd", api], 3, api, stuck_files[0]),
+        ("memory --memory-dir", [bin_, "memory", "--host", "claude", "--cwd", proj, "--memory-dir", memory_dir], 3,
+         memory_dir, os.path.join(memory_dir, "MEMORY.md")),
+    ]
+    for name, argv, bound, given, stuck in bounded:
+        before = adopted()
+        code, out, err, took = run_timed(argv, env)
+        if "--json" in argv:
+            try:
+                error = json.loads(out)["error"]
+            except (ValueError, KeyError, TypeError):
+                error = {}
+            said = error.get("message", "") if error.get("code") == "deadline" else ""
+        else:
+            said = err.decode()
+        check(f"{name}: exit 2 within {bound + 0.5} s, the error names {given} and the file that never answered",
+              code == 2 and took < bound + 0.5 and f"{given}: reading {stuck} did not finish within {bound} s" in said,
+              f"code {code}, {took:.2f} s, stdout {out[:300]!r}, stderr {err[:300]!r}")
+        children = sorted(adopted() - before)
+        LEFT_BEHIND[name.split()[0]] = children
+        check(f"{name}: the one child left behind was sent SIGKILL while the mount hangs",
+              len(children) == 1 and kill_pending(children[0]),
+              f"children {children}: {[tasks(pid) for pid in children]}")
 
     started = time.monotonic()
     mcp = Mcp([bin_, "mcp", "--root", proj, "--root", healthy], env, home)

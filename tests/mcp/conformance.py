@@ -483,6 +483,44 @@ async def roots(agentspine: Path, project: Path, home: Path, env: dict[str, str]
                 )
 
 
+async def damaged(agentspine: Path, project: Path, home: Path, env: dict[str, str]) -> None:
+    """A state database that is not one: the client's logging callback gets
+    one warning saying so (for its user), and no tool result carries it."""
+    state = home / "damaged-state"
+    state.mkdir()
+    (state / "state.db").write_bytes(b"this is not a database")
+    env = dict(env, AGENTSPINE_STATE_DIR=str(state))
+    logged: list = []
+
+    async def on_log(params) -> None:
+        logged.append(params)
+
+    params = StdioServerParameters(command=str(agentspine), args=["mcp"], env=env, cwd=str(project))
+    with open(home / "server-damaged.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, logging_callback=on_log) as session:
+                init = await session.initialize()
+                check("damaged state: logging capability", init.capabilities.logging is not None)
+                result, error = await call(session, "session_briefing", {"project_root": str(project), "host": "claude"})
+                await anyio.sleep(0.5)
+                check(
+                    "damaged state: one warning log for the user, naming the damaged copy",
+                    len(logged) == 1
+                    and logged[0].level == "warning"
+                    and logged[0].logger == "agentspine"
+                    and "the state database was damaged" in logged[0].data.get("message", "")
+                    and str(state / "state.db.corrupt-") in logged[0].data.get("message", "")
+                    and len(logged[0].data.get("state_incidents", [])) == 1,
+                    repr(logged)[:400],
+                )
+                check(
+                    "damaged state: never in a tool result (model context)",
+                    error is None and not result.is_error and "damaged" not in text_of(result)
+                    and "damaged" not in str(result.structured_content),
+                    str(error or text_of(result))[:200],
+                )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agentspine", required=True, type=Path)
@@ -493,6 +531,7 @@ def main() -> int:
         try:
             anyio.run(run, agentspine, project, home, env)
             anyio.run(roots, agentspine, project, home, env)
+            anyio.run(damaged, agentspine, project, home, env)
         except Exception as e:  # the session died: that is a failure too
             check("the session completes", False, f"{type(e).__name__}: {e}")
             log = home / "server.log"

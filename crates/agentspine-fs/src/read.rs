@@ -196,7 +196,8 @@ fn changed_within_window(identity: &Identity, started: SystemTime) -> bool {
 /// the filesystems where that is possible: ext4, tmpfs, btrfs and overlayfs
 /// hold the inode lock that a buffered write holds while they look for a
 /// hole, so `lseek(SEEK_HOLE)` returns only once such a write is done. The
-/// answer is not used; elsewhere the call returns at once and the
+/// answer is not used. XFS needs no wait (a read there waits for a write
+/// in progress by itself); elsewhere the call returns at once and the
 /// confirming read stands alone (see the crate docs, guarantee 4).
 fn wait_for_writer(fd: &OwnedFd) {
     #[cfg(any(target_os = "linux", target_vendor = "apple"))]

@@ -24,3 +24,4 @@ mod refusals;
 mod state;
 mod torn;
 mod write;
+mod xfs;

@@ -82,7 +82,19 @@ impl Args {
     pub fn output(&self) -> &OutputArgs {
         &self.out
     }
+
+    /// The directory whose files the command reads: `--memory-dir` (with
+    /// `--offline-memory-orphans`), else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.memory_dir.as_deref().or(self.place.cwd.as_deref())
+    }
 }
+
+/// How long the command may take before it gives up on a read that never
+/// returns: its resolution stops starting reads at 2 s, then the install
+/// and store checks read the host's settings (`--offline-memory-orphans`:
+/// two readers of 2 s each, one after the other).
+pub const BOUND: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let host: Host = args.host.host;

@@ -61,6 +61,11 @@ impl Args {
     pub fn output(&self) -> &OutputArgs {
         &self.out
     }
+
+    /// The directory whose files the command reads: `--memory-dir`, else `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.memory_dir.as_deref().or(self.place.cwd.as_deref())
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

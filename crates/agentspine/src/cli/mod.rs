@@ -160,6 +160,9 @@ pub fn main() -> ExitCode {
         Command::Query(args) => Some((owned(args.place()), CLI_BOUND)),
         Command::Read(args) => Some((owned(args.place()), CLI_BOUND)),
         Command::Check(args) => Some((owned(args.place()), check::BOUND)),
+        Command::Memory(args) => Some((owned(args.place()), CLI_BOUND)),
+        Command::SourceStatus(args) => Some((owned(args.place()), CLI_BOUND)),
+        Command::Doctor(args) => Some((owned(args.place()), doctor::BOUND)),
         _ => None,
     };
     let Some((place, bound)) = bounded else {
@@ -172,7 +175,8 @@ pub fn main() -> ExitCode {
             match finish(dispatch(command), json) {
                 code if code == ExitCode::SUCCESS => 0,
                 // The only other codes `finish` gives for these commands
-                // (1: `check --deny` found something that severe).
+                // (1: `check --deny` found something that severe, or
+                // `doctor` found something that needs the user's action).
                 code if code == ExitCode::from(1) => 1,
                 code if code == ExitCode::from(3) => 3,
                 _ => 2,
@@ -183,6 +187,13 @@ pub fn main() -> ExitCode {
         Ok(agentspine_fs::Detached { code: None, pid, .. }) => {
             let place = place.or_else(|| std::env::current_dir().ok()).unwrap_or_default();
             let file = agentspine_fs::blocked_on(agentspine_fs::Sleeper::Process(pid));
+            // The abandoned child does no more work once its read returns
+            // (no late write to the state store after we said we gave up):
+            // it dies as soon as the kernel lets it, and no process is
+            // left behind once the file system answers or goes away.
+            if let Some(child) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(child, rustix::process::Signal::KILL);
+            }
             errors::report(&anyhow::Error::new(Unanswered { path: place, file, bound }), json);
             ExitCode::from(errors::exit::ERROR)
         }

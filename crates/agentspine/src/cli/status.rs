@@ -44,6 +44,11 @@ impl Args {
     pub fn output(&self) -> &OutputArgs {
         &self.out
     }
+
+    /// The directory whose files the command reads: `--cwd`.
+    pub fn place(&self) -> Option<&std::path::Path> {
+        self.place.cwd.as_deref()
+    }
 }
 
 /// One host's view of one working directory: the chain resolution (every

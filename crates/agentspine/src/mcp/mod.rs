@@ -5,10 +5,13 @@
 //! - `transport`: JSON lines on stdin/stdout, each line at most 1 MiB;
 //! - `server`: identity, tool schemas and descriptions, error shaping;
 //! - `params`: each tool's arguments (unknown fields refused);
-//! - `tools`: the work, over agentspine-core.
+//! - `tools`: the work, over agentspine-core;
+//! - `notice`: a damaged state database, told to the user as a log
+//!   message, never as model context.
 //!
 //! stdout carries protocol frames only; logs go to stderr (`AGENTSPINE_LOG`).
 
+mod notice;
 mod params;
 mod server;
 mod tools;

@@ -254,8 +254,31 @@ impl ServerHandler for Server {
         *self.client_roots.lock().await = None;
     }
 
+    /// Once per connection: an unacknowledged incident of the state store,
+    /// as a warning log for the user (`notice`).
+    #[allow(deprecated)] // MCP logging: see `notice`.
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        if let Some(warning) = super::notice::incidents().await
+            && let Err(e) = context.peer.notify_logging_message(warning).await
+        {
+            tracing::warn!("mcp: the damaged-state warning was not sent: {e}");
+        }
+    }
+
+    /// Accepted: the one message this server logs goes out at
+    /// initialization (`notice`), so there is no level to apply later.
+    #[allow(deprecated)] // MCP logging: see `notice`.
+    async fn set_level(
+        &self,
+        _request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    #[allow(deprecated)] // MCP logging: see `notice`.
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_logging().enable_tools().build())
             .with_server_info(Implementation::new("agentspine", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }

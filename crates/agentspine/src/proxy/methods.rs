@@ -211,7 +211,11 @@ impl Server {
                     ));
                 }
                 role.host = true;
-                return Ok(json!({ "role": "host" }));
+                let mut answer = json!({ "role": "host" });
+                if let Some(incidents) = self.state_incidents().await {
+                    answer["state_incidents"] = incidents;
+                }
+                return Ok(answer);
             }
             "project.instructions.resolve" => return self.resolve(params(method, value)?).await,
             _ => {}
@@ -408,6 +412,36 @@ impl Server {
             "chain": *base,
             "continuity": self.continuity().await,
         }))
+    }
+
+    /// The store's unacknowledged incidents for the host's
+    /// `host.authenticate` answer (`state_incidents`, as `doctor --json`
+    /// and `record list --json` show them, each with its `summary`), for
+    /// the desktop app to show its user: the host's connection is the
+    /// app's, never the model's, so no resolution a sidecar gets carries
+    /// them. `None` when there is none, or the store does not answer
+    /// within [`DEADLINE`].
+    async fn state_incidents(&self) -> Option<Value> {
+        let state = Arc::clone(&self.state);
+        let read = tokio::task::spawn_blocking(move || {
+            let state = state.get_or_init(|| Mutex::new(crate::state::State::open()));
+            state.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).incidents()
+        });
+        match tokio::time::timeout(DEADLINE, read).await {
+            Ok(Ok(incidents)) if !incidents.is_empty() => Some(crate::state::incidents_json(&incidents)),
+            Ok(Ok(_)) => None,
+            Ok(Err(e)) => {
+                tracing::warn!("state incidents: {e}");
+                None
+            }
+            Err(_) => {
+                tracing::warn!(
+                    "state incidents: no answer from the state store within {} ms",
+                    DEADLINE.as_millis()
+                );
+                None
+            }
+        }
     }
 
     /// What the user's active bindings for the desktop carry: the accepted

@@ -105,11 +105,11 @@ impl Served {
         PathBuf::from(self.ready["socket"].as_str().unwrap())
     }
 
-    fn token(&self) -> String {
+    pub(crate) fn token(&self) -> String {
         std::fs::read_to_string(self.ready["token_file"].as_str().unwrap()).unwrap().trim().to_owned()
     }
 
-    fn client(&self) -> Client {
+    pub(crate) fn client(&self) -> Client {
         Client::connect(&self.socket())
     }
 

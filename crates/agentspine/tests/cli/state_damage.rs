@@ -285,3 +285,55 @@ fn one_flipped_page_in_the_middle_is_told_with_the_rest_recovered() {
         Counts { records: ALL.records - lost, ..ALL }
     });
 }
+
+/// The desktop socket tells the desktop app (the host's connection), never
+/// a sidecar (whose answers are model context): `host.authenticate` carries
+/// the unacknowledged incidents until `doctor --acknowledge`.
+#[test]
+fn the_desktop_socket_tells_the_host_at_authenticate_and_never_a_sidecar() {
+    let ex = crate::support::Example::new();
+    std::fs::create_dir_all(&ex.state).unwrap();
+    std::fs::write(ex.state.join("state.db"), b"this is not a database").unwrap();
+    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_agentspine"));
+    command
+        .arg("serve")
+        .arg("--socket")
+        .arg(run_dir.path().join("run/agentspine.sock"))
+        .arg("--json")
+        .env_clear()
+        .env("HOME", &ex.home)
+        .env("AGENTSPINE_STATE_DIR", &ex.state)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let served = crate::serve::Served::start(command.spawn().unwrap());
+    let token = served.token();
+    let mut host = served.client();
+    let answer = host.ok("host.authenticate", json!({ "control_token": token }));
+    let incidents = answer["state_incidents"].as_array().unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!((answer["role"].clone(), incidents.len()), (json!("host"), 1), "{answer}");
+    let summary = incidents[0]["summary"].as_str().unwrap();
+    assert!(summary.starts_with("the state database was damaged ("), "{summary}");
+    let copy = PathBuf::from(incidents[0]["damaged_copy"].as_str().unwrap());
+    assert_eq!(std::fs::read(&copy).unwrap(), b"this is not a database", "the damaged copy is kept");
+
+    let root = ex.tree.to_str().unwrap();
+    host.ok("projects.register", json!({ "root": root }));
+    let bound = host.ok("session.bind", json!({ "session_id": "d1", "project_root": root }));
+    assert!(!bound.to_string().contains("damaged"), "{bound}");
+    let mut sidecar = served.client();
+    let resolved = sidecar.ok(
+        "project.instructions.resolve",
+        json!({ "session_id": "d1", "token": bound["token"], "path": "." }),
+    );
+    assert!(resolved["chain"].is_object(), "{resolved}");
+    assert!(!resolved.to_string().contains("damaged"), "never model context: {resolved}");
+
+    // Acknowledged: the next host connection is told nothing.
+    let out = ex.run("", &["doctor", "--acknowledge", "--json"]);
+    assert_eq!(ex.json_any(&out)["state"]["acknowledged"][0]["summary"], json!(ex.filter(summary)));
+    let mut again = served.client();
+    assert_eq!(again.ok("host.authenticate", json!({ "control_token": token })), json!({ "role": "host" }));
+}

@@ -5,5 +5,6 @@
 
 mod support;
 
+mod incident;
 mod protocol;
 mod tools;

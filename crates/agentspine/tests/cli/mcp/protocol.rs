@@ -19,6 +19,7 @@ fn initialize_names_the_server_and_offers_tools() {
     insta::assert_json_snapshot!(result, @r#"
     {
       "capabilities": {
+        "logging": {},
         "tools": {}
       },
       "protocolVersion": "2025-06-18",

@@ -29,7 +29,19 @@ pub struct Server {
 impl Server {
     /// Starts the server and completes the handshake.
     pub fn start() -> Server {
-        let mut server = Server::spawn();
+        Server::handshake(Server::spawn())
+    }
+
+    /// Starts the server on a state directory whose `state.db` is not a
+    /// database, and completes the handshake.
+    pub fn start_damaged() -> Server {
+        Server::handshake(Server::spawn_with(|state| {
+            std::fs::create_dir_all(state).unwrap();
+            std::fs::write(state.join("state.db"), b"this is not a database").unwrap();
+        }))
+    }
+
+    fn handshake(mut server: Server) -> Server {
         let init = server.request(
             "initialize",
             json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "tests", "version": "0"}}),
@@ -41,7 +53,13 @@ impl Server {
 
     /// Starts the server, sends nothing.
     pub fn spawn() -> Server {
+        Server::spawn_with(|_| {})
+    }
+
+    /// Starts the server after `prepare` has seen its state directory.
+    fn spawn_with(prepare: impl FnOnce(&Path)) -> Server {
         let dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+        prepare(&dir.path().join("state"));
         let tree = dir.path().join("tree");
         let home = dir.path().join("home");
         let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
