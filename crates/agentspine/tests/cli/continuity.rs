@@ -686,12 +686,9 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
     "#);
 }
 
-#[test]
-fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_it_after_a_rollback() {
-    let (ex, a) = configured();
-    // A binding for codex is not the desktop's.
-    bind(&ex, &a, "codex");
-    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+/// `agentspine serve` on a socket in `run_dir`, with the example's home
+/// and state directory.
+fn serve(ex: &Example, run_dir: &tempfile::TempDir) -> crate::serve::Served {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_agentspine"));
     command
         .arg("serve")
@@ -705,7 +702,55 @@ fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_i
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let served = crate::serve::Served::start(command.spawn().unwrap());
+    crate::serve::Served::start(command.spawn().unwrap())
+}
+
+/// The labels of a socket answer's continuity items.
+fn socket_labels(answer: &Value) -> Vec<String> {
+    answer["continuity"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn a_desktop_session_in_a_project_carries_its_own_accepted_records_as_the_cli_does() {
+    let (ex, a) = configured();
+    let root = a.to_str().unwrap();
+    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let served = serve(&ex, &run_dir);
+    let mut host = served.host();
+    host.ok("projects.register", json!({ "root": root }));
+    let bound = host.ok("session.bind", json!({ "session_id": "own", "project_root": root }));
+    let own = ["project/preference/record:1", "project/no-go/record:2", "project/project-fact/record:4"];
+    assert_eq!(socket_labels(&bound), own, "{bound}");
+    // The same records, in the same order, as the CLI's briefing for the
+    // desktop in A: one rule, asked by both.
+    let briefing = ex.json(&ex.run("", &["briefing", "--host", "desktop", "--cwd", root, "--json"]));
+    let cli: Vec<String> = continuity_sources(&briefing).into_iter().map(|(label, _)| label).collect();
+    assert_eq!(socket_labels(&bound), cli);
+    let whole = bound.to_string();
+    for kept in [SECRET, PROPOSED] {
+        assert!(!whole.contains(kept), "{kept} came through: {whole}");
+    }
+    // A record accepted now is there from the next prompt.
+    let out = record(&ex, &a, &["add", "--kind", "no-go", "Never skip the changelog."]);
+    let id = ex.stdout(&out).split_whitespace().nth(1).unwrap().to_owned();
+    ex.stdout(&record(&ex, &a, &["accept", &id]));
+    let next = host.ok("session.prompt_begin", json!({ "session_id": "own" }));
+    assert_eq!(socket_labels(&next).len(), 4, "{next}");
+    assert_eq!(socket_labels(&next)[3], format!("project/no-go/record:{id}"));
+    // Bound for the desktop as well (from A to the example tree): still
+    // each record once, as A's own.
+    bind(&ex, &a, "desktop");
+    let again = host.ok("session.prompt_begin", json!({ "session_id": "own" }));
+    assert_eq!(socket_labels(&again), socket_labels(&next));
+}
+
+#[test]
+fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_it_after_a_rollback() {
+    let (ex, a) = configured();
+    // A binding for codex is not the desktop's.
+    bind(&ex, &a, "codex");
+    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let served = serve(&ex, &run_dir);
     let mut host = served.host();
     let root = ex.tree.to_str().unwrap();
     host.ok("projects.register", json!({ "root": root }));
