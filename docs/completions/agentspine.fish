@@ -78,7 +78,8 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
-complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l cwd -d 'Working directory the agent runs in [default: the current directory]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l cwd -d 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l memory-dir -d 'Use this memory directory instead of finding Claude Code\'s' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l scope -d 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project\'s `agentspine scope`]' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l prompt -d 'A prompt whose words may make facts relevant' -r
@@ -244,7 +245,8 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
-complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l cwd -d 'Working directory the agent runs in [default: the current directory]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l cwd -d 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l scope -d 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project\'s `agentspine scope`]' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l memory-dir -d 'With --offline-memory-orphans: this memory directory instead of Claude Code\'s for the working directory' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l color -d 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless `NO_COLOR` is set (to anything but empty)'
@@ -262,7 +264,8 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
-complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l cwd -d 'Working directory the agent runs in [default: the current directory]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l cwd -d 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l scope -d 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project\'s `agentspine scope`]' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l color -d 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless `NO_COLOR` is set (to anything but empty)'
 always\t'Always, even into a pipe'

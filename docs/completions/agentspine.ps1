@@ -69,7 +69,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;memory' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project''s own files, no profile, no memory]')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to bind to, instead of the host''s own rule (git root or root markers) [default: found from --cwd]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]')
             [CompletionResult]::new('--memory-dir', '--memory-dir', [CompletionResultType]::ParameterName, 'Use this memory directory instead of finding Claude Code''s')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project''s `agentspine scope`]')
             [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'A prompt whose words may make facts relevant')
@@ -264,7 +265,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;doctor' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project''s own files, no profile, no memory]')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to bind to, instead of the host''s own rule (git root or root markers) [default: found from --cwd]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project''s `agentspine scope`]')
             [CompletionResult]::new('--memory-dir', '--memory-dir', [CompletionResultType]::ParameterName, 'With --offline-memory-orphans: this memory directory instead of Claude Code''s for the working directory')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
@@ -279,7 +281,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;source-status' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project''s own files, no profile, no memory]')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to bind to, instead of the host''s own rule (git root or root markers) [default: found from --cwd]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project''s `agentspine scope`]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}')

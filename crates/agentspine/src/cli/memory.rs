@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use agentspine_core::memory::claude_dir::MemoryDir;
 use agentspine_core::memory::{MemoryLoad, ScopeIds};
-use agentspine_core::{Request, Resolver};
+use agentspine_core::Resolver;
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
-use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
+use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 use super::errors::Coded;
 use super::output;
 use crate::state::State;
@@ -42,7 +42,7 @@ pub struct Args {
     #[command(flatten)]
     host: HostArg,
     #[command(flatten)]
-    place: CwdArg,
+    place: RootArgs,
     /// Use this memory directory instead of finding Claude Code's.
     #[arg(long, value_name = "DIR")]
     memory_dir: Option<PathBuf>,
@@ -70,10 +70,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &state.warnings {
         output::warn(warning);
     }
-    let cwd = args.place.cwd.clone().map(absolute).unwrap_or_else(|| current.clone());
-    let scope = current_scope(args.scope.scope.as_deref(), &state, &cwd)?;
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
     let resolver = state.resolver(reader);
+    let request = args.place.request(&resolver, &current, args.host.host);
+    let cwd = request.cwd.clone();
+    let scope = current_scope(args.scope.scope.as_deref(), &state, &cwd)?;
     let found = match args.memory_dir.map(absolute) {
         Some(dir) => {
             given_dir(&dir)?;
@@ -91,7 +92,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .into());
         }
         None => {
-            let request = Request::new(args.host.host, cwd.clone());
             let (found, warnings) = resolver.memory_dir(&request)?;
             for w in warnings {
                 output::warn(&w.message);

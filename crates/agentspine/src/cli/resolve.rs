@@ -89,13 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     env.codex_profile = args.codex_profile;
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
-    let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
     let request = Request {
-        host: args.host.host,
-        cwd: resolver.working_dir(&current, args.place.root.as_deref(), args.place.cwd.as_deref()),
-        root: args.place.root.map(absolute),
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
-        transcript_path: None,
+        ..args.place.request(&resolver, &current, args.host.host)
     };
     let resolution = resolver.chain(&request)?;
     let native = render_native(&resolution);

@@ -27,5 +27,6 @@ mod memory;
 mod records;
 mod reliability;
 mod resolve;
+mod roots;
 mod serve;
 mod state_damage;
