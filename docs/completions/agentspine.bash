@@ -1098,7 +1098,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__manpage)
-            opts="-h --help"
+            opts="-h --list --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

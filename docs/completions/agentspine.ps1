@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `agentspine install` added, and nothing else.')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve project instructions to a desktop app over a local socket.')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for agentspine.')
-            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print agentspine''s man page (roff) on stdout.')
+            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print a man page (roff) on stdout: agentspine''s, or a subcommand''s.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -378,7 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;source-bind' {
-            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host that reads through it: claude, codex, pi or desktop')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host(s) that read through it, comma-separated: claude, codex, pi or desktop (one binding each)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Deprecated: `state-user` is the only binding scope, and the default')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project you are binding from (an existing directory)')
             [CompletionResult]::new('--host-home', '--host-home', [CompletionResultType]::ParameterName, 'The host profile you are binding from, e.g. ~/.claude (an existing directory)')
@@ -488,6 +488,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;manpage' {
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List every page instead: its file name, then its command')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -515,7 +516,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `agentspine install` added, and nothing else.')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve project instructions to a desktop app over a local socket.')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for agentspine.')
-            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print agentspine''s man page (roff) on stdout.')
+            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print a man page (roff) on stdout: agentspine''s, or a subcommand''s.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
