@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use agentspine_core::Resolver;
 use agentspine_core::memory::claude_dir::MemoryDir;
 use agentspine_core::memory::{MemoryLoad, ScopeIds};
-use agentspine_core::Resolver;
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 

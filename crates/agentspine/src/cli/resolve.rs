@@ -197,14 +197,15 @@ fn explain(r: &Resolution) -> String {
         }
     }
     let c = &r.counters;
+    let n = |n: u64, one: &str, many: &str| super::output::count(n as usize, one, many);
     s.push_str(&format!(
-        "\nFile system work: {} opens, {} stats, {} reads ({} bytes), {} directory listings, {} refusals.\n",
-        c.opens,
-        c.stats,
-        c.reads,
-        c.bytes_read,
-        c.dir_enumerations,
-        c.refusals.total()
+        "\nFile system work: {}, {}, {} ({}), {}, {}.\n",
+        n(c.opens, "open", "opens"),
+        n(c.stats, "stat", "stats"),
+        n(c.reads, "read", "reads"),
+        n(c.bytes_read, "byte", "bytes"),
+        n(c.dir_enumerations, "directory listing", "directory listings"),
+        n(c.refusals.total(), "refusal", "refusals"),
     ));
     for w in &r.warnings {
         s.push_str(&format!("warning [{}]: {}\n", w.code, w.message));

@@ -176,9 +176,14 @@ pub(crate) fn human(r: &SourceResolution, evidence: &str) -> String {
         s.push_str(&format!("warning       {}\n", w.message));
     }
     let w = &r.work;
+    let n = |n: u64, one: &str, many: &str| super::output::count(n as usize, one, many);
     s.push_str(&format!(
-        "work          {} opens, {} reads ({} bytes), {} stats, {} directory listings\n",
-        w.opens, w.reads, w.bytes_read, w.stats, w.dir_enumerations
+        "work          {}, {} ({}), {}, {}\n",
+        n(w.opens, "open", "opens"),
+        n(w.reads, "read", "reads"),
+        n(w.bytes_read, "byte", "bytes"),
+        n(w.stats, "stat", "stats"),
+        n(w.dir_enumerations, "directory listing", "directory listings"),
     ));
     s
 }

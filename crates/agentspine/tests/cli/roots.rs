@@ -32,10 +32,15 @@ fn source_status_and_doctor_bind_the_given_root_as_resolve_does() {
         let given = ex.json_any(&out);
         assert_eq!(
             place(&given),
-            ("[TREE]/packages/api".to_owned(), "given explicitly".to_owned(), "[TREE]/packages/api".to_owned()),
+            (
+                "[TREE]/packages/api".to_owned(),
+                "given explicitly".to_owned(),
+                "[TREE]/packages/api".to_owned()
+            ),
             "{command}: {given}"
         );
-        let resolved = ex.json(&ex.run("packages/api", &["resolve", "--host", "claude", "--root", api, "--json"]));
+        let resolved =
+            ex.json(&ex.run("packages/api", &["resolve", "--host", "claude", "--root", api, "--json"]));
         assert_eq!(given["sourceResolution"]["project_root"], resolved["project_root"], "{command}");
     }
     // From outside the root: the working directory is the root.
@@ -75,7 +80,8 @@ fn memory_finds_claude_codes_directory_for_the_given_root() {
     }
     // doctor's orphan count lists the same directory: one link, its file
     // there, nothing unindexed.
-    let out = ex.run("..", &["doctor", "--host", "claude", "--root", tree, "--offline-memory-orphans", "--json"]);
+    let out =
+        ex.run("..", &["doctor", "--host", "claude", "--root", tree, "--offline-memory-orphans", "--json"]);
     let report = ex.json(&out);
     assert_eq!(report["memory_dir"], format!("[HOME]/.claude/projects/{encoded}/memory"));
     let counts = &report["orphans"];
