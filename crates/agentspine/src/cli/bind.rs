@@ -124,7 +124,10 @@ fn hosts(given: &[String]) -> anyhow::Result<Vec<String>> {
     let serves = &BINDING_HOSTS[1..];
     let bad: Vec<String> = given
         .iter()
-        .filter(|h| !serves.contains(&h.as_str()) && !(h.as_str() == "all" && given.len() == 1))
+        .filter(|h| {
+            let old_all = h.as_str() == "all" && given.len() == 1;
+            !(serves.contains(&h.as_str()) || old_all)
+        })
         .map(|h| format!("{h:?}"))
         .collect();
     if !bad.is_empty() {

@@ -226,7 +226,7 @@ fn scopes(g: &Gathered) -> Value {
         let entry = by.entry(Scope::Memory.to_string()).or_default();
         let skipped = m.indexed.saturating_sub(m.loaded);
         if m.loaded > 0 {
-            entry.0.push(format!("{} facts", m.loaded));
+            entry.0.push(super::output::count(m.loaded as usize, "fact", "facts"));
         }
         if skipped > 0 {
             entry.1.push(json!({

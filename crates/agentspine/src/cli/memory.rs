@@ -214,9 +214,9 @@ fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &Sco
     ));
     match &loaded.index {
         Some(index) => s.push_str(&format!(
-            "index             MEMORY.md, {} bytes, {} links\n",
-            index.bytes,
-            loaded.links.len()
+            "index             MEMORY.md, {}, {}\n",
+            super::output::count(index.bytes as usize, "byte", "bytes"),
+            super::output::count(loaded.links.len(), "link", "links")
         )),
         None => s.push_str(&format!("index             not loaded: {}\n", loaded.status)),
     }
@@ -233,10 +233,21 @@ fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &Sco
     }
     let r = &loaded.report;
     s.push_str(&format!(
-        "\nReport: {} indexed, {} relevant, {} loaded; cache {} hits, {} misses; {} missing, {} out of scope, \
+        "\nReport: {} indexed, {} relevant, {} loaded; cache {}, {}; {} missing, {} out of scope, \
          {} unsafe targets, {} links, {} too large, {} races, {} not regular; {} directory listings.\n",
-        r.indexed, r.relevant, r.loaded, r.cache_hits, r.cache_misses, r.missing_targets, r.scope_omissions,
-        r.path_escapes, r.symlinks, r.size_rejections, r.races, r.not_regular, r.live_directory_enumerations
+        r.indexed,
+        r.relevant,
+        r.loaded,
+        super::output::count(r.cache_hits as usize, "hit", "hits"),
+        super::output::count(r.cache_misses as usize, "miss", "misses"),
+        r.missing_targets,
+        r.scope_omissions,
+        r.path_escapes,
+        r.symlinks,
+        r.size_rejections,
+        r.races,
+        r.not_regular,
+        r.live_directory_enumerations
     ));
     s
 }

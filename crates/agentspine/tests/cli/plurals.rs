@@ -28,3 +28,23 @@ fn a_closed_stdout_ends_the_command_with_success_and_no_panic() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn memory_and_cache_counts_of_one_are_singular() {
+    let ex = Example::new();
+    let dir = ex.dir.path().join("one");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("MEMORY.md"), "- [Style](style.md) <!-- agentspine:always -->\n").unwrap();
+    std::fs::write(dir.join("style.md"), "Short sentences.\n").unwrap();
+    let dir = dir.to_str().unwrap();
+    let out = ex.stdout(&ex.run(".", &["memory", "--memory-dir", dir]));
+    let index = out.lines().find(|l| l.starts_with("index ")).unwrap();
+    assert!(index.ends_with(", 1 link"), "{index}");
+    let report = out.lines().find(|l| l.starts_with("Report: ")).unwrap();
+    assert!(report.contains("; cache 0 hits, 1 miss;"), "{report}");
+    let stats = ex.stdout(&ex.run(".", &["cache", "stats"]));
+    assert!(
+        stats.starts_with("1 snapshot, ") && stats.contains(" bytes (of 16 MiB), 1 directory, in "),
+        "{stats}"
+    );
+}
