@@ -207,6 +207,11 @@ pub fn usage(error: &clap::Error, args: &[String]) -> ExitCode {
         path.push(' ');
         cmd = sub;
     }
+    // The values a flag takes, when clap lists them: the next step for a
+    // bad value.
+    if let Some(values) = text.lines().map(str::trim).find_map(|l| l.strip_prefix("[possible values: ")) {
+        message.push_str(&format!("; one of {}", values.trim_end_matches(']')));
+    }
     message.push_str(&format!("; see `agentspine {path}--help`"));
     let code = match kind {
         ErrorKind::InvalidUtf8 => "not-utf8",
