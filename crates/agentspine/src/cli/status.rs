@@ -138,6 +138,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 b["active_for_host"],
                 b["chain"].as_str().unwrap_or("unknown")
             )?;
+            // Every binding, as `agentspine bindings` lists it.
+            for row in b["list"].as_array().into_iter().flatten() {
+                writeln!(out, "  {}", super::bindings::line(row))?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -51,6 +51,15 @@ fn a_host_list_makes_one_binding_per_host_and_each_reads_through_its_own() {
     let mut hosts = hosts;
     hosts.sort();
     assert_eq!(hosts, expected);
+    // source-status lists them as `bindings` does, one line each.
+    let status = text(&ex.run("", &["source-status", "--host", "codex"]));
+    let listed: Vec<&str> = status.lines().filter(|l| l.starts_with("  binding:")).collect();
+    assert_eq!(listed.len(), 2, "{status}");
+    let all = text(&ex.run("", &["bindings"]));
+    for line in &listed {
+        assert!(all.lines().any(|l| l == line.trim_start()), "{line} not in: {all}");
+    }
+    assert!(status.contains("bindings      1 active for codex; registry verified"), "{status}");
     // Rolling one back leaves the other.
     let out = ex.run("", &["source-rollback", &format!("binding:{}", ids[0]), "--confirm-local-binding"]);
     assert!(out.status.success());
