@@ -544,7 +544,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__doctor)
-            opts="-q -h --host --cwd --scope --offline-memory-orphans --memory-dir --acknowledge --json --quiet --color --help"
+            opts="-q -h --host --root --cwd --scope --offline-memory-orphans --memory-dir --acknowledge --json --quiet --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -552,6 +552,10 @@ _agentspine() {
             case "${prev}" in
                 --host)
                     COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cwd)
@@ -1094,7 +1098,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__manpage)
-            opts="-h --help"
+            opts="-h --list --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1126,7 +1130,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__memory)
-            opts="-q -h --host --cwd --memory-dir --scope --prompt --json --quiet --color --help"
+            opts="-q -h --host --root --cwd --memory-dir --scope --prompt --json --quiet --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1134,6 +1138,10 @@ _agentspine() {
             case "${prev}" in
                 --host)
                     COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cwd)
@@ -1778,7 +1786,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__source__subcmd__status)
-            opts="-q -h --host --cwd --scope --json --quiet --color --help"
+            opts="-q -h --host --root --cwd --scope --json --quiet --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1786,6 +1794,10 @@ _agentspine() {
             case "${prev}" in
                 --host)
                     COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 desktop generic" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --cwd)

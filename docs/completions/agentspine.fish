@@ -48,7 +48,7 @@ complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "install" -d '
 complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "uninstall" -d 'Remove what `agentspine install` added, and nothing else.'
 complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "serve" -d 'Serve project instructions to a desktop app over a local socket.'
 complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "completions" -d 'Print shell completions for agentspine.'
-complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "manpage" -d 'Print agentspine\'s man page (roff) on stdout.'
+complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "manpage" -d 'Print a man page (roff) on stdout: agentspine\'s, or a subcommand\'s.'
 complete -c agentspine -n "__fish_agentspine_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand resolve" -l host -d 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project\'s own files, no profile, no memory]' -r -f -a "codex\t'Codex CLI: AGENTS.override.md / AGENTS.md per directory, 32 KiB total'
 claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
@@ -78,7 +78,8 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
-complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l cwd -d 'Working directory the agent runs in [default: the current directory]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l cwd -d 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l memory-dir -d 'Use this memory directory instead of finding Claude Code\'s' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l scope -d 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project\'s `agentspine scope`]' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l prompt -d 'A prompt whose words may make facts relevant' -r
@@ -244,7 +245,8 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
-complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l cwd -d 'Working directory the agent runs in [default: the current directory]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l cwd -d 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l scope -d 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project\'s `agentspine scope`]' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l memory-dir -d 'With --offline-memory-orphans: this memory directory instead of Claude Code\'s for the working directory' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l color -d 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless `NO_COLOR` is set (to anything but empty)'
@@ -262,7 +264,8 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
-complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l cwd -d 'Working directory the agent runs in [default: the current directory]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
+complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l cwd -d 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l scope -d 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project\'s `agentspine scope`]' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l color -d 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless `NO_COLOR` is set (to anything but empty)'
 always\t'Always, even into a pipe'
@@ -335,7 +338,7 @@ complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish
 complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the project\'s records, oldest first'
 complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish_seen_subcommand_from help" -f -a "retract" -d 'Retract a record: it is no longer context (it is kept, marked retracted)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l host -d 'The host that reads through it: claude, codex, pi or desktop' -r
+complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l host -d 'The host(s) that read through it, comma-separated: claude, codex, pi or desktop (one binding each)' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l scope -d 'Deprecated: `state-user` is the only binding scope, and the default' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l project -d 'The project you are binding from (an existing directory)' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l host-home -d 'The host profile you are binding from, e.g. ~/.claude (an existing directory)' -r -F
@@ -411,6 +414,7 @@ complete -c agentspine -n "__fish_agentspine_using_subcommand serve" -l json -d 
 complete -c agentspine -n "__fish_agentspine_using_subcommand serve" -s q -l quiet -d 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentspine -n "__fish_agentspine_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agentspine -n "__fish_agentspine_using_subcommand manpage" -l list -d 'List every page instead: its file name, then its command'
 complete -c agentspine -n "__fish_agentspine_using_subcommand manpage" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "resolve" -d 'Show the instruction chain a host would load for a directory.'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "memory" -d 'Show which memory facts would be loaded, and why.'
@@ -434,7 +438,7 @@ complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fi
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "uninstall" -d 'Remove what `agentspine install` added, and nothing else.'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "serve" -d 'Serve project instructions to a desktop app over a local socket.'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "completions" -d 'Print shell completions for agentspine.'
-complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "manpage" -d 'Print agentspine\'s man page (roff) on stdout.'
+complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "manpage" -d 'Print a man page (roff) on stdout: agentspine\'s, or a subcommand\'s.'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and not __fish_seen_subcommand_from resolve memory briefing query read check scope cache doctor source-status record source-bind source-rollback source-purge bindings audit mcp hook install uninstall serve completions manpage help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and __fish_seen_subcommand_from scope" -f -a "set" -d 'Replace the project\'s scope with these ids'
 complete -c agentspine -n "__fish_agentspine_using_subcommand help; and __fish_seen_subcommand_from scope" -f -a "show" -d 'Print the project\'s scope (what `agentspine scope` alone does)'

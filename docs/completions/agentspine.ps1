@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `agentspine install` added, and nothing else.')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve project instructions to a desktop app over a local socket.')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for agentspine.')
-            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print agentspine''s man page (roff) on stdout.')
+            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print a man page (roff) on stdout: agentspine''s, or a subcommand''s.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -69,7 +69,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;memory' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project''s own files, no profile, no memory]')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to bind to, instead of the host''s own rule (git root or root markers) [default: found from --cwd]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]')
             [CompletionResult]::new('--memory-dir', '--memory-dir', [CompletionResultType]::ParameterName, 'Use this memory directory instead of finding Claude Code''s')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project''s `agentspine scope`]')
             [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'A prompt whose words may make facts relevant')
@@ -264,7 +265,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;doctor' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project''s own files, no profile, no memory]')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to bind to, instead of the host''s own rule (git root or root markers) [default: found from --cwd]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project''s `agentspine scope`]')
             [CompletionResult]::new('--memory-dir', '--memory-dir', [CompletionResultType]::ParameterName, 'With --offline-memory-orphans: this memory directory instead of Claude Code''s for the working directory')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
@@ -279,7 +281,8 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;source-status' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose loading rules apply [default: $AGENTSPINE_HOST, else generic: the project''s own files, no profile, no memory]')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to bind to, instead of the host''s own rule (git root or root markers) [default: found from --cwd]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory the agent runs in [default: the current directory; with --root, the root when the current directory lies outside it]')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Scope ids that make memory facts relevant, e.g. `project:blun,person:owner` [default: $AGENTSPINE_SCOPE, else the project''s `agentspine scope`]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}')
@@ -375,7 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;source-bind' {
-            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host that reads through it: claude, codex, pi or desktop')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host(s) that read through it, comma-separated: claude, codex, pi or desktop (one binding each)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Deprecated: `state-user` is the only binding scope, and the default')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project you are binding from (an existing directory)')
             [CompletionResult]::new('--host-home', '--host-home', [CompletionResultType]::ParameterName, 'The host profile you are binding from, e.g. ~/.claude (an existing directory)')
@@ -485,6 +488,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;manpage' {
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List every page instead: its file name, then its command')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -512,7 +516,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `agentspine install` added, and nothing else.')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve project instructions to a desktop app over a local socket.')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions for agentspine.')
-            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print agentspine''s man page (roff) on stdout.')
+            [CompletionResult]::new('manpage', 'manpage', [CompletionResultType]::ParameterValue, 'Print a man page (roff) on stdout: agentspine''s, or a subcommand''s.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }

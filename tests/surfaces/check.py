@@ -14,7 +14,7 @@ Fixtures: the home directory, a directory above it, the home reached
 through a link, a profile reached through a link, a dotfiles home (a `.git`
 in `$HOME`), a project nested in a profile, a session started in a package
 of a monorepo that has Claude memory, an unreadable `.claude/rules`
-directory (run without the DAC capabilities), and a 40 KiB desktop chain.
+directory (run without the DAC capabilities), and a 40 KiB desktop chain, and a project's own accepted records.
 """
 import argparse
 import json
@@ -359,6 +359,31 @@ def main() -> int:
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+        # A project's own accepted records: context in it on every surface.
+        w = World(bin_, base, "own-records")
+        proj = os.path.join(w.base, "proj")
+        os.makedirs(os.path.join(proj, ".git"))
+        write(os.path.join(proj, "AGENTS.md"), "proj rules\n")
+        for kind, text in [("preference", "Answer in British English."), ("secret", "The password is hunter2.")]:
+            added = w.run(["record", "add", "--kind", kind, text, "--cwd", proj])
+            w.run(["record", "accept", added.stdout.split()[1], "--cwd", proj])
+        own = ["project/preference/record:1"]
+        b = w.json(["briefing", "--host", "desktop", "--cwd", proj, "--json"])
+        cli = [s["rel_path"] for s in b.get("sources", []) if s["scope"] == "continuity"]
+        check("own records: briefing carries the accepted preference, not the secret", cli == own, f"{cli}")
+        (answer,) = w.mcp(proj, [("session_briefing", {"project_root": proj, "host": "desktop"})])
+        mcp = [s["rel_path"] for s in answer.get("sources", []) if s["scope"] == "continuity"]
+        check("own records: mcp briefing carries the same", mcp == own, json.dumps(answer)[:300])
+        sent = w.hook("claude", claude_payload("s", proj, "SessionStart", source="startup"))
+        check("own records: hook SessionStart sends the preference, not the secret",
+              "project/preference/record:1" in sent and "British" in sent and "hunter2" not in sent, sent[:300])
+        replies = w.socket_calls([("projects.register", {"root": proj}),
+                                  ("session.bind", {"session_id": "s", "project_root": proj}),
+                                  ("session.prompt_begin", {"session_id": "s"})])
+        for name, reply in [("session.bind", replies[1]), ("session.prompt_begin", replies[2])]:
+            items = reply.get("result", {}).get("continuity", [])
+            check(f"own records: socket {name} carries the same",
+                  [i["label"] for i in items] == own and "hunter2" not in json.dumps(reply), json.dumps(reply)[:300])
     finally:
         subprocess.run(["chmod", "-R", "u+rwx", base], check=False)
         shutil.rmtree(base, ignore_errors=True)

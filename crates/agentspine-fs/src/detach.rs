@@ -243,7 +243,7 @@ fn wait_for(
     let mut stdout = Vec::new();
     let mut code = None;
     let mut buf = vec![0u8; 64 * 1024];
-    'relay: loop {
+    loop {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         // The signal pipe alone keeps nothing waiting: the child is done
         // once its three pipes are closed.
@@ -277,8 +277,11 @@ fn wait_for(
                 0 => {
                     let mut ours = std::io::stdout().lock();
                     if ours.write_all(&buf[..n]).and_then(|()| ours.flush()).is_err() {
-                        // Nobody reads our output any more: stop relaying.
-                        break 'relay;
+                        // Nobody reads our output any more: stop relaying
+                        // and close the child's end, so that its next
+                        // write fails as ours did and it ends with its own
+                        // code, which is still waited for.
+                        open[0] = None;
                     }
                 }
                 1 => {

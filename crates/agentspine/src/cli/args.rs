@@ -16,7 +16,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use agentspine_core::Host;
+use agentspine_core::{Host, Request, Resolver};
 
 /// `--host`: whose loading rules apply.
 ///
@@ -54,6 +54,19 @@ impl RootArgs {
         self.root.as_deref().or(self.cwd.as_deref())
     }
 
+    /// The request these flags mean for `host`, by the resolver's one rule
+    /// for every command (`Resolver::working_dir`): the working directory
+    /// from `--cwd` (or the current directory, or the root), the root as
+    /// given (absolute) or, without `--root`, found by the host's rule.
+    pub fn request(&self, resolver: &Resolver<'_>, current: &Path, host: Host) -> Request {
+        let absolute = |p: &Path| if p.is_absolute() { p.to_path_buf() } else { current.join(p) };
+        Request {
+            cwd: resolver.working_dir(current, self.root.as_deref(), self.cwd.as_deref()),
+            root: self.root.as_deref().map(absolute),
+            ..Request::new(host, current)
+        }
+    }
+
     /// The project these flags mean: `--root` as given (made canonical),
     /// else the git root of `--cwd` (or of the current directory).
     pub fn project_root(&self) -> anyhow::Result<PathBuf> {
@@ -62,15 +75,6 @@ impl RootArgs {
             None => super::project_root(self.cwd.as_deref()),
         }
     }
-}
-
-/// `--cwd` alone, for commands that always find the root by the host's
-/// rule; the same flag, value and default as in [`RootArgs`].
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct CwdArg {
-    /// Working directory the agent runs in [default: the current directory].
-    #[arg(long, value_name = "DIR", value_parser = Utf8Path)]
-    pub cwd: Option<PathBuf>,
 }
 
 /// `--scope`: the typed ids of the current work (never install's settings

@@ -38,9 +38,10 @@ use crate::state::State;
 pub struct BindArgs {
     /// The project whose state is bound (its git root is used).
     path: PathBuf,
-    /// The host that reads through it: claude, codex, pi or desktop.
-    #[arg(long, value_name = "HOST")]
-    host: Option<String>,
+    /// The host(s) that read through it, comma-separated: claude, codex,
+    /// pi or desktop (one binding each).
+    #[arg(long, value_name = "HOST", value_delimiter = ',')]
+    host: Vec<String>,
     /// Every host reads through it.
     #[arg(long, conflicts_with = "host")]
     all_hosts: bool,
@@ -116,11 +117,44 @@ impl PurgeArgs {
 const CONFIRM: &str =
     "a binding changes what your agents are told in every project: add --confirm-local-binding to confirm";
 
+/// The hosts a `--host` list names, each once, in the order given; every
+/// value that is not a host a binding serves is named at once. `all` is
+/// the old spelling of `--all-hosts` (alone).
+fn hosts(given: &[String]) -> anyhow::Result<Vec<String>> {
+    let serves = &BINDING_HOSTS[1..];
+    let bad: Vec<String> = given
+        .iter()
+        .filter(|h| {
+            let old_all = h.as_str() == "all" && given.len() == 1;
+            !(serves.contains(&h.as_str()) || old_all)
+        })
+        .map(|h| format!("{h:?}"))
+        .collect();
+    if !bad.is_empty() {
+        return Err(Coded::new(
+            "invalid-value",
+            format!(
+                "source-bind refused: --host {}: not {} a binding serves; give one or more of {} \
+                 (comma-separated), or --all-hosts",
+                bad.join(", "),
+                if bad.len() == 1 { "a host" } else { "hosts" },
+                serves.join(", ")
+            ),
+        )
+        .into());
+    }
+    let mut hosts: Vec<String> = Vec::new();
+    for host in given {
+        if !hosts.contains(host) {
+            hosts.push(host.clone());
+        }
+    }
+    Ok(hosts)
+}
+
 pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
-    let host = match (args.host, args.all_hosts) {
-        (_, true) => Some("all".to_owned()),
-        (host, false) => host,
-    };
+    let hosts = if args.all_hosts { vec!["all".to_owned()] } else { hosts(&args.host)? };
+    let host = (!hosts.is_empty()).then_some(hosts);
     let mut missing = Vec::new();
     if host.is_none() {
         missing.push(format!("--host HOST (one of {}) or --all-hosts", BINDING_HOSTS[1..].join(", ")));
@@ -165,29 +199,55 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
     let state = State::open();
     let store = state.require_store()?;
     let source_root = store.root_digest(&source);
-    let request = BindRequest {
-        host,
-        scope,
-        source_root: source_root.clone(),
-        project: store.root_digest(&project),
-        host_home: store.root_digest(&host_home),
+    let requests: Vec<BindRequest> = host
+        .iter()
+        .map(|host| BindRequest {
+            host: host.clone(),
+            scope: scope.clone(),
+            source_root: source_root.clone(),
+            project: store.root_digest(&project),
+            host_home: store.root_digest(&host_home),
+        })
+        .collect();
+    let refused = |refusal: agentspine_store::BindingRefusal| -> anyhow::Error {
+        let message = format!("source-bind refused: {}: {refusal}", source.display());
+        Coded::at("binding-refused", &source, message).into()
     };
-    let change = match store.binding_bind(&request)? {
-        Ok(change) => change,
-        Err(refusal) => {
-            let message = format!("source-bind refused: {}: {refusal}", source.display());
-            return Err(Coded::at("binding-refused", &source, message).into());
+    // A list is refused whole, before any binding is made, when one of its
+    // hosts is bound already (the registry refuses each bind alone).
+    if requests.len() > 1 {
+        let active = store.bindings()?;
+        if let Some(b) = requests.iter().find_map(|r| {
+            active.iter().find(|b| {
+                b.state == agentspine_store::BindingState::Active
+                    && b.source_root == r.source_root
+                    && b.host == r.host
+            })
+        }) {
+            return Err(refused(agentspine_store::BindingRefusal::AlreadyBound {
+                id: b.id.clone(),
+                host: b.host.clone(),
+            }));
         }
-    };
+    }
+    let mut changes = Vec::new();
+    for request in &requests {
+        match store.binding_bind(request)? {
+            Ok(change) => changes.push(change),
+            Err(refusal) => return Err(refused(refusal)),
+        }
+    }
     let records = store.record_list(&source_root)?;
     let readable = records.iter().filter(|r| r.portable && r.status == RecordStatus::Accepted).count();
     let staying = records.iter().filter(|r| !r.portable).count();
-    let id = &change.binding.id;
     let mut out = std::io::stdout().lock();
     if args.out.json {
+        // `change` is the first binding made (the only one for one host),
+        // `changes` every one, in the order of --host.
         let value = serde_json::json!({
             "bound": source,
-            "change": change,
+            "change": changes.first(),
+            "changes": changes,
             "accepted_portable_records": readable,
             "records_staying_in_their_project": staying,
         });
@@ -195,17 +255,20 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let kinds: Vec<&str> = PORTABLE_KINDS.iter().map(|k| k.as_str()).collect();
-    writeln!(
-        out,
-        "bound: binding:{id} lets {} read the accepted {} records of {} from the next hook, MCP call or briefing on.",
-        if change.binding.host == "all" {
-            "every host".to_owned()
-        } else {
-            format!("host {}", change.binding.host)
-        },
-        kinds.join(", "),
-        source.display()
-    )?;
+    for change in &changes {
+        writeln!(
+            out,
+            "bound: binding:{} lets {} read the accepted {} records of {} from the next hook, MCP call or briefing on.",
+            change.binding.id,
+            if change.binding.host == "all" {
+                "every host".to_owned()
+            } else {
+                format!("host {}", change.binding.host)
+            },
+            kinds.join(", "),
+            source.display()
+        )?;
+    }
     writeln!(
         out,
         "Now readable: {readable} accepted portable {}; {staying} {} of other kinds {} in that project. Nothing was copied.",
@@ -214,7 +277,13 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
         if staying == 1 { "stays" } else { "stay" },
     )?;
     writeln!(out, "Context only: it grants no identity, role, permission, delegation or trust.")?;
-    writeln!(out, "Undo with: agentspine source-rollback binding:{id} --confirm-local-binding")?;
+    for change in &changes {
+        writeln!(
+            out,
+            "Undo with: agentspine source-rollback binding:{} --confirm-local-binding",
+            change.binding.id
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

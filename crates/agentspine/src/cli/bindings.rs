@@ -92,26 +92,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     for row in &rows {
-        let project = row["bound_project"].as_str().unwrap_or_default();
-        writeln!(
-            out,
-            "{}  {:<11}  hosts {:<7}  project {}{}  {}, {} cache {}  bound {}{}",
-            row["id"].as_str().unwrap_or_default(),
-            row["state"].as_str().unwrap_or_default(),
-            row["hosts"].as_str().unwrap_or_default(),
-            &project[..project.len().min(16)],
-            if row["this_project"] == true { " (this project)" } else { "" },
-            super::output::count(
-                usize::try_from(row["accepted_portable_records"].as_u64().unwrap_or(0)).unwrap_or(0),
-                "accepted portable record",
-                "accepted portable records"
-            ),
-            row["cache_rows"],
-            if row["cache_rows"] == 1 { "row" } else { "rows" },
-            row["bound_at"].as_str().unwrap_or_default(),
-            row["ended_at"].as_str().map(|t| format!(", ended {t}")).unwrap_or_default(),
-        )?;
+        writeln!(out, "{}", line(row))?;
     }
     writeln!(out, "registry {chain}")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One binding for people: id, state, hosts, the bound project's digest
+/// (marked when it is this project), counts and times.
+pub(crate) fn line(row: &serde_json::Value) -> String {
+    let project = row["bound_project"].as_str().unwrap_or_default();
+    format!(
+        "{}  {:<11}  hosts {:<7}  project {}{}  {}, {} cache {}  bound {}{}",
+        row["id"].as_str().unwrap_or_default(),
+        row["state"].as_str().unwrap_or_default(),
+        row["hosts"].as_str().unwrap_or_default(),
+        &project[..project.len().min(16)],
+        if row["this_project"] == true { " (this project)" } else { "" },
+        super::output::count(
+            usize::try_from(row["accepted_portable_records"].as_u64().unwrap_or(0)).unwrap_or(0),
+            "accepted portable record",
+            "accepted portable records"
+        ),
+        row["cache_rows"],
+        if row["cache_rows"] == 1 { "row" } else { "rows" },
+        row["bound_at"].as_str().unwrap_or_default(),
+        row["ended_at"].as_str().map(|t| format!(", ended {t}")).unwrap_or_default(),
+    )
 }

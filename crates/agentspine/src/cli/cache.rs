@@ -61,10 +61,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 writeln!(
                     out,
-                    "{} snapshots, {} bytes (of 16 MiB), {} directories, in {}",
-                    stats.rows,
-                    stats.bytes,
-                    stats.roots,
+                    "{}, {} (of 16 MiB), {}, in {}",
+                    super::output::count(stats.rows as usize, "snapshot", "snapshots"),
+                    super::output::count(stats.bytes as usize, "byte", "bytes"),
+                    super::output::count(stats.roots as usize, "directory", "directories"),
                     store.dir().display()
                 )?;
             }

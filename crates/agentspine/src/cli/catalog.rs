@@ -179,11 +179,12 @@ fn build_holding(
     }
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
     let resolver = state.resolver(reader.clone());
-    let cwd = resolver.working_dir(&current, common.place.root.as_deref(), common.place.cwd.as_deref());
-    let root = match &common.place.root {
-        Some(root) => absolute(root),
-        None => resolver.project_root(&agentspine_core::Request::new(host, cwd.clone()))?.0,
+    let asked = common.place.request(&resolver, &current, host);
+    let root = match &asked.root {
+        Some(root) => root.clone(),
+        None => resolver.project_root(&asked)?.0,
     };
+    let cwd = asked.cwd;
     let scope = super::memory::current_scope(common.scope.scope.as_deref(), &state, &cwd)?;
     let request = CatalogRequest {
         cwd: Some(cwd),

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use agentspine_core::{Host, Scope, Verdict};
 
-use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
+use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 use serde_json::{Value, json};
 
 use super::status::{self, Gathered};
@@ -60,7 +60,7 @@ pub struct Args {
     #[command(flatten)]
     host: HostArg,
     #[command(flatten)]
-    place: CwdArg,
+    place: RootArgs,
     #[command(flatten)]
     scope: ScopeArg,
     /// Count orphans in the memory directory instead (see above).
@@ -99,14 +99,14 @@ pub const BOUND: std::time::Duration = std::time::Duration::from_secs(5);
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let host: Host = args.host.host;
     if args.offline_memory_orphans {
-        return orphans::run(host, args.place.cwd.as_deref(), args.memory_dir.as_deref(), args.out.json);
+        return orphans::run(host, &args.place, args.memory_dir.as_deref(), args.out.json);
     }
     let (state, check) = checked(State::open());
     let acknowledged = match &state.store {
         Some(store) if args.acknowledge => store.incident_acknowledge()?,
         _ => Vec::new(),
     };
-    let g = status::gather(host, args.place.cwd.as_deref(), args.scope.scope.as_deref(), state)?;
+    let g = status::gather(host, &args.place, args.scope.scope.as_deref(), state)?;
     let mut actions: Vec<String> = Vec::new();
 
     let scopes = scopes(&g);
@@ -238,7 +238,7 @@ fn scopes(g: &Gathered) -> Value {
         let entry = by.entry(Scope::Memory.to_string()).or_default();
         let skipped = m.indexed.saturating_sub(m.loaded);
         if m.loaded > 0 {
-            entry.0.push(format!("{} facts", m.loaded));
+            entry.0.push(super::output::count(m.loaded as usize, "fact", "facts"));
         }
         if skipped > 0 {
             entry.1.push(json!({
@@ -328,7 +328,7 @@ fn store_health(
     let (last_check, flagged) = store.check_state();
     let cache = store.cache_stats().ok();
     let audit_rows = store.audit_list(None, None).map(|rows| rows.len()).ok();
-    let bindings = status::bindings(&g.state, g.host, &g.cwd);
+    let bindings = status::bindings(&g.state, g.host, g.project.as_deref());
     if let Some(chain) = bindings.as_ref().and_then(|b| b["chain"].as_str())
         && chain != "verified"
     {
@@ -402,7 +402,7 @@ pub mod orphans {
 
     pub fn run(
         host: Host,
-        cwd: Option<&Path>,
+        place: &crate::cli::args::RootArgs,
         memory_dir: Option<&Path>,
         json: bool,
     ) -> anyhow::Result<ExitCode> {
@@ -427,14 +427,13 @@ pub mod orphans {
                     )
                     .into());
                 }
-                let cwd = current.join(cwd.unwrap_or(Path::new(".")));
                 let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
-                let request = agentspine_core::Request::new(Host::Claude, cwd);
                 let resolver = agentspine_core::Resolver::new(
                     env,
                     finder,
                     agentspine_core::catalog::SourceIds::new([0; 32]),
                 );
+                let request = place.request(&resolver, &current, Host::Claude);
                 let (found, _) = resolver.memory_dir(&request)?;
                 match found {
                     Some(found) => found.dir,

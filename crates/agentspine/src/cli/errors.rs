@@ -4,6 +4,7 @@
 //! error none of the known kinds claims reports `unclassified`, which the
 //! error-path tests refuse.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -150,6 +151,13 @@ pub fn exit_code(error: &anyhow::Error) -> ExitCode {
     }
 }
 
+/// Whether `error` is a write to a closed pipe.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Prints `error`: one line on stderr, or the JSON object on stdout when
 /// the command was asked for JSON (so a script always gets JSON).
 pub fn report(error: &anyhow::Error, json: bool) {
@@ -166,7 +174,8 @@ pub fn report(error: &anyhow::Error, json: bool) {
     if let Some(super::catalog::Preflight(e)) = error.downcast_ref::<super::catalog::Preflight>() {
         value["error"]["causes"] = serde_json::to_value(&e.causes).unwrap_or_default();
     }
-    println!("{value}");
+    // A closed stdout leaves nowhere to say it.
+    let _ = writeln!(std::io::stdout().lock(), "{value}");
 }
 
 /// A usage error (bad flag, missing argument, bad value): clap's text on
@@ -197,6 +206,11 @@ pub fn usage(error: &clap::Error, args: &[String]) -> ExitCode {
         path.push_str(word);
         path.push(' ');
         cmd = sub;
+    }
+    // The values a flag takes, when clap lists them: the next step for a
+    // bad value.
+    if let Some(values) = text.lines().map(str::trim).find_map(|l| l.strip_prefix("[possible values: ")) {
+        message.push_str(&format!("; one of {}", values.trim_end_matches(']')));
     }
     message.push_str(&format!("; see `agentspine {path}--help`"));
     let code = match kind {

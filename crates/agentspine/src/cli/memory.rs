@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use agentspine_core::Resolver;
 use agentspine_core::memory::claude_dir::MemoryDir;
 use agentspine_core::memory::{MemoryLoad, ScopeIds};
-use agentspine_core::{Request, Resolver};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
-use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
+use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 use super::errors::Coded;
 use super::output;
 use crate::state::State;
@@ -42,7 +42,7 @@ pub struct Args {
     #[command(flatten)]
     host: HostArg,
     #[command(flatten)]
-    place: CwdArg,
+    place: RootArgs,
     /// Use this memory directory instead of finding Claude Code's.
     #[arg(long, value_name = "DIR")]
     memory_dir: Option<PathBuf>,
@@ -75,10 +75,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &state.warnings {
         output::warn(warning);
     }
-    let cwd = args.place.cwd.clone().map(absolute).unwrap_or_else(|| current.clone());
-    let scope = current_scope(args.scope.scope.as_deref(), &state, &cwd)?;
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
     let resolver = state.resolver(reader);
+    let request = args.place.request(&resolver, &current, args.host.host);
+    let cwd = request.cwd.clone();
+    let scope = current_scope(args.scope.scope.as_deref(), &state, &cwd)?;
     let found = match args.memory_dir.map(absolute) {
         Some(dir) => {
             given_dir(&dir)?;
@@ -96,7 +97,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .into());
         }
         None => {
-            let request = Request::new(args.host.host, cwd.clone());
             let (found, warnings) = resolver.memory_dir(&request)?;
             for w in warnings {
                 output::warn(&w.message);
@@ -219,9 +219,9 @@ fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &Sco
     ));
     match &loaded.index {
         Some(index) => s.push_str(&format!(
-            "index             MEMORY.md, {} bytes, {} links\n",
-            index.bytes,
-            loaded.links.len()
+            "index             MEMORY.md, {}, {}\n",
+            super::output::count(index.bytes as usize, "byte", "bytes"),
+            super::output::count(loaded.links.len(), "link", "links")
         )),
         None => s.push_str(&format!("index             not loaded: {}\n", loaded.status)),
     }
@@ -238,10 +238,21 @@ fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &Sco
     }
     let r = &loaded.report;
     s.push_str(&format!(
-        "\nReport: {} indexed, {} relevant, {} loaded; cache {} hits, {} misses; {} missing, {} out of scope, \
+        "\nReport: {} indexed, {} relevant, {} loaded; cache {}, {}; {} missing, {} out of scope, \
          {} unsafe targets, {} links, {} too large, {} races, {} not regular; {} directory listings.\n",
-        r.indexed, r.relevant, r.loaded, r.cache_hits, r.cache_misses, r.missing_targets, r.scope_omissions,
-        r.path_escapes, r.symlinks, r.size_rejections, r.races, r.not_regular, r.live_directory_enumerations
+        r.indexed,
+        r.relevant,
+        r.loaded,
+        super::output::count(r.cache_hits as usize, "hit", "hits"),
+        super::output::count(r.cache_misses as usize, "miss", "misses"),
+        r.missing_targets,
+        r.scope_omissions,
+        r.path_escapes,
+        r.symlinks,
+        r.size_rejections,
+        r.races,
+        r.not_regular,
+        r.live_directory_enumerations
     ));
     s
 }

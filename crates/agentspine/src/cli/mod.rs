@@ -258,6 +258,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
 fn finish(result: anyhow::Result<ExitCode>, json: bool) -> ExitCode {
     match result {
         Ok(code) => code,
+        // The reader of stdout went away (`agentspine ... | head`): it has
+        // what it wanted, and there is no one left to tell.
+        Err(error) if errors::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             errors::report(&error, json);
             errors::exit_code(&error)

@@ -89,13 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     env.codex_profile = args.codex_profile;
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
-    let absolute = |p: PathBuf| if p.is_absolute() { p } else { current.join(p) };
     let request = Request {
-        host: args.host.host,
-        cwd: resolver.working_dir(&current, args.place.root.as_deref(), args.place.cwd.as_deref()),
-        root: args.place.root.map(absolute),
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
-        transcript_path: None,
+        ..args.place.request(&resolver, &current, args.host.host)
     };
     let resolution = resolver.chain(&request)?;
     let native = render_native(&resolution);
@@ -201,14 +197,15 @@ fn explain(r: &Resolution) -> String {
         }
     }
     let c = &r.counters;
+    let n = |n: u64, one: &str, many: &str| super::output::count(n as usize, one, many);
     s.push_str(&format!(
-        "\nFile system work: {} opens, {} stats, {} reads ({} bytes), {} directory listings, {} refusals.\n",
-        c.opens,
-        c.stats,
-        c.reads,
-        c.bytes_read,
-        c.dir_enumerations,
-        c.refusals.total()
+        "\nFile system work: {}, {}, {} ({}), {}, {}.\n",
+        n(c.opens, "open", "opens"),
+        n(c.stats, "stat", "stats"),
+        n(c.reads, "read", "reads"),
+        n(c.bytes_read, "byte", "bytes"),
+        n(c.dir_enumerations, "directory listing", "directory listings"),
+        n(c.refusals.total(), "refusal", "refusals"),
     ));
     for w in &r.warnings {
         s.push_str(&format!("warning [{}]: {}\n", w.code, w.message));

@@ -10,11 +10,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use agentspine_core::catalog::{Catalog, CatalogRequest, SourceResolution};
-use agentspine_core::{Environment, Host, Request, Resolution};
+use agentspine_core::{Environment, Host, Resolution};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
-use super::args::{CwdArg, HostArg, OutputArgs, ScopeArg};
+use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 use crate::state::State;
 
 /// Show what agentspine resolves for a host in a directory, and why.
@@ -33,7 +33,7 @@ pub struct Args {
     #[command(flatten)]
     host: HostArg,
     #[command(flatten)]
-    place: CwdArg,
+    place: RootArgs,
     #[command(flatten)]
     scope: ScopeArg,
     #[command(flatten)]
@@ -56,48 +56,50 @@ impl Args {
 pub(crate) struct Gathered {
     pub host: Host,
     pub cwd: PathBuf,
+    /// The project the flags name, for marking its bindings: `--root`
+    /// (canonical), else the git root of the working directory.
+    pub project: Option<PathBuf>,
     pub resolution: Resolution,
     pub catalog: Catalog,
     pub state: State,
     pub env: Environment,
 }
 
-/// Resolves `host`'s chain for `cwd` (the root by the host's own rule) and
-/// builds its catalog, memory included for Claude.
+/// Resolves `host`'s chain for the directory `place` means (`--root`, or
+/// the root the host's rule finds from `--cwd`, as for resolve and
+/// briefing) and builds its catalog, memory included for Claude.
 pub(crate) fn gather(
     host: Host,
-    cwd: Option<&Path>,
+    place: &RootArgs,
     scope: Option<&str>,
     state: State,
 ) -> anyhow::Result<Gathered> {
     let current = std::env::current_dir().context("cannot read the current directory")?;
-    let cwd = match cwd {
-        Some(dir) if dir.is_absolute() => dir.to_path_buf(),
-        Some(dir) => current.join(dir),
-        None => current,
-    };
-    let cwd = super::canonical(&cwd)?;
     let env = Environment::from_vars(|name| std::env::var_os(name));
     let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
-    let scope = super::memory::current_scope(scope, &state, &cwd)?;
-    let (resolution, catalog) = {
+    let (cwd, resolution, catalog) = {
         // Its cache changes are written when it goes, before `state` moves.
         let resolver = state.resolver(reader);
-        let resolution = resolver.chain(&Request::new(host, cwd.clone()))?;
+        let mut request = place.request(&resolver, &current, host);
+        request.cwd = super::canonical(&request.cwd)?;
+        let cwd = request.cwd.clone();
+        let scope = super::memory::current_scope(scope, &state, &cwd)?;
+        let resolution = resolver.chain(&request)?;
         let request = CatalogRequest {
             cwd: Some(cwd.clone()),
             scope,
             ..CatalogRequest::new(host, resolution.project_root.clone())
         };
         let catalog = resolver.catalog(&request)?;
-        (resolution, catalog)
+        (cwd, resolution, catalog)
     };
-    Ok(Gathered { host, cwd, resolution, catalog, state, env })
+    let project = place.project_root().ok();
+    Ok(Gathered { host, cwd, project, resolution, catalog, state, env })
 }
 
 /// The bindings that apply to `host`, for status and doctor: their count
 /// and whether the registry's hash chain verifies. `None` without a store.
-pub(crate) fn bindings(state: &State, host: Host, cwd: &Path) -> Option<serde_json::Value> {
+pub(crate) fn bindings(state: &State, host: Host, project: Option<&Path>) -> Option<serde_json::Value> {
     let store = state.store.as_ref()?;
     let chain = match store.binding_verify() {
         Ok(()) => "verified".to_owned(),
@@ -107,7 +109,7 @@ pub(crate) fn bindings(state: &State, host: Host, cwd: &Path) -> Option<serde_js
         Ok(all) => all.iter().filter(|b| b.applies_to(host.as_str())).count(),
         Err(_) => 0,
     };
-    let here = super::project_root(Some(cwd)).ok().map(|root| store.root_digest(&root));
+    let here = project.map(|root| store.root_digest(root));
     let list = super::bindings::rows(store, here.as_deref()).unwrap_or_default();
     Some(serde_json::json!({ "active_for_host": active, "chain": chain, "list": list }))
 }
@@ -118,8 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &state.warnings {
         super::output::warn(warning);
     }
-    let g = gather(host, args.place.cwd.as_deref(), args.scope.scope.as_deref(), state)?;
-    let bindings = bindings(&g.state, host, &g.cwd);
+    let g = gather(host, &args.place, args.scope.scope.as_deref(), state)?;
+    let bindings = bindings(&g.state, host, g.project.as_deref());
     let incidents = g.state.incidents();
     let mut out = std::io::stdout().lock();
     if args.out.json {
@@ -141,6 +143,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 b["active_for_host"],
                 b["chain"].as_str().unwrap_or("unknown")
             )?;
+            // Every binding, as `agentspine bindings` lists it.
+            for row in b["list"].as_array().into_iter().flatten() {
+                writeln!(out, "  {}", super::bindings::line(row))?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -179,9 +185,14 @@ pub(crate) fn human(r: &SourceResolution, evidence: &str) -> String {
         s.push_str(&format!("warning       {}\n", w.message));
     }
     let w = &r.work;
+    let n = |n: u64, one: &str, many: &str| super::output::count(n as usize, one, many);
     s.push_str(&format!(
-        "work          {} opens, {} reads ({} bytes), {} stats, {} directory listings\n",
-        w.opens, w.reads, w.bytes_read, w.stats, w.dir_enumerations
+        "work          {}, {} ({}), {}, {}\n",
+        n(w.opens, "open", "opens"),
+        n(w.reads, "read", "reads"),
+        n(w.bytes_read, "byte", "bytes"),
+        n(w.stats, "stat", "stats"),
+        n(w.dir_enumerations, "directory listing", "directory listings"),
     ));
     s
 }

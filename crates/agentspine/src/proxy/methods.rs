@@ -410,7 +410,7 @@ impl Server {
             "project_root": session.root,
             "token": session.token(),
             "chain": *base,
-            "continuity": self.continuity().await,
+            "continuity": self.continuity(&root).await,
         }))
     }
 
@@ -444,18 +444,23 @@ impl Server {
         }
     }
 
-    /// What the user's active bindings for the desktop carry: the accepted
-    /// portable records, each labelled with its binding, as context only
-    /// (they grant nothing). Read afresh for every bind and prompt, so a
-    /// rollback or purge holds from the next prompt. A store that cannot
-    /// be read within [`DEADLINE`], or a binding chain that does not
-    /// verify, gives none (and, for the chain, an audit row).
-    async fn continuity(&self) -> Value {
+    /// What a session of the project at `root` carries, asked of the same
+    /// rule every other surface asks (`State::continuity_in`): the
+    /// project's own accepted records (labelled `project/...`), then the
+    /// accepted portable records the user's desktop bindings carry
+    /// (labelled with their binding), as context only (they grant
+    /// nothing). Read afresh for every bind and prompt, so a new record,
+    /// a rollback or a purge holds from the next prompt. A store that
+    /// cannot be read within [`DEADLINE`], or a binding chain that does
+    /// not verify, gives none through bindings (and, for the chain, an
+    /// audit row).
+    async fn continuity(&self, root: &Path) -> Value {
         let state = Arc::clone(&self.state);
+        let root = root.to_path_buf();
         let read = tokio::task::spawn_blocking(move || {
             let state = state.get_or_init(|| Mutex::new(crate::state::State::open()));
             let state = state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            state.continuity(agentspine_core::Host::Desktop)
+            state.continuity_in(agentspine_core::Host::Desktop, &root)
         });
         let items = match tokio::time::timeout(DEADLINE, read).await {
             Ok(Ok(items)) => items,
@@ -508,7 +513,7 @@ impl Server {
                 "fallback": fallback,
             })
         };
-        answer["continuity"] = self.continuity().await;
+        answer["continuity"] = self.continuity(&session.root).await;
         Ok(answer)
     }
 

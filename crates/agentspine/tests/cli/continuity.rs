@@ -16,15 +16,15 @@ use serde_json::{Value, json};
 use crate::records::{dump, project_a, record, refusal};
 use crate::support::Example;
 
-const PREFERENCE: &str = "Answer in British English.";
-const NO_GO: &str = "Never force-push a shared branch.";
+pub(crate) const PREFERENCE: &str = "Answer in British English.";
+pub(crate) const NO_GO: &str = "Never force-push a shared branch.";
 const SECRET: &str = "The staging password is hunter2.";
 const FACT: &str = "Project A deploys on Tuesdays.";
 const PROPOSED: &str = "Use tabs (never accepted).";
 
 /// Project A with two accepted portable records (1, 2), two accepted
 /// non-portable ones (3, 4) and a proposed portable one (5).
-fn configured() -> (Example, PathBuf) {
+pub(crate) fn configured() -> (Example, PathBuf) {
     let ex = Example::new();
     let a = project_a(&ex);
     for (kind, text, accept) in [
@@ -43,7 +43,7 @@ fn configured() -> (Example, PathBuf) {
     (ex, a)
 }
 
-fn bind_args<'a>(ex: &'a Example, a: &'a Path, host: &'a str) -> Vec<String> {
+pub(crate) fn bind_args<'a>(ex: &'a Example, a: &'a Path, host: &'a str) -> Vec<String> {
     let hosts: &[&str] = if host == "all" { &["--all-hosts"] } else { &["--host", host] };
     ["source-bind", a.to_str().unwrap()]
         .iter()
@@ -59,12 +59,12 @@ fn bind_args<'a>(ex: &'a Example, a: &'a Path, host: &'a str) -> Vec<String> {
         .collect()
 }
 
-fn run(ex: &Example, args: &[String]) -> Output {
+pub(crate) fn run(ex: &Example, args: &[String]) -> Output {
     ex.run("", &args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// Binds A for `host`; returns the binding id.
-fn bind(ex: &Example, a: &Path, host: &str) -> String {
+pub(crate) fn bind(ex: &Example, a: &Path, host: &str) -> String {
     let out = run(ex, &bind_args(ex, a, host));
     let text = ex.stdout(&out);
     let id = text.split("binding:").nth(1).unwrap().split_whitespace().next().unwrap();
@@ -72,15 +72,15 @@ fn bind(ex: &Example, a: &Path, host: &str) -> String {
 }
 
 /// Replaces `binding:<hex id>` with `binding:[ID]`.
-fn redact(text: &str, id: &str) -> String {
+pub(crate) fn redact(text: &str, id: &str) -> String {
     text.replace(id, "[ID]")
 }
 
-fn briefing(ex: &Example, host: &str) -> Output {
+pub(crate) fn briefing(ex: &Example, host: &str) -> Output {
     ex.run("", &["briefing", "--host", host])
 }
 
-fn text(out: &Output) -> String {
+pub(crate) fn text(out: &Output) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout.clone()).unwrap()
 }
@@ -431,7 +431,11 @@ fn bind_rollback_and_purge_refusals_are_one_line_and_change_nothing() {
         (without("--project", true), "agentspine: source-bind refused: missing --project DIR (the project you are binding from)".into()),
         (without("--host-home", true), "agentspine: source-bind refused: missing --host-home DIR (the host profile you are binding from, e.g. ~/.claude)".into()),
         (["source-bind", a.to_str().unwrap()].map(str::to_owned).to_vec(), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)".into()),
-        (with("--host", "vim"), "agentspine: source-bind refused: [TMP]/a: --host \"vim\" is not one of all, claude, codex, pi, desktop".into()),
+        (with("--host", "vim"), "agentspine: source-bind refused: --host \"vim\": not a host a binding serves; give one or more of claude, codex, pi, desktop (comma-separated), or --all-hosts".into()),
+        // Every bad value of a list at once.
+        (with("--host", "claude,vim,,emacs"), "agentspine: source-bind refused: --host \"vim\", \"\", \"emacs\": not hosts a binding serves; give one or more of claude, codex, pi, desktop (comma-separated), or --all-hosts".into()),
+        // A list with one host bound already is refused whole: codex is not bound either.
+        (with("--host", "codex,claude"), "agentspine: source-bind refused: [TMP]/a: that project is already bound for --host claude as binding:[ID]".into()),
         // The deprecated --scope is still checked; --quiet keeps its notice off stderr.
         ([args.clone(), vec!["--scope".into(), "project".into(), "--quiet".into()]].concat(), "agentspine: source-bind refused: [TMP]/a: --scope \"project\" is not supported; the only scope is state-user".into()),
         (b, "agentspine: source-bind refused: [TREE]: that project has no agentspine state to bind (no learning records); add some there first with `agentspine record add`".into()),
@@ -539,7 +543,10 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
     let (ex, a) = configured();
     let mut args = bind_args(&ex, &a, "codex");
     args.push("--json".into());
-    let bound = ex.json(&run(&ex, &args));
+    let mut bound = ex.json(&run(&ex, &args));
+    // One host: `changes` is that one change (snapshotted as `change`).
+    assert_eq!(bound["changes"], json!([bound["change"].clone()]));
+    bound.as_object_mut().unwrap().remove("changes");
     let id = bound["change"]["binding"]["id"].as_str().unwrap().to_owned();
     let hex = |v: &Value, len: usize| {
         let text = v.as_str().unwrap();
@@ -686,12 +693,9 @@ fn the_json_of_bind_rollback_purge_and_audit_is_stable() {
     "#);
 }
 
-#[test]
-fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_it_after_a_rollback() {
-    let (ex, a) = configured();
-    // A binding for codex is not the desktop's.
-    bind(&ex, &a, "codex");
-    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+/// `agentspine serve` on a socket in `run_dir`, with the example's home
+/// and state directory.
+fn serve(ex: &Example, run_dir: &tempfile::TempDir) -> crate::serve::Served {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_agentspine"));
     command
         .arg("serve")
@@ -705,7 +709,55 @@ fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_i
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let served = crate::serve::Served::start(command.spawn().unwrap());
+    crate::serve::Served::start(command.spawn().unwrap())
+}
+
+/// The labels of a socket answer's continuity items.
+fn socket_labels(answer: &Value) -> Vec<String> {
+    answer["continuity"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn a_desktop_session_in_a_project_carries_its_own_accepted_records_as_the_cli_does() {
+    let (ex, a) = configured();
+    let root = a.to_str().unwrap();
+    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let served = serve(&ex, &run_dir);
+    let mut host = served.host();
+    host.ok("projects.register", json!({ "root": root }));
+    let bound = host.ok("session.bind", json!({ "session_id": "own", "project_root": root }));
+    let own = ["project/preference/record:1", "project/no-go/record:2", "project/project-fact/record:4"];
+    assert_eq!(socket_labels(&bound), own, "{bound}");
+    // The same records, in the same order, as the CLI's briefing for the
+    // desktop in A: one rule, asked by both.
+    let briefing = ex.json(&ex.run("", &["briefing", "--host", "desktop", "--cwd", root, "--json"]));
+    let cli: Vec<String> = continuity_sources(&briefing).into_iter().map(|(label, _)| label).collect();
+    assert_eq!(socket_labels(&bound), cli);
+    let whole = bound.to_string();
+    for kept in [SECRET, PROPOSED] {
+        assert!(!whole.contains(kept), "{kept} came through: {whole}");
+    }
+    // A record accepted now is there from the next prompt.
+    let out = record(&ex, &a, &["add", "--kind", "no-go", "Never skip the changelog."]);
+    let id = ex.stdout(&out).split_whitespace().nth(1).unwrap().to_owned();
+    ex.stdout(&record(&ex, &a, &["accept", &id]));
+    let next = host.ok("session.prompt_begin", json!({ "session_id": "own" }));
+    assert_eq!(socket_labels(&next).len(), 4, "{next}");
+    assert_eq!(socket_labels(&next)[3], format!("project/no-go/record:{id}"));
+    // Bound for the desktop as well (from A to the example tree): still
+    // each record once, as A's own.
+    bind(&ex, &a, "desktop");
+    let again = host.ok("session.prompt_begin", json!({ "session_id": "own" }));
+    assert_eq!(socket_labels(&again), socket_labels(&next));
+}
+
+#[test]
+fn the_desktop_socket_carries_a_desktop_binding_from_the_next_prompt_and_drops_it_after_a_rollback() {
+    let (ex, a) = configured();
+    // A binding for codex is not the desktop's.
+    bind(&ex, &a, "codex");
+    let run_dir = tempfile::Builder::new().tempdir_in("/tmp").unwrap();
+    let served = serve(&ex, &run_dir);
     let mut host = served.host();
     let root = ex.tree.to_str().unwrap();
     host.ok("projects.register", json!({ "root": root }));

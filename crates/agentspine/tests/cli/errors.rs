@@ -108,7 +108,7 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       {"error":{"code":"missing-argument","message":"the following required arguments were not provided: <SOURCE_ID>; see `agentspine read --help`"}}
     a value not taken
       error: invalid value 'vim' for '--host <HOST>'
-      {"error":{"code":"invalid-value","message":"invalid value 'vim' for '--host <HOST>'; see `agentspine resolve --help`"}}
+      {"error":{"code":"invalid-value","message":"invalid value 'vim' for '--host <HOST>'; one of codex, claude, gemini, pi, pi-0.73, desktop, generic; see `agentspine resolve --help`"}}
     a flag given twice
       error: the argument '--format <FORMAT>' cannot be used multiple times
       {"error":{"code":"conflicting-arguments","message":"the argument '--format <FORMAT>' cannot be used multiple times; see `agentspine resolve --help`"}}
@@ -159,7 +159,7 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       {"error":{"code":"bad-record","message":"there is no record 99 in this project (`agentspine record list` shows them)"}}
     a record kind that does not exist
       error: invalid value 'wish' for '--kind <KIND>'
-      {"error":{"code":"invalid-value","message":"invalid value 'wish' for '--kind <KIND>'; see `agentspine record add --help`"}}
+      {"error":{"code":"invalid-value","message":"invalid value 'wish' for '--kind <KIND>'; one of preference, no-go, correction, reference, person-relationship, project-fact, task, attention-event, group-private, delegation-policy, execution-grant, job, secret, trust-material; see `agentspine record add --help`"}}
     install where the host has no such settings
       agentspine: Codex has no project settings here: drop `--settings project`
       {"error":{"code":"install-refused","message":"Codex has no project settings here: drop `--settings project`"}}

@@ -9,6 +9,7 @@
 mod support;
 
 mod audit_bound;
+mod bind_hosts;
 mod catalog;
 mod check;
 mod continuity;
@@ -24,8 +25,10 @@ mod install;
 mod install_pi;
 mod mcp;
 mod memory;
+mod plurals;
 mod records;
 mod reliability;
 mod resolve;
+mod roots;
 mod serve;
 mod state_damage;
