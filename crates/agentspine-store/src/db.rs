@@ -321,11 +321,7 @@ impl Store {
     /// A 32-byte key for one purpose (e.g. `"source-id"`), derived from the
     /// state directory's key: stable across processes, useless without it.
     pub fn derived_key(&self, purpose: &str) -> [u8; 32] {
-        let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(&self.key)
-            .expect("HMAC takes a key of any length");
-        mac.update(b"agentspine derived key v1\0");
-        mac.update(purpose.as_bytes());
-        mac.finalize().into_bytes().into()
+        crate::quick::derive(&self.key, purpose)
     }
 
     /// Runs `op` in a `BEGIN IMMEDIATE` transaction and commits it, starting
@@ -499,6 +495,19 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
             clear_check_marker(dir);
         }
     }
+    // What a hook reads instead of opening the database (see `quick.rs`):
+    // best effort, and a copy that cannot be brought in step is removed,
+    // so that no hook goes on with a stale one.
+    if crate::quick::sync_key(dir, &key).is_err() {
+        let _ = agentspine_fs::remove_file(dir, crate::quick::KEY_FILE);
+    }
+    let unacknowledged = retry_busy(|| {
+        conn.query_row("SELECT EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL)", [], |row| {
+            row.get(0)
+        })
+    })
+    .map_err(|e| classify(&path, e))?;
+    let _ = crate::quick::sync_incident(dir, unacknowledged);
     // Healthy: the last connection to close checkpoints the WAL as usual,
     // except a hook's (see [`OpenMode::Hook`]).
     if mode == OpenMode::Default {

@@ -257,6 +257,9 @@ impl Store {
                 Ok(ids)
             })
             .map_err(|source| IncidentError::Database { operation: "acknowledge", source })?;
+        // Hooks stop asking the database (see `quick.rs`); best effort:
+        // the next open removes the file otherwise.
+        let _ = crate::quick::sync_incident(self.dir(), false);
         Ok(self.incidents()?.into_iter().filter(|i| ids.contains(&i.id)).collect())
     }
 

@@ -2,7 +2,7 @@
 //! when it cannot be (an unwritable state directory), everything runs
 //! uncached with a warning instead of failing.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::path::Path;
 
 use agentspine_core::memory::{CachedSnapshot, SnapshotCache};
@@ -14,20 +14,45 @@ pub const AUDIT_REPEAT_MS: i64 = 60 * 60 * 1000;
 
 /// The store, or why there is none.
 pub struct State {
-    pub store: Option<Store>,
+    /// The database, opened at once ([`State::open_with`]) or at the first
+    /// question that needs it ([`State::open_for_hook`]).
+    store: OnceCell<Option<Store>>,
     pub warnings: Vec<String>,
+    /// How a store opened later is opened.
+    mode: agentspine_store::OpenMode,
+    /// What a hook knows without the database (see
+    /// [`agentspine_store::Quick`]); `None` when the store was opened at once.
+    quick: Option<agentspine_store::Quick>,
     /// What each session was sent (beside the database), opened at the
     /// first question.
-    marks: std::cell::OnceCell<Option<agentspine_store::SessionMarks>>,
+    marks: OnceCell<Option<agentspine_store::SessionMarks>>,
 }
 
 impl State {
     /// The open store, or the error that says why there is none (the
     /// warnings of the open, joined), for commands that cannot work without it.
     pub fn require_store(&self) -> anyhow::Result<&Store> {
-        self.store.as_ref().ok_or_else(|| {
+        self.store().ok_or_else(|| {
             crate::cli::errors::Coded::new("state-unavailable", self.warnings.join("; ")).into()
         })
+    }
+
+    /// The store, opened now if it was not yet; `None` when it cannot be.
+    pub fn store(&self) -> Option<&Store> {
+        self.store
+            .get_or_init(|| match Store::open_default_with(self.mode) {
+                Ok(opened) => {
+                    for warning in &opened.warnings {
+                        tracing::warn!("{warning}");
+                    }
+                    Some(opened.store)
+                }
+                Err(e) => {
+                    tracing::warn!("{e}; continuing without the cache (nothing is stored)");
+                    None
+                }
+            })
+            .as_ref()
     }
 
     /// Opens the default state directory.
@@ -35,36 +60,55 @@ impl State {
         State::open_with(agentspine_store::OpenMode::Default)
     }
 
-    /// Opens the default state directory for one kind of process (hooks
-    /// open it in [`agentspine_store::OpenMode::Hook`]).
+    /// Opens the default state directory for one kind of process.
     pub fn open_with(mode: agentspine_store::OpenMode) -> State {
-        match Store::open_default_with(mode) {
-            Ok(opened) => {
-                State { store: Some(opened.store), warnings: opened.warnings, marks: Default::default() }
-            }
-            Err(e) => State {
-                store: None,
-                warnings: vec![format!("{e}; continuing without the cache (nothing is stored)")],
-                marks: Default::default(),
+        let (store, warnings) = match Store::open_default_with(mode) {
+            Ok(opened) => (Some(opened.store), opened.warnings),
+            Err(e) => (None, vec![format!("{e}; continuing without the cache (nothing is stored)")]),
+        };
+        State { store: OnceCell::from(store), warnings, mode, quick: None, marks: OnceCell::new() }
+    }
+
+    /// The state directory as a hook uses it: the database is opened only
+    /// when a question needs it (memory, continuity, an audit row, an
+    /// incident that may be there); the key and the session files are read
+    /// beside it (see [`agentspine_store::Quick`]). Without a state
+    /// directory, as [`State::open_with`].
+    pub fn open_for_hook() -> State {
+        let mode = agentspine_store::OpenMode::Hook;
+        let quick = agentspine_store::state_dir(|name| std::env::var_os(name))
+            .ok()
+            .and_then(|dir| agentspine_store::Quick::open(&dir).inspect_err(|e| tracing::warn!("{e}")).ok());
+        match quick {
+            Some(quick) => State {
+                store: OnceCell::new(),
+                warnings: Vec::new(),
+                mode,
+                quick: Some(quick),
+                marks: OnceCell::new(),
             },
+            None => State::open_with(mode),
         }
     }
 
-    /// For a process that exits next (a hook): the store is not closed
-    /// (see [`Store::leave_open_at_exit`]).
+    /// For a process that exits next (a hook): the store, if it was
+    /// opened, is not closed (see [`Store::leave_open_at_exit`]).
     pub fn leave_open_at_exit(self) {
-        if let Some(store) = self.store {
+        if let Some(Some(store)) = self.store.into_inner() {
             store.leave_open_at_exit();
         }
     }
 
-    /// What each session was sent: the session files of the store's
-    /// state directory; none without a store (then everything is sent).
+    /// What each session was sent: the session files of the state
+    /// directory; none without one (then everything is sent).
     pub fn session_marks(&self) -> Option<&agentspine_store::SessionMarks> {
         self.marks
             .get_or_init(|| {
-                let store = self.store.as_ref()?;
-                agentspine_store::SessionMarks::open(store.dir()).inspect_err(|e| tracing::warn!("{e}")).ok()
+                let dir = match &self.quick {
+                    Some(quick) => quick.dir().path().to_path_buf(),
+                    None => self.store()?.dir().to_path_buf(),
+                };
+                agentspine_store::SessionMarks::open(&dir).inspect_err(|e| tracing::warn!("{e}")).ok()
             })
             .as_ref()
     }
@@ -72,8 +116,9 @@ impl State {
     /// Source ids keyed by the state directory (stable across processes);
     /// without a store, keyed at random for this process only.
     pub fn source_ids(&self) -> agentspine_core::catalog::SourceIds {
-        let key = match &self.store {
-            Some(store) => store.derived_key("source-id"),
+        let quick = self.quick.as_ref().and_then(|quick| quick.derived_key("source-id"));
+        let key = match quick.or_else(|| self.store().map(|store| store.derived_key("source-id"))) {
+            Some(key) => key,
             None => {
                 let mut key = [0u8; 32];
                 if getrandom::fill(&mut key).is_err() {
@@ -90,7 +135,7 @@ impl State {
     /// an hour, not once per process); a store problem is logged, never
     /// fatal.
     pub fn audit(&self, event: agentspine_store::AuditEvent) {
-        if let Some(store) = &self.store
+        if let Some(store) = self.store()
             && let Err(e) = store.audit_append_once(&event, AUDIT_REPEAT_MS)
         {
             tracing::warn!("audit: {e}");
@@ -120,7 +165,7 @@ impl State {
     /// does not verify, or a store problem, gives nothing (fail closed)
     /// and an audit row.
     pub fn continuity(&self, host: agentspine_core::Host) -> Vec<agentspine_core::catalog::ContinuityItem> {
-        let Some(store) = &self.store else { return Vec::new() };
+        let Some(store) = self.store() else { return Vec::new() };
         match store.continuity_read(host.binding_name()) {
             Ok(records) => records
                 .into_iter()
@@ -156,7 +201,7 @@ impl State {
         host: agentspine_core::Host,
         root: &std::path::Path,
     ) -> Vec<agentspine_core::catalog::ContinuityItem> {
-        let Some(store) = &self.store else { return Vec::new() };
+        let Some(store) = self.store() else { return Vec::new() };
         let own = match store.record_list(&store.root_digest(root)) {
             Ok(records) => records,
             Err(e) => {
@@ -186,7 +231,13 @@ impl State {
     /// acknowledged (see [`agentspine_store::Incident`]); none without a
     /// store, or when they cannot be read (logged).
     pub fn incidents(&self) -> Vec<agentspine_store::Incident> {
-        let Some(store) = &self.store else { return Vec::new() };
+        // A hook asks the database only when the incident file is there
+        // or the database is open anyway (its open may just have repaired
+        // it, after the file was looked for).
+        if self.store.get().is_none() && self.quick.as_ref().is_some_and(|quick| !quick.may_have_incident()) {
+            return Vec::new();
+        }
+        let Some(store) = self.store() else { return Vec::new() };
         store.incidents_unacknowledged().unwrap_or_else(|e| {
             tracing::warn!("{e}");
             Vec::new()
@@ -195,7 +246,7 @@ impl State {
 
     /// The cache for one directory (a memory directory or a project root).
     pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
-        let store = self.store.as_ref()?;
+        let store = self.store()?;
         Some(StoreCache { store, root: store.root_digest(dir), changes: RefCell::default() })
     }
 }
@@ -350,7 +401,13 @@ mod tests {
     fn changes_are_seen_at_once_and_written_when_the_cache_goes() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap().store;
-        let state = State { store: Some(store), warnings: Vec::new(), marks: Default::default() };
+        let state = State {
+            store: OnceCell::from(Some(store)),
+            warnings: Vec::new(),
+            mode: agentspine_store::OpenMode::Default,
+            quick: None,
+            marks: OnceCell::new(),
+        };
         let memory = Path::new("/memory");
         {
             let cache = state.cache_for(memory).unwrap();
@@ -359,14 +416,14 @@ mod tests {
             cache.put("b.md", &snapshot(b"two", 2), "sha-two");
             // Seen by this process before anything is written...
             assert_eq!(cache.get("a.md").unwrap().bytes, b"one");
-            let stored = state.store.as_ref().unwrap();
+            let stored = state.store().unwrap();
             let root = stored.root_digest(memory);
             assert!(stored.cache_peek(&root, "a.md").unwrap().is_none(), "nothing written yet");
             cache.forget("b.md");
             assert!(cache.get("b.md").is_none());
         }
         // ...and written when the cache goes.
-        let stored = state.store.as_ref().unwrap();
+        let stored = state.store().unwrap();
         let root = stored.root_digest(memory);
         assert_eq!(stored.cache_peek(&root, "a.md").unwrap().unwrap().sha256, "sha-one");
         assert!(stored.cache_peek(&root, "b.md").unwrap().is_none());

@@ -102,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return orphans::run(host, &args.place, args.memory_dir.as_deref(), args.out.json);
     }
     let (state, check) = checked(State::open());
-    let acknowledged = match &state.store {
+    let acknowledged = match state.store() {
         Some(store) if args.acknowledge => store.incident_acknowledge()?,
         _ => Vec::new(),
     };
@@ -285,14 +285,14 @@ fn host_differs(g: &Gathered) -> Vec<Value> {
 /// Returns the state to report on and its check.
 fn checked(state: State) -> (State, Vec<String>) {
     fn check(state: &State) -> Vec<String> {
-        match state.store.as_ref().map(agentspine_store::Store::quick_check) {
+        match state.store().map(agentspine_store::Store::quick_check) {
             Some(Ok(lines)) => lines,
             Some(Err(e)) => vec![format!("could not run: {e}")],
             None => Vec::new(),
         }
     }
     let first = check(&state);
-    if state.store.is_none() || first == ["ok"] {
+    if state.store().is_none() || first == ["ok"] {
         return (state, first);
     }
     drop(state);
@@ -310,7 +310,7 @@ fn store_health(
     acknowledged: &[agentspine_store::Incident],
     actions: &mut Vec<String>,
 ) -> Value {
-    let Some(store) = &g.state.store else {
+    let Some(store) = g.state.store() else {
         actions.push(format!("the state store is unavailable: {}", g.state.warnings.join("; ")));
         return json!({ "available": false, "dir": null, "warnings": g.state.warnings });
     };

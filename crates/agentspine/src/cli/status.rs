@@ -100,7 +100,7 @@ pub(crate) fn gather(
 /// The bindings that apply to `host`, for status and doctor: their count
 /// and whether the registry's hash chain verifies. `None` without a store.
 pub(crate) fn bindings(state: &State, host: Host, project: Option<&Path>) -> Option<serde_json::Value> {
-    let store = state.store.as_ref()?;
+    let store = state.store()?;
     let chain = match store.binding_verify() {
         Ok(()) => "verified".to_owned(),
         Err(e) => format!("broken: {e}"),

@@ -51,7 +51,7 @@ pub(super) struct Hook<'a> {
 pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     let read = payload::read(std::io::stdin().lock());
     shared.set_phase("state");
-    let state = State::open_with(agentspine_store::OpenMode::Hook);
+    let state = State::open_for_hook();
     for warning in &state.warnings {
         tracing::warn!("{warning}");
     }
@@ -240,7 +240,7 @@ impl Hook<'_> {
         };
         let text = report.line();
         // Kept as the root's latest report, for `agentspine audit`.
-        if let Some(store) = &self.state.store {
+        if let Some(store) = self.state.store() {
             let root = report.project_root.display().to_string();
             if let Err(e) = store.report_put(
                 &store.root_digest(&report.project_root),

@@ -361,7 +361,7 @@ fn scope(state: &State, given: Option<&[String]>, root: &Path) -> Result<ScopeId
     let joined = given.map(|ids| ids.join(" "));
     let environment = std::env::var("AGENTSPINE_SCOPE").ok();
     ScopeIds::resolve(joined.as_deref().map(|j| ("scope", j)), environment.as_deref(), || {
-        let store = state.store.as_ref()?;
+        let store = state.store()?;
         store.scope_get(&store.root_digest(root)).unwrap_or_else(|e| {
             tracing::warn!("scope: {e}; continuing with no scope");
             None

@@ -838,3 +838,51 @@ fn gemini_after_tool_sends_what_its_own_loading_leaves_out_once() {
     assert!(ex.context(&ex.hook("gemini", &grep("services/billing"), &[])).contains("billing for Gemini"));
     assert_eq!(ex.audit_rows(), "");
 }
+
+/// A tool call's hook needs only the state directory's key and the
+/// session's file (`agentspine_store::Quick`): it never opens the
+/// database. Shown with a database that no open could use: the hook still
+/// answers and remembers, and the file is left exactly as it was (an open
+/// would have moved it aside). The next event that needs the database
+/// (a prompt) repairs it and tells the user.
+#[test]
+fn a_tool_call_hook_answers_without_opening_the_database() {
+    let ex = Example::new();
+    let web = ex.tree.join("packages/web");
+    let grep = json!({ "pattern": "users", "path": ex.tree_path("packages/api/src") });
+    // The first run opens the database and leaves the key's copy beside it.
+    let out = ex.hook("claude", &claude_tool(&ex, "s1", &web, "Grep", grep.clone()), &[]);
+    assert!(ex.context(&out).contains("packages/api/CLAUDE.md"), "{}", ex.stdout(&out));
+    assert_eq!(std::fs::read(ex.state.join("state.db.key")).unwrap().len(), 32);
+    assert!(!ex.state.join("state.db.incident").exists());
+    let db = ex.state.join("state.db");
+    let junk = b"not a database at all, and never opened by a tool call's hook".repeat(100);
+    std::fs::write(&db, &junk).unwrap();
+    for name in ["state.db-wal", "state.db-shm"] {
+        let _ = std::fs::remove_file(ex.state.join(name));
+    }
+    // Already sent to s1: nothing; s2 gets it, and remembers it.
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s1", &web, "Grep", grep.clone()), &[])), "");
+    let out = ex.hook("claude", &claude_tool(&ex, "s2", &web, "Grep", grep.clone()), &[]);
+    assert!(ex.context(&out).contains("packages/api/CLAUDE.md"), "{}", ex.stdout(&out));
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s2", &web, "Grep", grep), &[])), "");
+    assert_eq!(std::fs::read(&db).unwrap(), junk, "the database was never opened");
+    assert!(!ex.state.join("state.db-wal").exists());
+    // A prompt reads continuity: the database is opened, repaired, and the
+    // user told (the incident file now tells later tool calls to ask).
+    let prompt = json!({
+        "session_id": "s2",
+        "transcript_path": ex.home.join(".claude/projects/-tree/0b6c.jsonl"),
+        "cwd": web,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "carry on",
+    });
+    let out = ex.run_stdin("../home", &["hook", "claude"], prompt.to_string().as_bytes(), &[]);
+    let told: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(told["systemMessage"].as_str().unwrap().contains("the state database was damaged"), "{told}");
+    assert_ne!(std::fs::read(&db).unwrap(), junk);
+    assert!(ex.state.join("state.db.incident").exists());
+    let out = ex.run("", &["doctor", "--acknowledge"]);
+    assert!(out.status.code().is_some(), "{out:?}");
+    assert!(!ex.state.join("state.db.incident").exists());
+}

@@ -1,0 +1,105 @@
+//! What a hook can know without opening the database: the state
+//! directory's key and whether a damaged-state incident is unacknowledged,
+//! each kept in a small file beside `state.db` that every open of the
+//! database brings in step with it.
+//!
+//! Why: opening the database parses its whole schema (a quarter of a
+//! hook's instructions, BENCHMARKS.md) before the first query, and most
+//! hook events (a tool call) need only the key (source ids) and this one
+//! bit. With these files such a hook reads one small file and checks
+//! that another is absent; the database is opened only when it is needed
+//! (memory, continuity, an audit row).
+//!
+//! - [`KEY_FILE`] (`0600`) holds the 32-byte key the database's `meta`
+//!   table holds. The database stays the authority: each open compares the
+//!   file with it and rewrites the file (whole, atomically) when it differs
+//!   or is missing, so a repaired database's new key reaches the file at
+//!   that open. A file of another length is no key: the database is opened.
+//! - [`INCIDENT_FILE`] exists while an incident is unacknowledged: each
+//!   open writes or removes it to match the `incidents` table, and
+//!   acknowledging removes it. It is written before a reader could miss
+//!   the incident (the open that finds the incident writes it before
+//!   returning), and a missing file is never trusted over the database by
+//!   anything but a hook event that would not show the notice anyway
+//!   after the session's first (see the hook's `notice`).
+
+use std::path::Path;
+
+use agentspine_fs::{FsError, PrivateDir};
+use hmac::{KeyInit, Mac};
+
+/// The key's copy beside the database.
+pub const KEY_FILE: &str = "state.db.key";
+/// Present while a damaged-state incident is unacknowledged.
+pub const INCIDENT_FILE: &str = "state.db.incident";
+
+/// The state directory as a hook sees it before (or instead of) opening
+/// the database.
+#[derive(Debug)]
+pub struct Quick {
+    dir: PrivateDir,
+    key: Option<[u8; 32]>,
+    incident: bool,
+}
+
+impl Quick {
+    /// Reads the key's copy and looks for the incident file in the state
+    /// directory `dir` (created when missing, as a private directory).
+    pub fn open(dir: &Path) -> Result<Quick, FsError> {
+        let dir = PrivateDir::open(dir)?;
+        let key = dir.read(KEY_FILE, 33)?.and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok());
+        let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).unwrap_or(true);
+        Ok(Quick { dir, key, incident })
+    }
+
+    /// The state directory, open.
+    pub fn dir(&self) -> &PrivateDir {
+        &self.dir
+    }
+
+    /// The key for `purpose` (as [`crate::Store::derived_key`] derives it),
+    /// when the key's copy is there.
+    pub fn derived_key(&self, purpose: &str) -> Option<[u8; 32]> {
+        self.key.as_ref().map(|key| derive(key, purpose))
+    }
+
+    /// Whether an unacknowledged incident may exist (the file is there, or
+    /// could not be looked at): then the database must be asked.
+    pub fn may_have_incident(&self) -> bool {
+        self.incident
+    }
+}
+
+/// The key for one purpose, derived from the state directory's key.
+pub(crate) fn derive(key: &[u8; 32], purpose: &str) -> [u8; 32] {
+    let mut mac =
+        <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(b"agentspine derived key v1\0");
+    mac.update(purpose.as_bytes());
+    mac.finalize().into_bytes().into()
+}
+
+/// Brings the key's copy in step with the database's key.
+pub(crate) fn sync_key(dir: &Path, key: &[u8; 32]) -> Result<(), FsError> {
+    let state = PrivateDir::open(dir)?;
+    if state.read(KEY_FILE, 33)?.as_deref() == Some(&key[..]) {
+        return Ok(());
+    }
+    agentspine_fs::write_private_file_atomic(dir, KEY_FILE, key)
+}
+
+/// Brings the incident file in step with whether an incident is
+/// unacknowledged.
+pub(crate) fn sync_incident(dir: &Path, unacknowledged: bool) -> Result<(), FsError> {
+    let state = PrivateDir::open(dir)?;
+    let present = state.modified(INCIDENT_FILE)?.is_some();
+    match (unacknowledged, present) {
+        (true, false) => agentspine_fs::write_private_file_atomic(
+            dir,
+            INCIDENT_FILE,
+            b"a damaged state database was replaced; run `agentspine doctor`\n",
+        ),
+        (false, true) => state.remove(INCIDENT_FILE).map(drop),
+        _ => Ok(()),
+    }
+}
