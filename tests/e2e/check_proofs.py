@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 
 
@@ -109,6 +110,22 @@ PROOFS: dict = {
 
 # Finding kinds with a proof above, for the README's list.
 PROVEN = sorted({p.kind for proofs in PROOFS.values() for p in proofs})
+
+# Kinds about agentspine's own memory selection and discovery bound: no
+# host behaviour to measure.
+OWN = {"memory-link-unselectable", "memory-link-missing", "memory-link-unsafe", "bounded-truncated"}
+
+
+def unproven(agentspine: str, timeout: int) -> list:
+    """The finding kinds `check` knows (its SARIF rules) with no proof here."""
+    with tempfile.TemporaryDirectory() as scratch:
+        empty, home = os.path.join(scratch, "proj"), os.path.join(scratch, "home")
+        os.makedirs(os.path.join(empty, ".git"))
+        os.mkdir(home)
+        done = subprocess.run([agentspine, "check", "--root", empty, "--format", "sarif"],
+                              capture_output=True, timeout=timeout, env={"HOME": home, "PATH": os.environ["PATH"]})
+    rules = json.loads(done.stdout)["runs"][0]["tool"]["driver"]["rules"]
+    return sorted({r["id"] for r in rules} - set(PROVEN) - OWN)
 
 
 def check_case(agentspine: str, fixture: str, host: str, cwd: str, env: dict, captured: bytes,

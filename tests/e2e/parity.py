@@ -168,6 +168,11 @@ def main(argv=None) -> int:
               + ", ".join(stray), file=sys.stderr)
 
     passed = failed = skipped = 0
+    if a.agentspine and not a.fixture and not a.host:
+        missing = proofs.unproven(a.agentspine, a.timeout)
+        if missing:
+            failed += 1
+            print(f"agentspine check: finding kinds without a proof against a real client: {', '.join(missing)}")
     print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")  # noqa: E501
     for f, host in todo:
         if host in f.pending and not a.capture_only:
