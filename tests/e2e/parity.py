@@ -93,7 +93,9 @@ def unmount(points):
     """Unmounts each mount point still mounted (a busy one is retried, then detached lazily)."""
     for point in reversed(points):
         for _ in range(10):
-            if not os.path.ismount(point) or subprocess.run(["umount", point], capture_output=True).returncode == 0:
+            # os.path.ismount cannot tell a bind mount of the same filesystem
+            done = subprocess.run(["umount", point], capture_output=True, text=True)
+            if done.returncode == 0 or "not mounted" in done.stderr or "no mount point" in done.stderr:
                 break
             time.sleep(0.2)
         else:

@@ -18,7 +18,7 @@
 //!   the project root or the config home.
 //! - Rules with `paths:` frontmatter join the chain only for a target that
 //!   matches them (gitignore semantics, relative to the directory holding
-//!   `.claude/`).
+//!   `.claude/`); an empty `paths:` list, like none, loads the rule always.
 
 mod globs;
 pub mod imports;
