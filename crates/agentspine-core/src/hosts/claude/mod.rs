@@ -471,6 +471,9 @@ impl<'a> Walk<'a> {
 /// import takes the first unused occurrence of its path there (`None`
 /// when the stripping moved it out of reach).
 fn import_lines(decoded: &str, found: &[String]) -> (Vec<Option<u64>>, Vec<(String, u64)>) {
+    if !decoded.contains('@') {
+        return (vec![None; found.len()], Vec::new()); // no second parse for a file without `@`
+    }
     let (_, body) = split_frontmatter(strip_bom(decoded));
     let start = decoded.len() - body.len();
     let line_of = |at: usize| decoded[..start + at].matches('\n').count() as u64 + 1;
