@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 
 
@@ -48,10 +49,6 @@ PROOFS: dict = {
         Proof("import-outside-cwd", "sub/CLAUDE.md", b"y from sub import", 0),
     ),
     ("claude_imports_depth", "claude"): (Proof("import-depth", "d4.md", b"depth 5", 0),),
-    ("claude_imports_basic", "claude"): (
-        Proof("import-missing", "CLAUDE.md", b"docs/missing.md (", 0),
-        Proof("import-repeated", "docs/c.md", b"doc a\n", 1),
-    ),
     ("above_the_root", "claude"): (Proof("above-root", "tree/CLAUDE.md", b"claude above the root", 1),),
     ("above_the_root", "pi"): (Proof("above-root", "tree/AGENTS.md", b"agents above the root", 1),),
     ("hard_linked_files", "codex"): (Proof("hard-link", "AGENTS.md", b"agents via hard link", 1),),
@@ -68,24 +65,82 @@ PROOFS: dict = {
         Proof("memory-cut", "/memory/MEMORY.md", b"- fact 199\n", 1),
     ),
     ("dir_named_like_candidate", "codex"): (Proof("special-file", "AGENTS.override.md", b"root agents file", 1),),
+    # Every client reads through a bind mount below the root.
+    ("mounted_package", "codex"): (Proof("mount-crossing", "pkg/", b"agents via mount", 1),),
+    ("mounted_package", "claude"): (Proof("mount-crossing", "pkg/", b"claude via mount", 1),),
+    ("mounted_package", "pi"): (Proof("mount-crossing", "pkg/", b"agents via mount", 1),),
+    ("mounted_package", "pi-0.73"): (Proof("mount-crossing", "pkg/", b"agents via mount", 1),),
+    # Without DAC override a mode-000 file is unreadable: Claude Code and
+    # pi leave it out and go on; Codex then sends no project doc at all.
+    ("unreadable_files", "codex"): (
+        Proof("unreadable", "AGENTS.md", b"agents unreadable", 0),
+        Proof("unreadable", "AGENTS.md", b"sub agents readable", 0),
+        Proof("unreadable", "AGENTS.md", b"global codex rule", 1),
+    ),
+    ("unreadable_files", "claude"): (
+        Proof("unreadable", "CLAUDE.md", b"claude unreadable", 0),
+        Proof("unreadable", "CLAUDE.md", b"sub claude readable", 1),
+    ),
+    ("unreadable_files", "pi"): (
+        Proof("unreadable", "AGENTS.md", b"agents unreadable", 0),
+        Proof("unreadable", "AGENTS.md", b"sub agents readable", 1),
+    ),
+    ("unreadable_files", "pi-0.73"): (
+        Proof("unreadable", "AGENTS.md", b"agents unreadable", 0),
+        Proof("unreadable", "AGENTS.md", b"sub agents readable", 1),
+    ),
+    ("claude_import_outside_root", "claude"): (
+        Proof("import-outside-root", "CLAUDE.md", b"notes outside the root", 1),
+    ),
+    # Claude Code reads all 300; agentspine follows 256 and says so.
+    ("claude_import_limit", "claude"): (Proof("import-limit", "CLAUDE.md", b"import number 299", 1),),
+    # Both rules load unconditionally; the unclosed one with its `---` line.
+    ("claude_rules_frontmatter", "claude"): (
+        Proof("rules-frontmatter-malformed", ".claude/rules/open.md", b"---\npaths: api/**\nunclosed rule body", 1),
+        Proof("rules-frontmatter-malformed", ".claude/rules/empty.md", b"empty paths rule", 1),
+    ),
+    # An @path in a code span or a fence is not expanded.
+    ("claude_imports_basic", "claude"): (
+        Proof("import-missing", "CLAUDE.md", b"docs/missing.md (", 0),
+        Proof("import-repeated", "docs/c.md", b"doc a\n", 1),
+        Proof("import-in-code", "CLAUDE.md", b"code span target (must not load)", 0),
+        Proof("import-in-code", "CLAUDE.md", b"fence target (must not load)", 0),
+    ),
 }
 
 # Finding kinds with a proof above, for the README's list.
 PROVEN = sorted({p.kind for proofs in PROOFS.values() for p in proofs})
 
+# Kinds about agentspine's own memory selection and discovery bound: no
+# host behaviour to measure.
+OWN = {"memory-link-unselectable", "memory-link-missing", "memory-link-unsafe", "bounded-truncated"}
+
+
+def unproven(agentspine: str, timeout: int) -> list:
+    """The finding kinds `check` knows (its SARIF rules) with no proof here."""
+    with tempfile.TemporaryDirectory() as scratch:
+        empty, home = os.path.join(scratch, "proj"), os.path.join(scratch, "home")
+        os.makedirs(os.path.join(empty, ".git"))
+        os.mkdir(home)
+        done = subprocess.run([agentspine, "check", "--root", empty, "--format", "sarif"],
+                              capture_output=True, timeout=timeout, env={"HOME": home, "PATH": os.environ["PATH"]})
+    rules = json.loads(done.stdout)["runs"][0]["tool"]["driver"]["rules"]
+    return sorted({r["id"] for r in rules} - set(PROVEN) - OWN)
+
 
 def check_case(agentspine: str, fixture: str, host: str, cwd: str, env: dict, captured: bytes,
-               timeout: int) -> list:
-    """The failures of the proofs for one case (empty: all hold)."""
+               timeout: int, wrap=()) -> list:
+    """The failures of the proofs for one case (empty: all hold). WRAP
+    prefixes both agentspine runs, as it prefixed the client's."""
     proofs = PROOFS.get((fixture, host), ())
     if not proofs:
         return []
-    resolved = subprocess.run([agentspine, "resolve", "--host", host, "--cwd", cwd, "--json"],
+    resolved = subprocess.run([*wrap, agentspine, "resolve", "--host", host, "--cwd", cwd, "--json"],
                               cwd=cwd, env=env, capture_output=True, timeout=timeout)
     if resolved.returncode != 0:
         return [f"resolve exit {resolved.returncode}"]
     root = json.loads(resolved.stdout)["project_root"]
-    done = subprocess.run([agentspine, "check", "--root", root, "--paths", cwd, "--host", host, "--json"],
+    done = subprocess.run([*wrap, agentspine, "check", "--root", root, "--paths", cwd, "--host", host, "--json"],
                           cwd=cwd, env=env, capture_output=True, timeout=timeout)
     if done.returncode != 0:
         return [f"check exit {done.returncode}: {done.stderr.decode('utf-8', 'replace').strip()[-200:]}"]

@@ -61,6 +61,13 @@ class Fixture:
     # Claude: compare the "Contents of" entries as a set (the host reads
     # .claude/rules in directory-listing order; agentspine sorts).
     unordered_entries: bool = False
+    modes: dict = field(default_factory=dict)        # tree-relative path -> mode, set after writing
+    # (source, target) tree-relative directories: parity.py bind-mounts
+    # source on target after building (as root) and unmounts it after.
+    mounts: tuple = ()
+    # A command prefix for the client, `resolve` and `check` of this case
+    # (e.g. DAC_AS_USER, so that a mode-000 file is unreadable as root).
+    wrap: tuple = ()
 
 
 def _filler(nbytes: int, tag: str) -> bytes:
@@ -79,6 +86,10 @@ def _claude_project_key(path: str) -> str:
     """Claude Code's projects/<enc> name: non-alphanumerics become '-'."""
     return re.sub(r"[^A-Za-z0-9]", "-", path)
 
+
+# Runs a command without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (uid 0
+# keeps its files; the permission bits then apply to it as to a user).
+DAC_AS_USER = ("setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--")
 
 GLOBALS = {
     ".codex/AGENTS.md": b"# Global codex\n\nglobal codex rule\n",
@@ -465,6 +476,47 @@ FIXTURES: list[Fixture] = [
                ".claude/rules/api.md": b"---\npaths: api/**\n---\napi-only rule\n",
                "src/main.ts": b"export {};\n"},
         git=(".",), cwd="."),
+    Fixture(
+        "mounted_package", ALL,
+        "A package directory that is a bind mount of a tree outside the project (agentspine check: mount-crossing).",
+        files={"proj/AGENTS.md": b"proj agents\n", "proj/CLAUDE.md": b"proj claude\n",
+               "outside/AGENTS.md": b"agents via mount\n", "outside/CLAUDE.md": b"claude via mount\n"},
+        dirs=("proj/pkg",), mounts=(("outside", "proj/pkg"),),
+        git=("proj",), cwd="proj/pkg",
+        declared={h: "a mount point below the root is never crossed (crates/agentspine-core/tests/core/check.rs: a_bind_mount_below_the_root_is_one_finding_per_directory)" for h in ALL}),
+    Fixture(
+        "unreadable_files", ALL,
+        "Mode-000 AGENTS.md and CLAUDE.md at the root, readable ones in cwd; run without DAC override (agentspine check: unreadable).",
+        files={"AGENTS.md": b"agents unreadable\n", "CLAUDE.md": b"claude unreadable\n",
+               "sub/AGENTS.md": b"sub agents readable\n", "sub/CLAUDE.md": b"sub claude readable\n"},
+        home=GLOBALS, modes={"AGENTS.md": 0o000, "CLAUDE.md": 0o000}, wrap=DAC_AS_USER,
+        git=(".",), cwd="sub",
+        declared={"codex": "agentspine leaves out only the unreadable file (crates/agentspine-core/tests/core/check.rs: an_unreadable_file_is_left_out_and_codex_loses_every_project_doc)"}),
+    Fixture(
+        "claude_import_outside_root", ("claude",),
+        "An approved @../ import of a file outside the git root (agentspine check: import-outside-root).",
+        files={"proj/CLAUDE.md": b"proj claude\n@../shared/notes.md\n", "shared/notes.md": b"notes outside the root\n"},
+        home_fn=lambda tree, home: {".claude.json": (
+            '{"projects": {"%s": {"hasClaudeMdExternalIncludesApproved": true, '
+            '"hasClaudeMdExternalIncludesWarningShown": true}}}' % os.path.join(tree, "proj")).encode()},
+        git=("proj",), cwd="proj",
+        declared={"claude": "never reads outside the project root (crates/agentspine-core/tests/core/differences.rs: a_project_import_outside_the_cwd_needs_approval_and_stays_in_the_root)"}),
+    Fixture(
+        "claude_import_limit", ("claude",),
+        "A CLAUDE.md with 300 imports, more than agentspine follows (agentspine check: import-limit).",
+        files={"CLAUDE.md": b"many imports\n" + b"".join(b"@d/i%03d.md\n" % i for i in range(300)),
+               **{f"d/i{i:03d}.md": f"import number {i:03d}\n".encode() for i in range(300)}},
+        git=(".",), cwd=".",
+        declared={"claude": "agentspine follows at most 256 imports (crates/agentspine-core/tests/core/bad_input.rs: a_file_with_ten_thousand_imports_stays_bounded)"}),
+    Fixture(
+        "claude_rules_frontmatter", ("claude",),
+        "Rules whose frontmatter never closes and whose paths: list is empty (agentspine check: rules-frontmatter-malformed).",
+        files={"CLAUDE.md": b"root claude\n",
+               ".claude/rules/open.md": b"---\npaths: api/**\nunclosed rule body\n",
+               ".claude/rules/empty.md": b"---\npaths: []\n---\nempty paths rule\n",
+               "src/main.ts": b"export {};\n"},
+        git=(".",), cwd=".",
+        unordered_entries=True),
 ]
 
 from fixtures_gemini import gemini_fixtures  # noqa: E402
@@ -520,6 +572,8 @@ def build_fixture(name: str, dest: str):
         os.makedirs(os.path.join(tree, rel), exist_ok=True)
     for rel, value in fx.files.items():
         _write(tree, rel, value)
+    for rel, mode in fx.modes.items():
+        os.chmod(os.path.join(tree, rel), mode)
     for rel in fx.home_dirs:
         os.makedirs(os.path.join(home, rel), exist_ok=True)
     for rel, value in fx.home.items():

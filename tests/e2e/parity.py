@@ -72,6 +72,52 @@ def ctx(data: bytes, off: int, width: int = 24) -> str:
     return repr(data[lo:off + width // 2])
 
 
+def bind_mounts(f, tree: str) -> str | None:
+    """Bind-mounts the fixture's mounts; the reason when it cannot (then none is left mounted)."""
+    done = []
+    for source, target in f.mounts:
+        if os.geteuid() != 0:
+            why = "bind mounts need root"
+        else:
+            p = subprocess.run(["mount", "--bind", os.path.join(tree, source), os.path.join(tree, target)],
+                               capture_output=True, text=True)
+            why = None if p.returncode == 0 else f"mount refused: {p.stderr.strip()}"
+        if why:
+            unmount(done)
+            return why
+        done.append(os.path.join(tree, target))
+    return None
+
+
+def unmount(points):
+    """Unmounts each mount point still mounted (a busy one is retried, then detached lazily)."""
+    for point in reversed(points):
+        for _ in range(10):
+            # os.path.ismount cannot tell a bind mount of the same filesystem
+            done = subprocess.run(["umount", point], capture_output=True, text=True)
+            if done.returncode == 0 or "not mounted" in done.stderr or "no mount point" in done.stderr:
+                break
+            time.sleep(0.2)
+        else:
+            subprocess.run(["umount", "-l", point], capture_output=True)
+
+
+def wrap_refused(f, tree: str) -> str | None:
+    """Why the fixture's wrap cannot make its mode-000 files unreadable here (None: it can)."""
+    if not f.wrap:
+        return None
+    if not shutil.which(f.wrap[0]):
+        return f"{f.wrap[0]} is not installed"
+    for rel, mode in f.modes.items():
+        if mode & 0o444 == 0:
+            p = subprocess.run([*f.wrap, "test", "-r", os.path.join(tree, rel)], capture_output=True)
+            if p.returncode == 0:
+                return f"{rel} stays readable under {' '.join(f.wrap)}"
+            if p.returncode != 1:
+                return f"{' '.join(f.wrap)} refused: {p.stderr.decode('utf-8', 'replace').strip()}"
+    return None
+
+
 def cases(hosts, names):
     for f in fx.FIXTURES:
         if names and f.name not in names:
@@ -124,6 +170,11 @@ def main(argv=None) -> int:
               + ", ".join(stray), file=sys.stderr)
 
     passed = failed = skipped = 0
+    if a.agentspine and not a.fixture and not a.host:
+        missing = proofs.unproven(a.agentspine, a.timeout)
+        if missing:
+            failed += 1
+            print(f"agentspine check: finding kinds without a proof against a real client: {', '.join(missing)}")
     print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")  # noqa: E501
     for f, host in todo:
         if host in f.pending and not a.capture_only:
@@ -136,73 +187,17 @@ def main(argv=None) -> int:
         tree, cwd, home = fx.build_fixture(f.name, dest)
         env = fx.fixture_env(f.name, tree, home)
         keep = os.path.join(a.keep, f"{f.name}.{host}") if a.keep else None
-        t0 = time.monotonic()
-        try:
-            recs = cap.run_host(host, tree, cwd, home, env=env, keep=keep, timeout=a.timeout)
-            got_host = cap.to_bytes(cap.extract(host, recs, a.claude_entries_only and host == "claude"))
-        except cap.CaptureError as e:
-            failed += 1
-            msg = str(e).strip().splitlines()
-            print(f"{f.name:30} {host:6} {'ERROR':6} {time.monotonic() - t0:5.1f}  capture: {msg[0] if msg else ''}")
-            for line in msg[1:8]:
-                print(f"{'':52}{line}")
+        why = bind_mounts(f, tree) or wrap_refused(f, tree)
+        if why:
+            unmount([os.path.join(tree, t) for _, t in f.mounts])
+            skipped += 1
+            print(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  {why}")
+            shutil.rmtree(dest, ignore_errors=True)
             continue
-        secs = time.monotonic() - t0
-        if a.capture_only:
-            with open(os.path.join(a.capture_only, f"{f.name}.{host}.txt"), "wb") as out:
-                out.write(cap.to_bytes(cap.extract(host, recs)))
-            if host == "claude":
-                with open(os.path.join(a.capture_only, f"{f.name}.claude.entries.txt"), "wb") as out:
-                    out.write(cap.to_bytes(cap.extract(host, recs, True)))
-            passed += 1
-            print(f"{f.name:30} {host:6} {'OK':6} {secs:5.1f}  {len(got_host)} bytes")
-        else:
-            run_env = cap.base_env()
-            run_env.update(cap.instruction_env(host, home, env))
-            try:
-                p = subprocess.run([a.agentspine, "resolve", "--host", host, "--cwd", cwd, "--format", "native"],
-                                   cwd=cwd, env=run_env, capture_output=True, timeout=a.timeout)
-            except (OSError, subprocess.TimeoutExpired) as e:
-                failed += 1
-                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine: {e}")
-                continue
-            if p.returncode != 0:
-                failed += 1
-                err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine exit {p.returncode}: "
-                      f"{err[-1] if err else ''}")
-                continue
-            ours = p.stdout
-            # `agentspine check` on the same case: each finding it must
-            # report, shown to be what the real client did.
-            proof_failures = proofs.check_case(a.agentspine, f.name, host, cwd, run_env,
-                                               cap.to_bytes(cap.extract(host, recs)), a.timeout)
-            if proof_failures:
-                failed += 1
-                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine check: {proof_failures[0]}")
-                for line in proof_failures[1:]:
-                    print(f"{'':52}{line}")
-                continue
-            off = first_diff(got_host, ours)
-            if f.unordered_entries and host == "claude" and same_entries(got_host, ours):
-                off = None
-            if host in f.declared:
-                if off is None:
-                    failed += 1
-                    print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  declared difference no longer differs: "
-                          f"{f.declared[host]}")
-                else:
-                    skipped += 1
-                    print(f"{f.name:30} {host:6} {'DIFF':6} {secs:5.1f}  declared: {f.declared[host]}")
-            elif off is None:
-                passed += 1
-                print(f"{f.name:30} {host:6} {'PASS':6} {secs:5.1f}  {len(ours)} bytes")
-            else:
-                failed += 1
-                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  first diff at byte {off} "
-                      f"(host {len(got_host)} B, agentspine {len(ours)} B)")
-                print(f"{'':52}host:       {ctx(got_host, off)}")
-                print(f"{'':52}agentspine: {ctx(ours, off)}")
+        try:
+            failed, passed, skipped = run_case(a, f, host, tree, cwd, home, env, keep, (failed, passed, skipped))
+        finally:
+            unmount([os.path.join(tree, t) for _, t in f.mounts])
         if not a.keep_trees:
             shutil.rmtree(dest, ignore_errors=True)
     if not a.keep_trees and not a.work:
@@ -213,6 +208,79 @@ def main(argv=None) -> int:
         print(f"captured into {a.capture_only}")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
+
+
+def run_case(a, f, host, tree, cwd, home, env, keep, counts):
+    """Captures one case and compares it; returns the updated (failed, passed, skipped)."""
+    failed, passed, skipped = counts
+    t0 = time.monotonic()
+    try:
+        recs = cap.run_host(host, tree, cwd, home, env=env, keep=keep, timeout=a.timeout, wrap=f.wrap)
+        got_host = cap.to_bytes(cap.extract(host, recs, a.claude_entries_only and host == "claude"))
+    except cap.CaptureError as e:
+        failed += 1
+        msg = str(e).strip().splitlines()
+        print(f"{f.name:30} {host:6} {'ERROR':6} {time.monotonic() - t0:5.1f}  capture: {msg[0] if msg else ''}")
+        for line in msg[1:8]:
+            print(f"{'':52}{line}")
+        return failed, passed, skipped
+    secs = time.monotonic() - t0
+    if a.capture_only:
+        with open(os.path.join(a.capture_only, f"{f.name}.{host}.txt"), "wb") as out:
+            out.write(cap.to_bytes(cap.extract(host, recs)))
+        if host == "claude":
+            with open(os.path.join(a.capture_only, f"{f.name}.claude.entries.txt"), "wb") as out:
+                out.write(cap.to_bytes(cap.extract(host, recs, True)))
+        passed += 1
+        print(f"{f.name:30} {host:6} {'OK':6} {secs:5.1f}  {len(got_host)} bytes")
+    else:
+        run_env = cap.base_env()
+        run_env.update(cap.instruction_env(host, home, env))
+        try:
+            p = subprocess.run([*f.wrap, a.agentspine, "resolve", "--host", host, "--cwd", cwd, "--format", "native"],
+                               cwd=cwd, env=run_env, capture_output=True, timeout=a.timeout)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            failed += 1
+            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine: {e}")
+            return failed, passed, skipped
+        if p.returncode != 0:
+            failed += 1
+            err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine exit {p.returncode}: "
+                  f"{err[-1] if err else ''}")
+            return failed, passed, skipped
+        ours = p.stdout
+        # `agentspine check` on the same case: each finding it must
+        # report, shown to be what the real client did.
+        proof_failures = proofs.check_case(a.agentspine, f.name, host, cwd, run_env,
+                                           cap.to_bytes(cap.extract(host, recs)), a.timeout, f.wrap)
+        if proof_failures:
+            failed += 1
+            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine check: {proof_failures[0]}")
+            for line in proof_failures[1:]:
+                print(f"{'':52}{line}")
+            return failed, passed, skipped
+        off = first_diff(got_host, ours)
+        if f.unordered_entries and host == "claude" and same_entries(got_host, ours):
+            off = None
+        if host in f.declared:
+            if off is None:
+                failed += 1
+                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  declared difference no longer differs: "
+                      f"{f.declared[host]}")
+            else:
+                skipped += 1
+                print(f"{f.name:30} {host:6} {'DIFF':6} {secs:5.1f}  declared: {f.declared[host]}")
+        elif off is None:
+            passed += 1
+            print(f"{f.name:30} {host:6} {'PASS':6} {secs:5.1f}  {len(ours)} bytes")
+        else:
+            failed += 1
+            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  first diff at byte {off} "
+                  f"(host {len(got_host)} B, agentspine {len(ours)} B)")
+            print(f"{'':52}host:       {ctx(got_host, off)}")
+            print(f"{'':52}agentspine: {ctx(ours, off)}")
+    return failed, passed, skipped
 
 
 if __name__ == "__main__":

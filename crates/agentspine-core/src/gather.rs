@@ -17,7 +17,14 @@ pub(crate) struct Gather {
 impl Gather {
     /// Records a candidate that did not make it into the chain.
     pub(crate) fn probe(&mut self, path: impl Into<String>, scope: Scope, verdict: Verdict) {
-        self.probes.push(Probe { path: path.into(), scope, verdict, host_differs: None, imported_by: None });
+        self.probes.push(Probe {
+            path: path.into(),
+            scope,
+            verdict,
+            host_differs: None,
+            imported_by: None,
+            imported_at: None,
+        });
     }
 
     /// Records a candidate with a note on what the host itself would do.
@@ -34,6 +41,7 @@ impl Gather {
             verdict,
             host_differs: Some(note),
             imported_by: None,
+            imported_at: None,
         });
     }
 
@@ -95,5 +103,6 @@ pub(crate) fn part(scope: Scope, path: PathBuf, label: String, snapshot: &Snapsh
         sha256: sha256_hex(&snapshot.bytes),
         cut: None,
         imported_by: None,
+        code_imports: Vec::new(),
     }
 }

@@ -69,6 +69,11 @@ pub struct Part {
     pub cut: Option<Cut>,
     /// Label of the file whose `@` import brought this one in.
     pub imported_by: Option<String>,
+    /// `@path` tokens inside inline code or a code block of this file that
+    /// look like imports, with their lines (1-based): the host expands
+    /// none of them. Kept out of JSON; `check` reports them.
+    #[serde(skip)]
+    pub code_imports: Vec<(String, u64)>,
 }
 
 /// The outcome for one candidate that was probed.
@@ -188,6 +193,10 @@ pub struct Probe {
     /// of JSON: `check` reads it to name the importing file).
     #[serde(skip)]
     pub imported_by: Option<String>,
+    /// The line of that `@` import in the importing file (1-based; kept
+    /// out of JSON like `imported_by`).
+    #[serde(skip)]
+    pub imported_at: Option<u64>,
 }
 
 /// Something the user should know that did not stop the resolution.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use agentspine_fs::FileKind;
 
 use super::discover::{Discovered, label};
-use super::{Finding, Kind, Silence};
+use super::{Finding, Kind, Severity, Silence};
 use crate::host::Host;
 use crate::resolution::{Resolution, Scope, Verdict};
 
@@ -34,11 +34,14 @@ pub(crate) struct Raw {
     pub(crate) line: Option<u64>,
     pub(crate) message: String,
     pub(crate) agentspine: Option<String>,
+    /// Where the host's measured behaviour makes the finding weigh more
+    /// than its kind's default (Codex and an unreadable file).
+    pub(crate) severity: Option<Severity>,
 }
 
 impl Raw {
     pub(crate) fn new(kind: Kind, host: Option<Host>, path: impl Into<String>, message: String) -> Raw {
-        Raw { kind, host, path: path.into(), line: None, message, agentspine: None }
+        Raw { kind, host, path: path.into(), line: None, message, agentspine: None, severity: None }
     }
 
     fn line(self, line: Option<u64>) -> Raw {
@@ -47,6 +50,10 @@ impl Raw {
 
     fn agentspine(self, text: impl Into<String>) -> Raw {
         Raw { agentspine: Some(text.into()), ..self }
+    }
+
+    fn severity(self, severity: Severity) -> Raw {
+        Raw { severity: Some(severity), ..self }
     }
 }
 
@@ -69,7 +76,7 @@ impl Sink {
         let key = (raw.path.clone(), raw.line, raw.host.map(Host::as_str), raw.kind, raw.message.clone());
         let finding = self.found.entry(key).or_insert_with(|| Finding {
             kind: raw.kind,
-            severity: raw.kind.severity(),
+            severity: raw.severity.unwrap_or_else(|| raw.kind.severity()),
             host: raw.host,
             path: raw.path,
             line: raw.line,
@@ -165,18 +172,32 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                 format!("{name} skips it: it is a {kind}, not a regular file"),
             )
             .agentspine("agentspine never opens it for reading"),
+            // One finding per directory: agentspine does not look past the
+            // mount, so it cannot tell which of the host's names are there.
             Verdict::MountCrossing => Raw::new(
                 Kind::MountCrossing,
                 Some(host),
-                path,
-                format!("{name} reads it through a mount point below the root"),
+                mounted_dir(&probe.path),
+                format!("{name} reads its instruction files in this directory through a mount point below the root"),
             )
-            .agentspine("agentspine never crosses a mount point below the root"),
+            .agentspine("agentspine never crosses a mount point below the root: it reads none of them"),
+            // Measured (tests/e2e, unreadable_files): Codex stops at the
+            // error and sends none of the project's docs; the others skip
+            // the file.
+            Verdict::PermissionDenied if host == Host::Codex => Raw::new(
+                Kind::Unreadable,
+                Some(host),
+                path,
+                "Codex cannot read it (permission denied) and then sends none of the project's AGENTS.md files, \
+                 only the global one"
+                    .to_owned(),
+            )
+            .severity(Severity::Error),
             Verdict::PermissionDenied => Raw::new(
                 Kind::Unreadable,
                 Some(host),
                 path,
-                format!("{name} cannot read it either: permission denied"),
+                format!("{name} cannot read it either (permission denied) and leaves it out"),
             ),
             Verdict::Refused { code } if code == "bounded-truncated" => Raw::new(
                 Kind::BoundedTruncated,
@@ -235,7 +256,7 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                 probe.path
             )),
             Verdict::ImportLimit => import(probe, Kind::ImportLimit, format!(
-                "agentspine follows at most {} imports per resolution; {} are not checked",
+                "{name} reads every import; agentspine follows at most {} imports per resolution, so {} are neither checked nor in its own chain",
                 crate::hosts::claude::MAX_IMPORTS,
                 probe.path
             )),
@@ -256,10 +277,45 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
     }
 }
 
-/// An import finding, named after the file that imports.
+/// An import finding, named after the file that imports, at the line of
+/// its `@` import.
 fn import(probe: &crate::resolution::Probe, kind: Kind, message: String) -> Raw {
     let host = Some(Host::Claude);
     Raw::new(kind, host, probe.imported_by.clone().unwrap_or_else(|| probe.path.clone()), message)
+        .line(probe.imported_at)
+}
+
+/// The directory a mount-crossing candidate lies in, as `dir/` (a
+/// `.claude/` candidate counts for its holder).
+fn mounted_dir(label: &str) -> String {
+    let dir = label.rsplit_once('/').map_or("", |(d, _)| d);
+    let dir = if dir == ".claude" { "" } else { dir.strip_suffix("/.claude").unwrap_or(dir) };
+    if dir.is_empty() { ".".to_owned() } else { format!("{dir}/") }
+}
+
+/// Each `@path` inside code of a Claude Code part that looks like an
+/// import: Claude Code sends the text as written and imports nothing.
+pub(crate) fn code_imports(chain: &Resolution, dir: &str, sink: &mut Sink) {
+    if chain.host != Host::Claude {
+        return;
+    }
+    for part in chain.parts.iter().filter(|p| matches!(p.scope, Scope::Project | Scope::Local)) {
+        for (path, line) in &part.code_imports {
+            sink.add(
+                Raw::new(
+                    Kind::ImportInCode,
+                    Some(Host::Claude),
+                    part.label.clone(),
+                    format!(
+                        "Claude Code does not expand @{path} here: it is inside inline code or a code block, so the \
+                         file is not imported (write it outside code to import it)"
+                    ),
+                )
+                .line(Some(*line)),
+                Some(dir),
+            );
+        }
+    }
 }
 
 /// Whether the discovery saw the file a probe names.

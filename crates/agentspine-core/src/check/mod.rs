@@ -123,6 +123,8 @@ pub enum Kind {
     ImportRepeated,
     /// More `@` imports than agentspine follows.
     ImportLimit,
+    /// An `@path` inside inline code or a code block: not expanded.
+    ImportInCode,
     /// An approved `@` import outside the project: the host reads it.
     ImportOutsideRoot,
     /// A `.claude/rules` file whose `paths:` match no file under the root.
@@ -166,6 +168,7 @@ impl Kind {
             Kind::ImportMissing => "import-missing",
             Kind::ImportRepeated => "import-repeated",
             Kind::ImportLimit => "import-limit",
+            Kind::ImportInCode => "import-in-code",
             Kind::ImportOutsideRoot => "import-outside-root",
             Kind::RulesPathsUnmatched => "rules-paths-unmatched",
             Kind::RulesFrontmatterMalformed => "rules-frontmatter-malformed",
@@ -183,7 +186,7 @@ impl Kind {
     }
 
     /// Every kind, in the order they are documented.
-    pub const ALL: [Kind; 24] = [
+    pub const ALL: [Kind; 25] = [
         Kind::BudgetCut,
         Kind::BudgetDropped,
         Kind::MemoryCut,
@@ -195,6 +198,7 @@ impl Kind {
         Kind::ImportMissing,
         Kind::ImportRepeated,
         Kind::ImportLimit,
+        Kind::ImportInCode,
         Kind::ImportOutsideRoot,
         Kind::RulesPathsUnmatched,
         Kind::RulesFrontmatterMalformed,
@@ -235,6 +239,7 @@ impl Kind {
             | Kind::MemoryLinkUnsafe => Severity::Warning,
             Kind::ImportRepeated
             | Kind::ImportLimit
+            | Kind::ImportInCode
             | Kind::AboveRoot
             | Kind::MemoryLinkUnselectable
             | Kind::BoundedTruncated => Severity::Note,
@@ -407,6 +412,7 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
                 transcript_path: None,
             })?;
             findings::of_resolution(&chain, dir, &found, &mut sink);
+            findings::code_imports(&chain, dir, &mut sink);
             if *host == Host::Claude {
                 rules::check(&root, &root_path, &chain, &found, &mut sink);
             }

@@ -55,7 +55,9 @@ pub(crate) fn check(root: &Root, root_path: &Path, chain: &Resolution, found: &D
                     Kind::RulesFrontmatterMalformed,
                     Some(Host::Claude),
                     probe.path.clone(),
-                    "`paths:` lists no pattern".to_owned(),
+                    "`paths:` lists no pattern: Claude Code treats the rule as unconditional and loads it in every \
+                     session"
+                        .to_owned(),
                 ),
                 None,
             );

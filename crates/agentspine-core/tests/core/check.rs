@@ -112,12 +112,12 @@ fn claude_import_findings_name_the_importing_file() {
     assert_eq!(
         found(&c),
         vec![
-            row("import-outside-cwd", "claude", "CLAUDE.md", None),
-            row("import-outside-cwd", "claude", "CLAUDE.md", None),
-            row("import-outside-cwd", "claude", "CLAUDE.md", None),
-            row("import-missing", "claude", "CLAUDE.md", None),
-            row("import-repeated", "claude", "b.md", None),
-            row("import-depth", "claude", "d.md", None),
+            row("import-outside-cwd", "claude", "CLAUDE.md", Some(1)),
+            row("import-outside-cwd", "claude", "CLAUDE.md", Some(2)),
+            row("import-missing", "claude", "CLAUDE.md", Some(2)),
+            row("import-outside-cwd", "claude", "CLAUDE.md", Some(3)),
+            row("import-repeated", "claude", "b.md", Some(1)),
+            row("import-depth", "claude", "d.md", Some(1)),
         ]
     );
     let outside: Vec<(&str, &[String])> = c
@@ -129,9 +129,9 @@ fn claude_import_findings_name_the_importing_file() {
     assert_eq!(
         outside,
         vec![
-            ("Claude Code drops the import of a.md", &["pkg".to_owned()][..]),
             ("Claude Code drops the import of docs/conventions.md", &["pkg".to_owned()][..]),
             ("Claude Code drops the import of missing.md", &["pkg".to_owned()][..]),
+            ("Claude Code drops the import of a.md", &["pkg".to_owned()][..]),
         ]
     );
 }

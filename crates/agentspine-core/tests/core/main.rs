@@ -11,6 +11,7 @@ mod aliases;
 mod bad_input;
 mod catalog;
 mod check;
+mod check_measured;
 mod counts;
 mod differences;
 mod gemini;

@@ -107,7 +107,7 @@ fn a_query_ranks_passages_of_the_same_catalog() {
         "line_end": 3,
         "line_start": 3,
         "rel_path": "packages/api/AGENTS.override.md",
-        "score": 6.996,
+        "score": 8.107,
         "source_id": "src_[6]"
       },
       {
@@ -115,7 +115,7 @@ fn a_query_ranks_passages_of_the_same_catalog() {
         "line_end": 3,
         "line_start": 3,
         "rel_path": "packages/web/CLAUDE.md",
-        "score": 2.826,
+        "score": 3.208,
         "source_id": "src_[9]"
       }
     ]

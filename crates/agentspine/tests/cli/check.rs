@@ -68,6 +68,7 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
         "packages/api",
         "packages/web",
         "services/billing",
+        "tools/release",
         "packages/api/src/handlers"
       ],
       "findings": [
@@ -76,10 +77,12 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
             "packages/api",
             "packages/web",
             "services/billing",
+            "tools/release",
             "packages/api/src/handlers"
           ],
           "host": "claude",
           "id": "import-outside-cwd",
+          "line": 4,
           "message": "Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)",
           "path": "CLAUDE.md",
           "safety": false,
@@ -107,6 +110,50 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
           "path": "services/billing/AGENTS.md",
           "safety": true,
           "severity": "error"
+        },
+        {
+          "dirs": [],
+          "host": "claude",
+          "id": "rules-paths-unmatched",
+          "message": "Claude Code loads this rule only when a file matching its paths: (CHANGELOG.md) is read; no file under the root matches",
+          "path": "tools/release/.claude/rules/changelog.md",
+          "safety": false,
+          "severity": "warning"
+        },
+        {
+          "dirs": [
+            "tools/release"
+          ],
+          "host": "codex",
+          "id": "shadowed-by-empty",
+          "message": "Codex takes the blank tools/release/AGENTS.override.md in this directory and then drops it: this file is never read",
+          "path": "tools/release/AGENTS.md",
+          "safety": false,
+          "severity": "warning"
+        },
+        {
+          "dirs": [
+            "tools/release"
+          ],
+          "host": "claude",
+          "id": "import-in-code",
+          "line": 3,
+          "message": "Claude Code does not expand @checklist.md here: it is inside inline code or a code block, so the file is not imported (write it outside code to import it)",
+          "path": "tools/release/CLAUDE.md",
+          "safety": false,
+          "severity": "note"
+        },
+        {
+          "dirs": [
+            "tools/release"
+          ],
+          "host": "claude",
+          "id": "import-missing",
+          "line": 5,
+          "message": "the import of tools/release/SIGNING.md names no file",
+          "path": "tools/release/CLAUDE.md",
+          "safety": false,
+          "severity": "warning"
         }
       ],
       "hosts": [
@@ -117,9 +164,10 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
       "summary": {
         "counts": {
           "error": 2,
-          "warning": 1
+          "note": 1,
+          "warning": 4
         },
-        "silenced": 13
+        "silenced": 16
       }
     }
     "#);
@@ -146,8 +194,8 @@ fn text_groups_findings_by_file() {
     let out = ex.run(".", &["check", "--host", "codex,claude"]);
     insta::assert_snapshot!(ex.stdout(&out), @"
     CLAUDE.md
-      error   claude  import-outside-cwd: Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)
-                      sessions started in: packages/api, packages/web, services/billing, packages/api/src/handlers
+      error   claude  import-outside-cwd: line 4: Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)
+                      sessions started in: packages/api, packages/web, services/billing, tools/release, packages/api/src/handlers
     packages/web/AGENTS.md
       warning codex   shadowed-by-empty: Codex takes the blank packages/web/AGENTS.override.md in this directory and then drops it: this file is never read
                       sessions started in: packages/web
@@ -155,12 +203,22 @@ fn text_groups_findings_by_file() {
       error   codex   symlink: Codex follows this link and reads its target; agentspine does not
                       agentspine never follows a link: the file is left out
                       sessions started in: services/billing
+    tools/release/.claude/rules/changelog.md
+      warning claude  rules-paths-unmatched: Claude Code loads this rule only when a file matching its paths: (CHANGELOG.md) is read; no file under the root matches
+    tools/release/AGENTS.md
+      warning codex   shadowed-by-empty: Codex takes the blank tools/release/AGENTS.override.md in this directory and then drops it: this file is never read
+                      sessions started in: tools/release
+    tools/release/CLAUDE.md
+      note    claude  import-in-code: line 3: Claude Code does not expand @checklist.md here: it is inside inline code or a code block, so the file is not imported (write it outside code to import it)
+                      sessions started in: tools/release
+      warning claude  import-missing: line 5: the import of tools/release/SIGNING.md names no file
+                      sessions started in: tools/release
 
     bytes sent (session at the root / in the deepest directory):
       codex    245 bytes (1 file, 0 cut) / 437 bytes in packages/api/src/handlers (3 files, 0 cut)
       claude   1042 bytes (4 files, 0 cut) / 1001 bytes in packages/api/src/handlers (4 files, 0 cut)
 
-    2 errors, 1 warning, 0 notes in 5 directories (13 silenced)
+    2 errors, 4 warnings, 1 note in 6 directories (16 silenced)
     ");
 }
 
@@ -169,9 +227,13 @@ fn github_annotations_name_file_and_line() {
     let ex = seeded();
     let out = ex.run(".", &["check", "--host", "codex,claude", "--format", "github"]);
     insta::assert_snapshot!(ex.stdout(&out), @"
-    ::error file=CLAUDE.md,title=agentspine import-outside-cwd (claude)::Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)
+    ::error file=CLAUDE.md,line=4,title=agentspine import-outside-cwd (claude)::Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)
     ::warning file=packages/web/AGENTS.md,title=agentspine shadowed-by-empty (codex)::Codex takes the blank packages/web/AGENTS.override.md in this directory and then drops it: this file is never read
     ::error file=services/billing/AGENTS.md,title=agentspine symlink (codex)::Codex follows this link and reads its target; agentspine does not
+    ::warning file=tools/release/.claude/rules/changelog.md,title=agentspine rules-paths-unmatched (claude)::Claude Code loads this rule only when a file matching its paths: (CHANGELOG.md) is read; no file under the root matches
+    ::warning file=tools/release/AGENTS.md,title=agentspine shadowed-by-empty (codex)::Codex takes the blank tools/release/AGENTS.override.md in this directory and then drops it: this file is never read
+    ::note file=tools/release/CLAUDE.md,line=3,title=agentspine import-in-code (claude)::Claude Code does not expand @checklist.md here: it is inside inline code or a code block, so the file is not imported (write it outside code to import it)
+    ::warning file=tools/release/CLAUDE.md,line=5,title=agentspine import-missing (claude)::the import of tools/release/SIGNING.md names no file
     ");
 }
 
@@ -219,6 +281,7 @@ fn paths_adds_a_directory_the_discovery_did_not_find() {
             "packages/api",
             "packages/web",
             "services/billing",
+            "tools/release",
             "packages/api/src/handlers",
             "tools/gen"
         ]

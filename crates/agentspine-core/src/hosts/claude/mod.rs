@@ -18,7 +18,7 @@
 //!   the project root or the config home.
 //! - Rules with `paths:` frontmatter join the chain only for a target that
 //!   matches them (gitignore semantics, relative to the directory holding
-//!   `.claude/`).
+//!   `.claude/`); an empty `paths:` list, like none, loads the rule always.
 
 mod globs;
 pub mod imports;
@@ -351,8 +351,10 @@ impl<'a> Walk<'a> {
         };
         let decoded = String::from_utf8_lossy(&snap.bytes);
         let (front, _) = split_frontmatter(&decoded);
+        // An empty `paths:` list makes the rule unconditional, as in Claude
+        // Code (measured: tests/e2e, claude_rules_frontmatter).
         if let Some(Some(holder)) = &rule_holder
-            && let Some(patterns) = rules::paths_patterns(front)
+            && let Some(patterns) = rules::paths_patterns(front).filter(|p| !p.is_empty())
         {
             let target = self.located.target_rel.as_ref().map(|t| self.located.root_path.join(t));
             let matched = target.is_some_and(|t| rules::paths_match(holder, &patterns, &t));
@@ -368,9 +370,12 @@ impl<'a> Walk<'a> {
         }
         let importer_dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
         let found = imports::find_imports(&text);
-        gather.include(part(scope, path, label.clone(), &snap, text));
-        for import in found {
-            self.import(&importer_dir, &import, scope, depth + 1, &label, gather);
+        let (lines, code_imports) = import_lines(&decoded, &found);
+        let mut included = part(scope, path, label.clone(), &snap, text);
+        included.code_imports = code_imports;
+        gather.include(included);
+        for (import, line) in found.into_iter().zip(lines) {
+            self.import(&importer_dir, &import, scope, depth + 1, (&label, line), gather);
         }
     }
 
@@ -381,13 +386,16 @@ impl<'a> Walk<'a> {
         import: &str,
         scope: Scope,
         depth: usize,
-        by: &str,
+        (by, line): (&str, Option<u64>),
         gather: &mut Gather,
     ) {
         let first = gather.probes.len();
         self.import_unmarked(from_dir, import, scope, depth, by, gather);
         for probe in &mut gather.probes[first..] {
-            probe.imported_by.get_or_insert_with(|| by.to_owned());
+            if probe.imported_by.is_none() {
+                probe.imported_by = Some(by.to_owned());
+                probe.imported_at = line;
+            }
         }
     }
 
@@ -455,6 +463,30 @@ impl<'a> Walk<'a> {
             part.imported_by = Some(by.to_owned());
         }
     }
+}
+
+/// The line (1-based) in the file of each import `found` in its cleaned
+/// text, and the import-like `@path` tokens inside its code. The body
+/// after the frontmatter is parsed again with offsets into the file; each
+/// import takes the first unused occurrence of its path there (`None`
+/// when the stripping moved it out of reach).
+fn import_lines(decoded: &str, found: &[String]) -> (Vec<Option<u64>>, Vec<(String, u64)>) {
+    if !decoded.contains('@') {
+        return (vec![None; found.len()], Vec::new()); // no second parse for a file without `@`
+    }
+    let (_, body) = split_frontmatter(strip_bom(decoded));
+    let start = decoded.len() - body.len();
+    let line_of = |at: usize| decoded[..start + at].matches('\n').count() as u64 + 1;
+    let mut at: Vec<Option<(String, usize)>> = imports::find_imports_at(body).into_iter().map(Some).collect();
+    let lines = found
+        .iter()
+        .map(|path| {
+            let slot = at.iter_mut().find(|s| s.as_ref().is_some_and(|(p, _)| p == path))?;
+            slot.take().map(|(_, offset)| line_of(offset))
+        })
+        .collect();
+    let code = imports::find_code_imports(body).into_iter().map(|(p, offset)| (p, line_of(offset))).collect();
+    (lines, code)
 }
 
 fn label_for(base: &Base<'_>, env: &Environment, rel: &str) -> String {

@@ -182,7 +182,11 @@ fn session_briefing_labels_every_part() {
         "src_[4]",
         "src_[5]",
         "src_[6]",
-        "src_[7]"
+        "src_[7]",
+        "src_[8]",
+        "src_[9]",
+        "src_[10]",
+        "src_[11]"
       ],
       "parts": [
         {
@@ -190,21 +194,21 @@ fn session_briefing_labels_every_part() {
           "cut": null,
           "rel_path": "AGENTS.md",
           "scope": "project",
-          "source_id": "src_[8]"
+          "source_id": "src_[12]"
         },
         {
           "bytes": 95,
           "cut": null,
           "rel_path": "packages/api/AGENTS.override.md",
           "scope": "project",
-          "source_id": "src_[9]"
+          "source_id": "src_[13]"
         },
         {
           "bytes": 73,
           "cut": null,
           "rel_path": "CLAUDE.local.md",
           "scope": "doc",
-          "source_id": "src_[10]"
+          "source_id": "src_[14]"
         },
         {
           "bytes": 14,
@@ -214,7 +218,7 @@ fn session_briefing_labels_every_part() {
           },
           "rel_path": "CLAUDE.md",
           "scope": "doc",
-          "source_id": "src_[11]"
+          "source_id": "src_[15]"
         }
       ],
       "receipt": {
@@ -223,22 +227,22 @@ fn session_briefing_labels_every_part() {
         "sources": [
           {
             "sha256": "8734410af43096ccb3645a0dc923160c41fdad09ba5bf8bed05219224b419eb4",
-            "source_id": "src_[8]"
+            "source_id": "src_[12]"
           },
           {
             "sha256": "9d7f1aeccb7341dcffabe61a89409e94df1a04a335c5f4cd45c6b869430c5479",
-            "source_id": "src_[9]"
+            "source_id": "src_[13]"
           },
           {
             "sha256": "0c73c5c8dbfce9eb96f808e45d4f0ed64a5a1aa340cb6f42b40921b110629244",
-            "source_id": "src_[10]"
+            "source_id": "src_[14]"
           },
           {
             "sha256": "ca60439eb6ee6e70277c1866a7e48fbcfd321de97cd7a20bee26fee3759f7457",
-            "source_id": "src_[11]"
+            "source_id": "src_[15]"
           },
           {
-            "sha256": "be768a77e18c8b8d2d6aa345321b7833abd9fc14ac359cb18c3739e3a47af76e",
+            "sha256": "a27d281cf27187873b14e1e49fe9d30219bceae876d0e8ed59642f5c3eb47ff1",
             "source_id": "src_[0]"
           },
           {
@@ -266,8 +270,24 @@ fn session_briefing_labels_every_part() {
             "source_id": "src_[6]"
           },
           {
-            "sha256": "cb448ca8f4acd9a4ec04daabe508a90367b1c3c703bc32ffdad7dc9de1bebdb2",
+            "sha256": "9a6012ad3e47a8c08eae5927d3495185f111fb02197ab7de5ea4aeec5ef7661e",
             "source_id": "src_[7]"
+          },
+          {
+            "sha256": "01ba4719c80b6fe911b091a7c05124b64eeece964e09c058ef8f9805daca546b",
+            "source_id": "src_[8]"
+          },
+          {
+            "sha256": "7c2ee1c27253bb3b2efa83deebcaf0d1d50a08edd4d4a1caef1d60c30b471618",
+            "source_id": "src_[9]"
+          },
+          {
+            "sha256": "d2e2c84054f476f04bccf990f5c4399fb5b6a3a06137211bd801ea56f30d1a29",
+            "source_id": "src_[10]"
+          },
+          {
+            "sha256": "cb448ca8f4acd9a4ec04daabe508a90367b1c3c703bc32ffdad7dc9de1bebdb2",
+            "source_id": "src_[11]"
           }
         ]
       },
@@ -278,7 +298,7 @@ fn session_briefing_labels_every_part() {
           "doc"
         ],
         "counts": {
-          "doc": 10,
+          "doc": 14,
           "project": 2
         },
         "gaps": [],
@@ -291,16 +311,16 @@ fn session_briefing_labels_every_part() {
         "warnings": [
           {
             "code": "budget-exhausted",
-            "message": "the briefing budget of 600 bytes was reached: 1 parts cut, 8 sources left out"
+            "message": "the briefing budget of 600 bytes was reached: 1 parts cut, 12 sources left out"
           }
         ],
         "work": {
-          "bytes_read": 1714,
+          "bytes_read": 2426,
           "confirmations": "[confirmations]",
-          "dir_entries": 23,
-          "dir_enumerations": 9,
-          "opens": 55,
-          "reads": 12,
+          "dir_entries": 30,
+          "dir_enumerations": 11,
+          "opens": 68,
+          "reads": 16,
           "refusals": {
             "budget-exhausted": 0,
             "deadline": 0,
@@ -310,16 +330,16 @@ fn session_briefing_labels_every_part() {
             "io": 0,
             "mount-crossing": 0,
             "not-directory": 0,
-            "not-found": 15,
+            "not-found": 17,
             "not-regular": 0,
             "permission-denied": 0,
             "race": 0,
             "symlink": 0,
             "too-large": 0
           },
-          "reopens": 12,
+          "reopens": 16,
           "retries": 0,
-          "stats": 44
+          "stats": 58
         }
       },
       "sources": [
@@ -329,7 +349,7 @@ fn session_briefing_labels_every_part() {
           "required": true,
           "scope": "project",
           "sha256": "8734410af43096ccb3645a0dc923160c41fdad09ba5bf8bed05219224b419eb4",
-          "source_id": "src_[8]"
+          "source_id": "src_[12]"
         },
         {
           "bytes": 96,
@@ -337,7 +357,7 @@ fn session_briefing_labels_every_part() {
           "required": true,
           "scope": "project",
           "sha256": "9d7f1aeccb7341dcffabe61a89409e94df1a04a335c5f4cd45c6b869430c5479",
-          "source_id": "src_[9]"
+          "source_id": "src_[13]"
         },
         {
           "bytes": 74,
@@ -345,7 +365,7 @@ fn session_briefing_labels_every_part() {
           "required": false,
           "scope": "doc",
           "sha256": "0c73c5c8dbfce9eb96f808e45d4f0ed64a5a1aa340cb6f42b40921b110629244",
-          "source_id": "src_[10]"
+          "source_id": "src_[14]"
         },
         {
           "bytes": 134,
@@ -353,14 +373,14 @@ fn session_briefing_labels_every_part() {
           "required": false,
           "scope": "doc",
           "sha256": "ca60439eb6ee6e70277c1866a7e48fbcfd321de97cd7a20bee26fee3759f7457",
-          "source_id": "src_[11]"
+          "source_id": "src_[15]"
         },
         {
-          "bytes": 668,
+          "bytes": 1081,
           "rel_path": "README.md",
           "required": false,
           "scope": "doc",
-          "sha256": "be768a77e18c8b8d2d6aa345321b7833abd9fc14ac359cb18c3739e3a47af76e",
+          "sha256": "a27d281cf27187873b14e1e49fe9d30219bceae876d0e8ed59642f5c3eb47ff1",
           "source_id": "src_[0]"
         },
         {
@@ -412,15 +432,47 @@ fn session_briefing_labels_every_part() {
           "source_id": "src_[6]"
         },
         {
+          "bytes": 85,
+          "rel_path": "tools/release/AGENTS.md",
+          "required": false,
+          "scope": "doc",
+          "sha256": "9a6012ad3e47a8c08eae5927d3495185f111fb02197ab7de5ea4aeec5ef7661e",
+          "source_id": "src_[7]"
+        },
+        {
+          "bytes": 1,
+          "rel_path": "tools/release/AGENTS.override.md",
+          "required": false,
+          "scope": "doc",
+          "sha256": "01ba4719c80b6fe911b091a7c05124b64eeece964e09c058ef8f9805daca546b",
+          "source_id": "src_[8]"
+        },
+        {
+          "bytes": 141,
+          "rel_path": "tools/release/CLAUDE.md",
+          "required": false,
+          "scope": "doc",
+          "sha256": "7c2ee1c27253bb3b2efa83deebcaf0d1d50a08edd4d4a1caef1d60c30b471618",
+          "source_id": "src_[9]"
+        },
+        {
+          "bytes": 72,
+          "rel_path": "tools/release/checklist.md",
+          "required": false,
+          "scope": "doc",
+          "sha256": "d2e2c84054f476f04bccf990f5c4399fb5b6a3a06137211bd801ea56f30d1a29",
+          "source_id": "src_[10]"
+        },
+        {
           "bytes": 66,
           "rel_path": "packages/api/src/handlers/AGENTS.md",
           "required": false,
           "scope": "doc",
           "sha256": "cb448ca8f4acd9a4ec04daabe508a90367b1c3c703bc32ffdad7dc9de1bebdb2",
-          "source_id": "src_[7]"
+          "source_id": "src_[11]"
         }
       ],
-      "text": "## AGENTS.md · project · src_[8]\n\n# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n\n## packages/api/AGENTS.override.md · project · src_[9]\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## CLAUDE.local.md · doc · src_[10]\n\nMy private notes for this checkout: the staging database is on port 5433.\n\n## CLAUDE.md · doc · src_[11]\n\n# Working in t\n\n"
+      "text": "## AGENTS.md · project · src_[12]\n\n# Monorepo conventions\n\n- Run `make check` before you commit; CI runs the same target.\n- Every package owns its tests; never import across `packages/*` internals.\n\n## packages/api/AGENTS.override.md · project · src_[13]\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## CLAUDE.local.md · doc · src_[14]\n\nMy private notes for this checkout: the staging database is on port 5433.\n\n## CLAUDE.md · doc · src_[15]\n\n# Working in t\n\n"
     }
     "###);
 }
@@ -457,6 +509,10 @@ fn claude_briefing_memory_fact_is_readable_by_id() {
       "doc packages/web/AGENTS.md",
       "doc packages/web/CLAUDE.md",
       "doc services/billing/CLAUDE.md",
+      "doc tools/release/AGENTS.md",
+      "doc tools/release/AGENTS.override.md",
+      "doc tools/release/CLAUDE.md",
+      "doc tools/release/checklist.md",
       "doc packages/api/src/handlers/AGENTS.md"
     ]
     "#);
@@ -492,7 +548,7 @@ fn knowledge_query_ranks_passages() {
         "line_end": 4,
         "line_start": 3,
         "rel_path": "docs/conventions.md",
-        "score": 4.437,
+        "score": 5.17,
         "source_id": "src_[4]"
       }
     ]
