@@ -62,6 +62,22 @@ pub struct CachedSnapshot {
     pub last_used: i64,
 }
 
+impl CachedSnapshot {
+    /// Whether a use of this snapshot should be recorded: its recency is
+    /// older than [`TOUCH_EVERY`] (or from a clock ahead of this one).
+    /// Within that, a use changes nothing worth a write: eviction is least
+    /// recently used by the hour, and a hook that only reads snapshots
+    /// then writes nothing.
+    pub fn use_is_stale(&self) -> bool {
+        let age = now_ns().saturating_sub(self.last_used);
+        !(0..i64::try_from(TOUCH_EVERY.as_nanos()).unwrap_or(i64::MAX)).contains(&age)
+    }
+}
+
+/// How long a recorded use of a snapshot counts as recent (see
+/// [`CachedSnapshot::use_is_stale`]).
+pub const TOUCH_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
 /// How full the cache is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CacheStats {
@@ -127,6 +143,29 @@ impl Store {
         }
         if changes.is_empty() {
             return Ok(0);
+        }
+        // A load that found every snapshot it keeps (the usual hook): its
+        // `Retain` drops nothing, so nothing is written (no write lock, no
+        // WAL frames for the next process to read back).
+        if changes.iter().all(|change| matches!(change, CacheChange::Retain(_))) {
+            let held = self
+                .read(|tx| {
+                    let mut stmt = tx.prepare("SELECT rel_path FROM cache WHERE root_digest = ?1")?;
+                    let rows = stmt.query_map([root_digest], |row| row.get::<_, String>(0))?;
+                    rows.collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .map_err(|source| CacheError::Database {
+                    operation: "retain",
+                    key: key(root_digest, "*"),
+                    source,
+                })?;
+            let drops_nothing = changes.iter().all(|change| match change {
+                CacheChange::Retain(keep) => held.iter().all(|rel| keep.contains(rel)),
+                _ => true,
+            });
+            if drops_nothing {
+                return Ok(0);
+            }
         }
         self.write(|tx| {
             let mut evicted = 0;

@@ -384,7 +384,11 @@ pub enum OpenMode {
 }
 
 /// Frames the WAL may hold before a closing hook checkpoints and truncates it.
-pub const HOOK_WAL_PAGES: u32 = 64;
+/// Every hook process reads the whole WAL back (SQLite rebuilds its index
+/// when no other process has the database open), so this bounds that read
+/// at 64 KiB; hooks rarely write (session marks live in files, an
+/// unchanged cache or report writes nothing), so the checkpoint is rare.
+pub const HOOK_WAL_PAGES: u32 = 16;
 /// How long a healthy `quick_check` counts: an open older than this makes
 /// a new one.
 pub const CHECK_INTERVAL: Duration = Duration::from_secs(24 * 60 * 60);

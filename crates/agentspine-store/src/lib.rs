@@ -95,7 +95,7 @@ pub use audit_bounds::{
     PRUNE_CHECK_EVERY,
 };
 pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS_SHA256};
-pub use cache::{CACHE_CAP_BYTES, CacheChange, CacheError, CacheStats, CachedSnapshot};
+pub use cache::{CACHE_CAP_BYTES, CacheChange, CacheError, CacheStats, CachedSnapshot, TOUCH_EVERY};
 pub use continuity::{ContinuityRecord, MAX_CONTINUITY_RECORDS};
 pub use db::{
     BUSY_ATTEMPTS, BUSY_TIMEOUT, CHECK_INTERVAL, CHECK_MARKER, DB_FILE, HOOK_WAL_PAGES, OpenMode, Opened,

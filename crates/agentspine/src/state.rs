@@ -334,7 +334,9 @@ impl SnapshotCache for StoreCache<'_> {
             return decided;
         }
         let row = self.store.cache_peek(&self.root, rel).ok()??;
-        self.changes.borrow_mut().push(CacheChange::Touch(rel.to_owned()));
+        if row.use_is_stale() {
+            self.changes.borrow_mut().push(CacheChange::Touch(rel.to_owned()));
+        }
         Some(CachedSnapshot { identity: row.identity, sha256: row.sha256, bytes: row.bytes })
     }
 

@@ -257,3 +257,34 @@ fn putting_the_same_version_again_keeps_its_row_and_a_root_drop_keeps_only_what_
     assert!(store.cache_peek("r", "b").unwrap().is_none());
     assert_eq!(store.cache_stats().unwrap(), CacheStats { rows: 2, bytes: 8, roots: 1 });
 }
+
+/// What a hook's load of unchanged memory asks: a `Retain` of every row
+/// it found writes nothing (no commit: the database's data version stays),
+/// one that drops a row writes; a use within the hour is not worth
+/// recording, an older one is.
+#[test]
+fn a_retain_that_drops_nothing_writes_nothing_and_a_recent_use_is_not_stale() {
+    use agentspine_store::CacheChange;
+    let state = StateDir::new();
+    let store = state.open();
+    put(&store, "r", "a", 1);
+    put(&store, "r", "b", 1);
+    let watcher = state.raw();
+    let version = || watcher.pragma_query_value(None, "data_version", |row| row.get::<_, i64>(0)).unwrap();
+    let before = version();
+    let keep = |names: &[&str]| CacheChange::Retain(names.iter().map(|n| (*n).to_owned()).collect());
+    assert_eq!(store.cache_apply("r", &[keep(&["a", "b", "c"])]).unwrap(), 0);
+    assert_eq!(store.cache_apply("r", &[keep(&["a", "b"]), keep(&["b", "a"])]).unwrap(), 0);
+    assert_eq!(version(), before, "nothing was committed");
+    assert!(present(&store, "r", "a") && present(&store, "r", "b"));
+    store.cache_apply("r", &[keep(&["a"])]).unwrap();
+    assert_ne!(version(), before, "the drop was committed");
+    assert!(!present(&store, "r", "b"));
+
+    let mut row = store.cache_peek("r", "a").unwrap().unwrap();
+    assert!(!row.use_is_stale(), "just put");
+    row.last_used -= i64::try_from(agentspine_store::TOUCH_EVERY.as_nanos()).unwrap() + 1;
+    assert!(row.use_is_stale(), "more than an hour ago");
+    row.last_used += 2 * i64::try_from(agentspine_store::TOUCH_EVERY.as_nanos()).unwrap();
+    assert!(row.use_is_stale(), "from a clock ahead of this one");
+}
