@@ -96,7 +96,8 @@ impl Store {
     /// [`CacheChange::Touch`] in [`Store::cache_apply`].
     pub fn cache_peek(&self, root_digest: &str, rel: &str) -> Result<Option<CachedSnapshot>, CacheError> {
         self.read(|tx| {
-            tx.query_row(
+            one(
+                tx,
                 "SELECT dev, ino, size, mtime_ns, ctime_ns, sha256, bytes, binding_id, last_used
                  FROM cache WHERE root_digest = ?1 AND rel_path = ?2",
                 (root_digest, rel),
@@ -179,7 +180,8 @@ impl Store {
                     CacheChange::Touch(rel) if doomed.as_ref().is_some_and(|d| d.contains(rel)) => {}
                     CacheChange::Touch(rel) => {
                         let last_used = next_use(tx)?;
-                        tx.execute(
+                        run(
+                            tx,
                             "UPDATE cache SET last_used = ?1 WHERE root_digest = ?2 AND rel_path = ?3",
                             (last_used, root_digest, rel),
                         )?;
@@ -192,7 +194,8 @@ impl Store {
                             put_in(tx, root_digest, rel, identity, sha256, bytes, binding_id.as_deref())?;
                     }
                     CacheChange::Drop(rel) => {
-                        tx.execute(
+                        run(
+                            tx,
                             "DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2",
                             (root_digest, rel),
                         )?;
@@ -245,7 +248,7 @@ impl Store {
                 .optional()?;
             let Some((id, identity, sha256, bytes, binding_id)) = found else { return Ok(None) };
             let last_used = next_use(tx)?;
-            tx.execute("UPDATE cache SET last_used = ?1 WHERE id = ?2", (last_used, id))?;
+            run(tx, "UPDATE cache SET last_used = ?1 WHERE id = ?2", (last_used, id))?;
             Ok(Some(CachedSnapshot { identity, sha256, bytes, binding_id, last_used }))
         })
         .map_err(|source| CacheError::Database {
@@ -279,7 +282,7 @@ impl Store {
     /// (0 or 1).
     pub fn cache_drop(&self, root_digest: &str, rel: &str) -> Result<usize, CacheError> {
         self.write(|tx| {
-            tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))
+            run(tx, "DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))
         })
         .map_err(|source| CacheError::Database {
             operation: "drop",
@@ -290,7 +293,7 @@ impl Store {
 
     /// Drops every snapshot under `root_digest`; returns rows removed.
     pub fn cache_drop_root(&self, root_digest: &str) -> Result<usize, CacheError> {
-        self.write(|tx| tx.execute("DELETE FROM cache WHERE root_digest = ?1", [root_digest])).map_err(
+        self.write(|tx| run(tx, "DELETE FROM cache WHERE root_digest = ?1", [root_digest])).map_err(
             |source| CacheError::Database { operation: "drop root", key: root_digest.to_owned(), source },
         )
     }
@@ -298,9 +301,9 @@ impl Store {
     /// Drops every snapshot derived through `binding_id`; returns rows
     /// removed.
     pub fn cache_drop_binding(&self, binding_id: &str) -> Result<usize, CacheError> {
-        self.write(|tx| tx.execute("DELETE FROM cache WHERE binding_id = ?1", [binding_id])).map_err(
-            |source| CacheError::Database { operation: "drop binding", key: binding_id.to_owned(), source },
-        )
+        self.write(|tx| run(tx, "DELETE FROM cache WHERE binding_id = ?1", [binding_id])).map_err(|source| {
+            CacheError::Database { operation: "drop binding", key: binding_id.to_owned(), source }
+        })
     }
 
     /// Drops every snapshot under `root_digest` whose path is not in
@@ -316,7 +319,7 @@ impl Store {
 
     /// Drops every snapshot; returns rows removed.
     pub fn cache_purge_all(&self) -> Result<usize, CacheError> {
-        self.write(|tx| tx.execute("DELETE FROM cache", [])).map_err(|source| CacheError::Database {
+        self.write(|tx| run(tx, "DELETE FROM cache", [])).map_err(|source| CacheError::Database {
             operation: "purge",
             key: "*".to_owned(),
             source,
@@ -326,7 +329,8 @@ impl Store {
     /// Rows, bytes and roots held.
     pub fn cache_stats(&self) -> Result<CacheStats, CacheError> {
         self.read(|tx| {
-            tx.query_row(
+            one(
+                tx,
                 "SELECT COUNT(*), COALESCE(SUM(byte_len), 0), COUNT(DISTINCT root_digest) FROM cache",
                 [],
                 |row| {
@@ -405,13 +409,14 @@ fn put_in(
         .optional()?;
     if let Some(id) = unchanged {
         let last_used = next_use(tx)?;
-        tx.execute("UPDATE cache SET last_used = ?1 WHERE id = ?2", (last_used, id))?;
+        run(tx, "UPDATE cache SET last_used = ?1 WHERE id = ?2", (last_used, id))?;
         return Ok(0);
     }
-    tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))?;
+    run(tx, "DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (root_digest, rel))?;
     let evicted = evict_for(tx, len)?;
     let last_used = next_use(tx)?;
-    tx.execute(
+    run(
+        tx,
         "INSERT INTO cache (root_digest, rel_path, dev, ino, size, mtime_ns, ctime_ns, sha256,
                             byte_len, last_used, binding_id, bytes)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -454,7 +459,7 @@ fn retain_in(tx: &Transaction<'_>, root_digest: &str, keep: &[String]) -> rusqli
 /// Evicts least recently used rows until `incoming` more bytes fit under the
 /// cap; returns how many were evicted.
 pub(crate) fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result<usize> {
-    let held: i64 = tx.query_row("SELECT COALESCE(SUM(byte_len), 0) FROM cache", [], |row| row.get(0))?;
+    let held: i64 = one(tx, "SELECT COALESCE(SUM(byte_len), 0) FROM cache", [], |row| row.get(0))?;
     let mut excess = (from_sql_u64(held) + incoming).saturating_sub(CACHE_CAP_BYTES);
     if excess == 0 {
         return Ok(0);
@@ -480,7 +485,7 @@ pub(crate) fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result
 
 /// The next recency stamp: now in ns, or one past the largest stamp so far.
 pub(crate) fn next_use(tx: &Transaction<'_>) -> rusqlite::Result<i64> {
-    let largest: Option<i64> = tx.query_row("SELECT MAX(last_used) FROM cache", [], |row| row.get(0))?;
+    let largest: Option<i64> = one(tx, "SELECT MAX(last_used) FROM cache", [], |row| row.get(0))?;
     Ok(largest.map_or(now_ns(), |largest| now_ns().max(largest.saturating_add(1))))
 }
 
@@ -496,4 +501,20 @@ fn to_sql_u64(value: u64) -> i64 {
 
 fn from_sql_u64(value: i64) -> u64 {
     u64::from_ne_bytes(value.to_ne_bytes())
+}
+
+/// `query_row` through the connection's statement cache: a batch of puts
+/// (a session start re-reads every fact) parses each statement once.
+fn one<T>(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    f: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    conn.prepare_cached(sql)?.query_row(params, f)
+}
+
+/// `execute` through the connection's statement cache (see [`one`]).
+fn run(conn: &rusqlite::Connection, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params)
 }
