@@ -21,6 +21,7 @@ mod guide;
 mod hook;
 mod hook_pi;
 mod install;
+mod install_command;
 mod install_pi;
 mod mcp;
 mod memory;
