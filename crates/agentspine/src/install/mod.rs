@@ -35,6 +35,7 @@ mod hooks;
 pub mod inspect;
 mod json;
 mod pi;
+pub mod startup;
 pub(crate) mod trust;
 
 use std::io::Write;

@@ -19,6 +19,7 @@ mod generated;
 mod guard;
 mod guide;
 mod hook;
+mod hook_install;
 mod hook_pi;
 mod install;
 mod install_command;
