@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use agentspine_core::{Environment, Host};
-use agentspine_fs::{Budget, FileKind, Reader};
+use agentspine_fs::{FileKind, Reader};
 
 use super::json::Json;
 
@@ -44,11 +44,14 @@ enum Look {
 
 /// The user-visible notice for `host`'s installed entries, if any names a
 /// missing binary or another file than `running`.
-pub fn notice(host: Host, env: &Environment) -> Option<String> {
+///
+/// `reader` is the hook's own: a root it already opened (Claude Code's
+/// config home, read for the host's settings) is not opened again.
+pub fn notice(host: Host, env: &Environment, reader: &Reader) -> Option<String> {
     let (dir, name) = hook_file(host, env)?;
-    let text = read(&dir, name)?;
+    let text = read(reader, &dir, name)?;
     let running = std::env::current_exe().ok()?;
-    let strays = strays(host, &text, &running);
+    let strays = strays(reader, host, &text, &running);
     if strays.is_empty() {
         return None;
     }
@@ -84,15 +87,14 @@ fn hook_file(host: Host, env: &Environment) -> Option<(PathBuf, &'static str)> {
 
 /// The file's text; `None` when missing, unreadable, too large or not UTF-8
 /// (nothing is reported then: `doctor` says why).
-fn read(dir: &Path, name: &str) -> Option<String> {
-    let reader = Reader::new(Budget::UNLIMITED);
+fn read(reader: &Reader, dir: &Path, name: &str) -> Option<String> {
     let snapshot = reader.open_root(dir).and_then(|root| root.read(name, MAX_HOOK_FILE)).ok()?;
     String::from_utf8(snapshot.bytes).ok()
 }
 
 /// The distinct absolute programs of agentspine's entries in `text` that
 /// are missing or another file than `running`, in file order.
-fn strays(host: Host, text: &str, running: &Path) -> Vec<Stray> {
+fn strays(reader: &Reader, host: Host, text: &str, running: &Path) -> Vec<Stray> {
     let Ok(Json::Object(root)) = serde_json::from_str::<Json>(text) else { return Vec::new() };
     let mut programs: Vec<String> = Vec::new();
     let mut add = |program: String| {
@@ -127,11 +129,11 @@ fn strays(host: Host, text: &str, running: &Path) -> Vec<Stray> {
         if program == running_text || !Path::new(&program).is_absolute() {
             continue;
         }
-        match look(Path::new(&program)) {
+        match look(reader, Path::new(&program)) {
             Look::Missing => out.push(Stray { program, other_file: false }),
             Look::Other => {}
             file => {
-                if *running_id.get_or_insert_with(|| look(running)) != file {
+                if *running_id.get_or_insert_with(|| look(reader, running)) != file {
                     out.push(Stray { program, other_file: true });
                 }
             }
@@ -141,9 +143,8 @@ fn strays(host: Host, text: &str, running: &Path) -> Vec<Stray> {
 }
 
 /// One look at `path` (the last component not followed).
-fn look(path: &Path) -> Look {
+fn look(reader: &Reader, path: &Path) -> Look {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return Look::Missing };
-    let reader = Reader::new(Budget::UNLIMITED);
     match reader.open_root(dir).and_then(|root| root.stat(name)) {
         Ok(meta) if meta.kind == FileKind::File => Look::File(meta.identity.dev, meta.identity.ino),
         Ok(_) => Look::Other,
