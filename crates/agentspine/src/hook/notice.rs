@@ -46,7 +46,11 @@ impl Hook<'_> {
     pub(super) fn install_notice(&self) -> Option<String> {
         let first = self.payload.hook_event_name == "SessionStart"
             && matches!(self.payload.source.as_deref(), None | Some("startup" | "resume"));
-        first.then(|| crate::install::startup::notice(self.host.host(), self.resolver.env(), self.resolver.reader())).flatten()
+        first
+            .then(|| {
+                crate::install::startup::notice(self.host.host(), self.resolver.env(), self.resolver.reader())
+            })
+            .flatten()
     }
 }
 

@@ -37,7 +37,8 @@ pub fn for_user(explicit: Option<&str>) -> anyhow::Result<Chosen> {
     let from_env = std::env::var("AGENTSPINE_INSTALL_COMMAND").ok().filter(|v| !v.is_empty());
     if let Some(program) = explicit.or(from_env.as_deref()) {
         let named_ours = program == PORTABLE
-            || (Path::new(program).is_absolute() && Path::new(program).file_name() == Some(PORTABLE.as_ref()));
+            || (Path::new(program).is_absolute()
+                && Path::new(program).file_name() == Some(PORTABLE.as_ref()));
         anyhow::ensure!(
             named_ours,
             "--command {program}: give `{PORTABLE}` (found on PATH) or an absolute path ending in \

@@ -354,7 +354,6 @@ fn host_word(host: Host) -> &'static str {
     }
 }
 
-
 /// Writes one change: the directory if missing, a backup of the old file,
 /// then the new file (or its removal). Returns the backup's path.
 fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {

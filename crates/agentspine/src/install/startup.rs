@@ -116,7 +116,8 @@ fn strays(reader: &Reader, host: Host, text: &str, running: &Path) -> Vec<Stray>
         }
     }
     if host == Host::Gemini
-        && let Some(command) = root.get("mcpServers").and_then(|m| m.get("agentspine")).and_then(|s| s.get("command"))
+        && let Some(command) =
+            root.get("mcpServers").and_then(|m| m.get("agentspine")).and_then(|s| s.get("command"))
         && let Some(command) = command.as_str()
     {
         add(command.to_owned());

@@ -90,17 +90,21 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
         assert_eq!(text.status.code(), Some(2), "{what}: exit code");
         assert_eq!(json.status.code(), Some(2), "{what}: exit code with --json");
         assert!(text.stdout.is_empty(), "{what}: nothing on stdout without --json");
-        let value: serde_json::Value =
-            serde_json::from_str(&ex.filter(&unbin(&String::from_utf8_lossy(&json.stdout)))).unwrap_or_else(|e| {
-                panic!("{what}: not JSON ({e}): {}", String::from_utf8_lossy(&json.stdout))
-            });
+        let value: serde_json::Value = serde_json::from_str(
+            &ex.filter(&unbin(&String::from_utf8_lossy(&json.stdout))),
+        )
+        .unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {}", String::from_utf8_lossy(&json.stdout)));
         let code = value["error"]["code"].as_str().unwrap_or_default().to_owned();
         assert!(
             code != "unclassified" && documented.contains(&code),
             "{what}: code {code:?} is not documented"
         );
-        let first =
-            ex.filter(&unbin(&String::from_utf8_lossy(&text.stderr))).lines().next().unwrap_or_default().to_owned();
+        let first = ex
+            .filter(&unbin(&String::from_utf8_lossy(&text.stderr)))
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
         report.push_str(&format!("{what}\n  {first}\n  {value}\n"));
     }
     insta::assert_snapshot!(report, @r#"

@@ -60,7 +60,10 @@ fn command_must_stay_recognisable_and_applies_to_user_settings_only() {
     let ex = Example::new();
     let cases: [(&[&str], &str); 3] = [
         (&["install", "claude", "--command", "bin/agentspine"], "an absolute path ending in `/agentspine`"),
-        (&["install", "claude", "--command", "/opt/agentspine-dev"], "an absolute path ending in `/agentspine`"),
+        (
+            &["install", "claude", "--command", "/opt/agentspine-dev"],
+            "an absolute path ending in `/agentspine`",
+        ),
         (
             &["install", "claude", "--settings", "project", "--command", BIN],
             "`--command` applies to user settings only",
