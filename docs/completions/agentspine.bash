@@ -1072,7 +1072,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__install)
-            opts="-q -h --settings --project --dry-run --json --quiet --color --trust-hooks --help claude codex gemini pi"
+            opts="-q -h --settings --project --dry-run --json --quiet --color --trust-hooks --command --help claude codex gemini pi"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1088,6 +1088,10 @@ _agentspine() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --command)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

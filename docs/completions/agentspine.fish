@@ -390,6 +390,7 @@ complete -c agentspine -n "__fish_agentspine_using_subcommand install" -l projec
 complete -c agentspine -n "__fish_agentspine_using_subcommand install" -l color -d 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless `NO_COLOR` is set (to anything but empty)'
 always\t'Always, even into a pipe'
 never\t'Never'"
+complete -c agentspine -n "__fish_agentspine_using_subcommand install" -l command -d 'User settings only: the program the hooks and MCP entry run, `agentspine` (found on PATH) or an absolute path ending in `/agentspine`, instead of this binary\'s path. Needed to install from a cargo build directory (developing agentspine), which install otherwise refuses. `$AGENTSPINE_INSTALL_COMMAND` does the same for user settings when the flag is not given' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand install" -l dry-run -d 'Print what would change and write nothing'
 complete -c agentspine -n "__fish_agentspine_using_subcommand install" -l json -d 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}'
 complete -c agentspine -n "__fish_agentspine_using_subcommand install" -s q -l quiet -d 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)'

@@ -22,6 +22,9 @@ import shutil
 import stat
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The license texts the `license` field names, at the repository root; every
+# package carries both (npm packs LICENSE* files anyway, `files` says so).
+LICENSES = [os.path.join(HERE, "..", "..", name) for name in ("LICENSE-MIT", "LICENSE-APACHE")]
 
 # Rust target -> (npm platform suffix, os, cpu).
 PLATFORMS = {
@@ -44,6 +47,15 @@ def write_json(path: str, value: dict) -> None:
         f.write("\n")
 
 
+def add_licenses(pkg: str) -> list:
+    """Copies the license texts into a package folder; returns their names."""
+    names = []
+    for path in LICENSES:
+        shutil.copyfile(path, os.path.join(pkg, os.path.basename(path)))
+        names.append(os.path.basename(path))
+    return names
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--version", required=True)
@@ -57,6 +69,7 @@ def main() -> None:
     launcher = os.path.join(args.out, "agentspine")
     shutil.copytree(os.path.join(HERE, "agentspine"), launcher)
     os.chmod(os.path.join(launcher, "bin", "agentspine.js"), 0o755)
+    licenses = add_licenses(launcher)
     write_json(os.path.join(launcher, "package.json"), {
         "name": "agentspine",
         "version": args.version,
@@ -64,7 +77,7 @@ def main() -> None:
                        "hooks and an MCP server for Claude Code and Codex.",
         **COMMON,
         "bin": {"agentspine": "bin/agentspine.js"},
-        "files": ["bin", "README.md"],
+        "files": ["bin", "README.md", *licenses],
         "engines": {"node": ">=18"},
         "optionalDependencies": {f"{SCOPE}/{p[0]}": args.version for p in PLATFORMS.values()},
     })
@@ -78,6 +91,7 @@ def main() -> None:
         os.makedirs(os.path.join(pkg, "bin"))
         dest = os.path.join(pkg, "bin", "agentspine")
         shutil.copyfile(binary, dest)
+        add_licenses(pkg)
         os.chmod(dest, os.stat(dest).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         write_json(os.path.join(pkg, "package.json"), {
             "name": f"{SCOPE}/{suffix}",
@@ -87,7 +101,7 @@ def main() -> None:
             **COMMON,
             "os": [os_name],
             "cpu": [cpu],
-            "files": ["bin"],
+            "files": ["bin", *licenses],
             "preferUnplugged": True,
         })
         with open(os.path.join(pkg, "README.md"), "w") as f:

@@ -32,6 +32,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 failures = 0
@@ -83,6 +84,20 @@ def main() -> None:
               f"{launcher + platform}")
         sys.exit(1)
     version = re.search(r"agentspine-(.+)\.tgz$", launcher[0]).group(1)
+
+    # Both license texts the `license` field names, in each tarball, equal to
+    # the files at the repository root.
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    for tgz in launcher + platform:
+        with tarfile.open(tgz) as tar:
+            found = {}
+            for name in ("LICENSE-MIT", "LICENSE-APACHE"):
+                member = tar.extractfile(f"package/{name}") if f"package/{name}" in tar.getnames() else None
+                found[name] = member.read() if member else None
+        for name, text in found.items():
+            with open(os.path.join(root, name), "rb") as f:
+                check(text == f.read(), f"{os.path.basename(tgz)} holds {name}",
+                      "missing" if text is None else "differs from the repository's")
 
     base = tempfile.mkdtemp(prefix="agentspine-npm-")
     try:

@@ -106,9 +106,12 @@ def claude_memory_dir(home: str, root: str) -> str:
 
 
 def install(bin_: str, host: str, env: dict, *extra: str) -> tuple[int, str]:
+    """`install HOST` twice. The binary under test may be in a cargo build
+    directory, which install refuses to name unless told: --command says so."""
     out = ""
     for _ in range(2):
-        p = subprocess.run([bin_, "install", host, "--json", *extra], env=env, capture_output=True, text=True)
+        p = subprocess.run([bin_, "install", host, "--json", "--command", os.path.abspath(bin_), *extra], env=env,
+                           capture_output=True, text=True)
         if p.returncode != 0:
             return p.returncode, p.stdout + p.stderr
         out = p.stdout

@@ -143,7 +143,9 @@ fn event(
     shared.set_phase("output");
     // For the user, not the model: a damaged state database (see `notice`).
     let notices = hook.state_notices();
-    let message = super::notice::message(&notices);
+    // And, at a session's start, installed entries that name a missing or
+    // another agentspine (install::startup decides; a few system calls).
+    let message = super::notice::message(&notices, hook.install_notice());
     let fitted = context::fit_with_tail(&blocks, tail.as_ref());
     let line = match (&fitted, &message) {
         (Some(fitted), message) => {

@@ -1,6 +1,7 @@
 //! What the user (never the model) is told by a hook: that the state
 //! database was damaged, where the damaged copy is and what was recovered,
-//! until `agentspine doctor --acknowledge`.
+//! until `agentspine doctor --acknowledge`; and, at a session's start, that
+//! installed entries name a missing or another agentspine.
 //!
 //! The notice goes in the host's user-visible field (top-level
 //! `systemMessage` for Claude Code and Codex), never in
@@ -37,7 +38,24 @@ impl Hook<'_> {
     }
 }
 
-/// The `systemMessage` for `notices`, if any.
-pub(super) fn message(notices: &[Block]) -> Option<String> {
-    (!notices.is_empty()).then(|| notices.iter().map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n"))
+impl Hook<'_> {
+    /// On a session's first hook (`SessionStart` at `startup` or `resume`;
+    /// not after `clear` or `compact`, within the same run of the host):
+    /// what [`crate::install::startup`] finds wrong with the installed
+    /// entries. Not recorded: each start looks again.
+    pub(super) fn install_notice(&self) -> Option<String> {
+        let first = self.payload.hook_event_name == "SessionStart"
+            && matches!(self.payload.source.as_deref(), None | Some("startup" | "resume"));
+        first
+            .then(|| {
+                crate::install::startup::notice(self.host.host(), self.resolver.env(), self.resolver.reader())
+            })
+            .flatten()
+    }
+}
+
+/// The `systemMessage` for `notices` and the install notice, if any.
+pub(super) fn message(notices: &[Block], install: Option<String>) -> Option<String> {
+    let lines: Vec<&str> = notices.iter().map(|b| b.text.as_str()).chain(install.as_deref()).collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }

@@ -17,9 +17,10 @@
 //! - a JSON file keeps its indentation (two spaces, four, a tab) and
 //!   whether it ends with a newline;
 //! - the hooks and MCP entry name a command that outlives an upgrade: in
-//!   user scope the running binary's path (a warning when that is a cargo
-//!   build directory, which the next build replaces), in project scope
-//!   (files that get committed) the bare `agentspine`, found on `PATH`;
+//!   user scope the running binary's path (refused when that is a cargo
+//!   build directory, which the next build replaces, unless `--command`
+//!   names the program), in project scope (files that get committed) the
+//!   bare `agentspine`, found on `PATH` (see [`command`]);
 //! - a flag that does not apply to the chosen host or scope is an error;
 //! - `uninstall` removes exactly the entries install adds (and a container
 //!   the removal leaves empty; a file left as `{}` is removed, its backup
@@ -27,12 +28,14 @@
 
 mod claude;
 mod codex;
+mod command;
 pub mod drift;
 mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
 mod pi;
+pub mod startup;
 pub(crate) mod trust;
 
 use std::io::Write;
@@ -43,6 +46,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::cli::args::OutputArgs;
+use command::PORTABLE;
 
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
@@ -83,6 +87,14 @@ pub struct Args {
     /// them without asking. Uninstall removes these records either way.
     #[arg(long)]
     trust_hooks: bool,
+    /// User settings only: the program the hooks and MCP entry run,
+    /// `agentspine` (found on PATH) or an absolute path ending in
+    /// `/agentspine`, instead of this binary's path. Needed to install
+    /// from a cargo build directory (developing agentspine), which install
+    /// otherwise refuses. `$AGENTSPINE_INSTALL_COMMAND` does the same for
+    /// user settings when the flag is not given.
+    #[arg(long, value_name = "PATH")]
+    command: Option<String>,
 }
 
 /// What install and uninstall both take: where, and how to print.
@@ -185,12 +197,12 @@ struct FileReport {
 }
 
 pub fn install(args: Args) -> anyhow::Result<ExitCode> {
-    run(args.target, args.trust_hooks, true).map_err(refused)
+    run(args.target, args.trust_hooks, args.command.as_deref(), true).map_err(refused)
 }
 
 pub fn uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
     // Uninstall removes agentspine's trust records whatever was installed.
-    run(args.target, false, false).map_err(refused)
+    run(args.target, false, None, false).map_err(refused)
 }
 
 /// Install's refusals (a file it must not edit, a flag the host has no use
@@ -202,12 +214,18 @@ fn refused(error: anyhow::Error) -> anyhow::Error {
     }
 }
 
-fn run(args: Target, trust_hooks: bool, adding: bool) -> anyhow::Result<ExitCode> {
+fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(
         args.project.is_none() || args.settings == Settings::Project,
         "`--project` applies to `--settings project` only: add `--settings project`, or drop `--project`"
     );
+    anyhow::ensure!(
+        explicit.is_none() || args.settings == Settings::User,
+        "`--command` applies to user settings only (project settings always run `{PORTABLE}` from PATH): \
+         drop `--command`"
+    );
     let mut next_steps = Vec::new();
+    let mut from_build_directory = false;
     let bin = match args.settings {
         // Committed files name no path of this machine.
         Settings::Project => {
@@ -219,9 +237,14 @@ fn run(args: Target, trust_hooks: bool, adding: bool) -> anyhow::Result<ExitCode
             }
             PORTABLE.to_owned()
         }
-        Settings::User => binary()?,
+        // Uninstall writes no command: any binary may remove the entries.
+        Settings::User if !adding => command::running()?,
+        Settings::User => {
+            let chosen = command::for_user(explicit)?;
+            from_build_directory = chosen.from_build_directory;
+            chosen.program
+        }
     };
-    let from_build_directory = adding && args.settings == Settings::User && in_build_directory(&bin);
     let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
     let (changes, host_steps) = match args.host {
         Host::Claude => {
@@ -279,9 +302,8 @@ fn run(args: Target, trust_hooks: bool, adding: bool) -> anyhow::Result<ExitCode
     let next_steps: Vec<String> = if adding { next_steps } else { Vec::new() };
     if from_build_directory && !args.dry_run {
         tracing::warn!(
-            "{bin} is in a cargo build directory, which the next build replaces and `cargo clean` deletes; \
-             the hooks stop working then. Install agentspine (`cargo install --locked --path \
-             crates/agentspine`, npm, or a release binary) and run `agentspine install` from there"
+            "--command {bin}: a cargo build directory, which the next build replaces and `cargo clean` \
+             deletes; the hooks stop working then (fine while developing agentspine)"
         );
     }
     let mut out = std::io::stdout().lock();
@@ -330,23 +352,6 @@ fn host_word(host: Host) -> &'static str {
         Host::Gemini => "gemini",
         Host::Pi => "pi",
     }
-}
-
-/// The command project-scope files name: found on each user's `PATH`.
-const PORTABLE: &str = "agentspine";
-
-/// Whether `bin` lies in a cargo target directory (`.fingerprint` beside
-/// it, as cargo keeps in each profile directory).
-fn in_build_directory(bin: &str) -> bool {
-    let Some(dir) = Path::new(bin).parent() else { return false };
-    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
-    reader.open_root(dir).and_then(|root| root.stat(".fingerprint")).is_ok()
-}
-
-/// The absolute path of the running agentspine binary.
-fn binary() -> anyhow::Result<String> {
-    let path = std::env::current_exe().context("cannot tell where the agentspine binary is")?;
-    path.to_str().map(str::to_owned).context("the agentspine binary's path is not UTF-8")
 }
 
 /// Writes one change: the directory if missing, a backup of the old file,

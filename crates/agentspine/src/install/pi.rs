@@ -73,7 +73,7 @@ pub fn inspect(
     };
     let path = agent_dir.join("extensions").join(FILE);
     let (text, problem) = super::inspect::read_config(&path);
-    let current = super::binary().ok().map(|bin| extension_for(&bin));
+    let current = super::command::running().ok().map(|bin| extension_for(&bin));
     let state = match (&text, &current) {
         (None, _) => "missing",
         (Some(text), Some(current)) if text == current => "current",

@@ -40,7 +40,14 @@ fn cases(ex: &Example) -> Vec<(&'static str, Vec<OsString>)> {
         ("a record that does not exist", os(&["record", "accept", "99"])),
         ("a record kind that does not exist", os(&["record", "add", "--kind", "wish", "text"])),
         ("install where the host has no such settings", os(&["install", "codex", "--settings", "project"])),
+        ("install from a cargo build directory", os(&["install", "claude"])),
     ]
+}
+
+/// `text` with the binary under test's path (in this machine's build
+/// directory) as `[BIN]`.
+fn unbin(text: &str) -> String {
+    text.replace(env!("CARGO_BIN_EXE_agentspine"), "[BIN]")
 }
 
 /// The codes the docs list.
@@ -83,17 +90,21 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
         assert_eq!(text.status.code(), Some(2), "{what}: exit code");
         assert_eq!(json.status.code(), Some(2), "{what}: exit code with --json");
         assert!(text.stdout.is_empty(), "{what}: nothing on stdout without --json");
-        let value: serde_json::Value =
-            serde_json::from_str(&ex.filter(&String::from_utf8_lossy(&json.stdout))).unwrap_or_else(|e| {
-                panic!("{what}: not JSON ({e}): {}", String::from_utf8_lossy(&json.stdout))
-            });
+        let value: serde_json::Value = serde_json::from_str(
+            &ex.filter(&unbin(&String::from_utf8_lossy(&json.stdout))),
+        )
+        .unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {}", String::from_utf8_lossy(&json.stdout)));
         let code = value["error"]["code"].as_str().unwrap_or_default().to_owned();
         assert!(
             code != "unclassified" && documented.contains(&code),
             "{what}: code {code:?} is not documented"
         );
-        let first =
-            ex.filter(&String::from_utf8_lossy(&text.stderr)).lines().next().unwrap_or_default().to_owned();
+        let first = ex
+            .filter(&unbin(&String::from_utf8_lossy(&text.stderr)))
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
         report.push_str(&format!("{what}\n  {first}\n  {value}\n"));
     }
     insta::assert_snapshot!(report, @r#"
@@ -163,5 +174,8 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
     install where the host has no such settings
       agentspine: Codex has no project settings here: drop `--settings project`
       {"error":{"code":"install-refused","message":"Codex has no project settings here: drop `--settings project`"}}
+    install from a cargo build directory
+      agentspine: [BIN] is in a cargo build directory, which the next build replaces and `cargo clean` deletes; hooks naming it would then fail without a word. Install agentspine first (`cargo install --locked --path crates/agentspine`, npm or a release binary) and run `agentspine install` from there, or, to develop agentspine itself, name the program with `--command [BIN]`
+      {"error":{"code":"install-from-build-directory","message":"[BIN] is in a cargo build directory, which the next build replaces and `cargo clean` deletes; hooks naming it would then fail without a word. Install agentspine first (`cargo install --locked --path crates/agentspine`, npm or a release binary) and run `agentspine install` from there, or, to develop agentspine itself, name the program with `--command [BIN]`","path":"[BIN]"}}
     "#);
 }

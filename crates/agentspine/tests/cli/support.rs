@@ -45,6 +45,9 @@ impl Example {
             .env_clear()
             .env("HOME", &self.home)
             .env("AGENTSPINE_STATE_DIR", &self.state)
+            // The binary under test is in a build directory: install refuses
+            // to name it unless told to (install/command.rs).
+            .env("AGENTSPINE_INSTALL_COMMAND", env!("CARGO_BIN_EXE_agentspine"))
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .output()
             .unwrap()
@@ -60,6 +63,7 @@ impl Example {
             .env_clear()
             .env("HOME", &self.home)
             .env("AGENTSPINE_STATE_DIR", &self.state)
+            .env("AGENTSPINE_INSTALL_COMMAND", env!("CARGO_BIN_EXE_agentspine"))
             .env("PATH", std::env::var_os("PATH").unwrap_or_default());
         command
     }

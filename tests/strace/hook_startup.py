@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The install check of a session's first hook, counted with strace.
+
+    hook_startup.py --agentspine PATH
+
+`agentspine hook claude` on SessionStart (`startup`) looks once at the
+hook file install wrote (Claude Code's settings.json) and at each other
+absolute program it names (install/startup.rs). Under `strace -f`, in the
+thread that prints the hook's line, the check is the system calls from its
+open of settings.json (the last one before `readlink("/proc/self/exe")`) up
+to the `write` of the line:
+
+- the confined read of settings.json: 11 calls (openat2, statx, getpid,
+  the reopen, fcntl, close, read, two statx, fcntl, close; 2 more, lseek
+  and pread, for a file changed in the last 3 s);
+- `readlink("/proc/self/exe")`: 1;
+- one look at each other program: 1 for `/gone/agentspine` (its directory
+  does not exist), none when the entries name the running binary.
+
+So 13 calls when the hooks name a missing binary and 12 when they name
+this one; UserPromptSubmit, PreToolUse and a `compact` SessionStart make
+none of them (no `readlink` of /proc/self/exe, no look at `/gone`).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+failures = 0
+passed = 0
+
+
+def check(ok: bool, what: str, detail: str = "") -> None:
+    global failures, passed
+    if ok:
+        passed += 1
+        print(f"ok   {what}")
+    else:
+        failures += 1
+        print(f"FAIL {what}\n     {detail[:3000]}")
+
+
+def traced(bin_: str, env: dict, payload: dict, trace: str) -> tuple[str, list[str]]:
+    r = subprocess.run(["strace", "-f", "-qq", "-o", trace, bin_, "hook", "claude"], env=env,
+                       input=json.dumps(payload), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    with open(trace) as f:
+        return r.stdout, f.read().splitlines()
+
+
+def window(lines: list[str]) -> list[str]:
+    """The check's calls, in the printing thread: from the last open of
+    settings.json before readlink(/proc/self/exe) to the write of stdout."""
+    exe = [i for i, l in enumerate(lines) if 'readlink("/proc/self/exe"' in l]
+    if len(exe) != 1:
+        return []
+    pid = lines[exe[0]].split()[0]
+    mine = [(i, l) for i, l in enumerate(lines) if l.split()[0] == pid]
+    at = [k for k, (i, _) in enumerate(mine) if i == exe[0]][0]
+    start = max(k for k, (_, l) in enumerate(mine[:at]) if re.search(r'openat2?\(.*"settings\.json"', l))
+    end = next(k for k, (_, l) in enumerate(mine) if k > at and l.split(None, 1)[1].startswith("write(1,"))
+    return [l.split(None, 1)[1] for _, l in mine[start:end]]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--agentspine", required=True)
+    args = ap.parse_args()
+    if not shutil.which("strace"):
+        print("strace is missing (apt-get install strace)")
+        sys.exit(1)
+    bin_ = os.path.abspath(args.agentspine)
+    base = tempfile.mkdtemp(prefix="agentspine-strace-startup-")
+    try:
+        home, project = os.path.join(base, "home"), os.path.join(base, "project")
+        os.makedirs(home)
+        os.makedirs(os.path.join(project, ".git"))
+        env = {"HOME": home, "PATH": os.environ["PATH"], "AGENTSPINE_STATE_DIR": os.path.join(base, "state")}
+        trace = os.path.join(base, "trace")
+
+        def install(program: str) -> None:
+            subprocess.run([bin_, "install", "claude", "--command", program], env=env, check=True,
+                           capture_output=True, cwd=project)
+            # A file changed in the last 3 s is read twice (agentspine-fs's
+            # racy window: 2 more calls); users' settings are older.
+            time.sleep(3.2)
+
+        def payload(event: str, **extra: str) -> dict:
+            return {"session_id": "s1", "cwd": project, "hook_event_name": event, "transcript_path": None, **extra}
+
+        install("/gone/agentspine")
+        out, lines = traced(bin_, env, payload("SessionStart", source="startup"), trace)
+        if not any("openat2(" in l for l in lines):
+            print("note: openat2 is not used on this kernel; the counts are for the openat2 backend, skipped")
+            return
+        message = json.loads(out).get("systemMessage", "") if out else ""
+        check("`/gone/agentspine` does not exist" in message, "SessionStart names the missing binary", out)
+        calls = window(lines)
+        check(len(calls) == 13, f"the check is 13 system calls with a missing binary ({len(calls)})",
+              "\n".join(calls))
+        gone = [l for l in lines if '"/gone' in l]
+        check(len(gone) == 1, f"one look at /gone/agentspine ({len(gone)})", "\n".join(gone))
+
+        for event, extra in (("UserPromptSubmit", {"prompt": "hello"}),
+                             ("PreToolUse", {"tool_name": "Read", "tool_input": {"file_path": project}}),
+                             ("SessionStart", {"source": "compact"})):
+            _, lines = traced(bin_, env, payload(event, **extra), trace)
+            touched = [l for l in lines if 'readlink("/proc/self/exe"' in l or '"/gone' in l]
+            label = event + (f" ({extra['source']})" if "source" in extra else "")
+            check(touched == [], f"{label}: no install check", "\n".join(touched))
+
+        install(bin_)
+        out, lines = traced(bin_, env, payload("SessionStart", source="startup"), trace)
+        check(out == "" or "systemMessage" not in json.loads(out), "no message when the hooks name this binary", out)
+        calls = window(lines)
+        check(len(calls) == 12, f"the check is 12 system calls when the hooks name this binary ({len(calls)})",
+              "\n".join(calls))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"{passed} passed, {failures} failed")
+    if failures:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
