@@ -53,6 +53,43 @@ impl PrivateDir {
         Ok(PrivateDir { fd, path: path.to_path_buf() })
     }
 
+    /// Opens the existing directory `path` (a link at its last component
+    /// refused), checking only that it belongs to this user: for a
+    /// directory [`PrivateDir::open`] (or [`crate::ensure_private_dir`])
+    /// has made sure of in this process, without doing it all again.
+    pub fn open_existing(path: &Path) -> Result<PrivateDir, FsError> {
+        let shown = || path.display().to_string();
+        let fd = rustix::fs::open(
+            path,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| match e {
+            Errno::LOOP | Errno::NOTDIR => FsError::Symlink { path: shown() },
+            other => map_lookup_errno(other, &shown),
+        })?;
+        let st = rustix::fs::fstat(&fd).map_err(|e| map_lookup_errno(e, &shown))?;
+        if st.st_uid != rustix::process::geteuid().as_raw() {
+            return Err(FsError::Io {
+                path: shown(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    format!("refused: the directory is owned by uid {}, not by this user", st.st_uid),
+                ),
+            });
+        }
+        Ok(PrivateDir { fd, path: path.to_path_buf() })
+    }
+
+    /// A second handle on the same directory.
+    pub fn try_clone(&self) -> Result<PrivateDir, FsError> {
+        let fd = self
+            .fd
+            .try_clone()
+            .map_err(|e| FsError::Io { path: self.path.display().to_string(), error: e })?;
+        Ok(PrivateDir { fd, path: self.path.clone() })
+    }
+
     /// The directory `name` inside this one, made (mode `0700`) when
     /// `create` is set and it is missing; `None` when it is missing and not
     /// made. A link there is refused (`symlink`).

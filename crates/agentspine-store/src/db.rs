@@ -244,7 +244,9 @@ impl Store {
 
     /// [`Store::open_default`] for one kind of process (see [`OpenMode`]).
     pub fn open_default_with(mode: OpenMode) -> Result<Opened, StoreError> {
-        let dir = crate::state_dir(|name| std::env::var_os(name))?;
+        // Made sure of (a private directory, created when missing) by
+        // `open_with` itself.
+        let dir = crate::state_dir_path(crate::Platform::CURRENT, |name| std::env::var_os(name))?;
         Store::open_with(&dir, mode)
     }
 
@@ -502,7 +504,8 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     // What a hook reads instead of opening the database (see `quick.rs`):
     // best effort, and a copy that cannot be brought in step is removed,
     // so that no hook goes on with a stale one.
-    if crate::quick::sync_key(dir, &key).is_err() {
+    let private = agentspine_fs::PrivateDir::open_existing(dir);
+    if private.as_ref().map_or(true, |private| crate::quick::sync_key(private, &key).is_err()) {
         let _ = agentspine_fs::remove_file(dir, crate::quick::KEY_FILE);
     }
     let unacknowledged = retry_busy(|| {
@@ -511,7 +514,9 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
         })
     })
     .map_err(|e| classify(&path, e))?;
-    let _ = crate::quick::sync_incident(dir, unacknowledged);
+    if let Ok(private) = &private {
+        let _ = crate::quick::sync_incident(private, unacknowledged);
+    }
     // Healthy: the last connection to close checkpoints the WAL as usual,
     // except a hook's (see [`OpenMode::Hook`]).
     if mode == OpenMode::Default {

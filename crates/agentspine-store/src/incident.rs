@@ -259,7 +259,9 @@ impl Store {
             .map_err(|source| IncidentError::Database { operation: "acknowledge", source })?;
         // Hooks stop asking the database (see `quick.rs`); best effort:
         // the next open removes the file otherwise.
-        let _ = crate::quick::sync_incident(self.dir(), false);
+        if let Ok(private) = agentspine_fs::PrivateDir::open_existing(self.dir()) {
+            let _ = crate::quick::sync_incident(&private, false);
+        }
         Ok(self.incidents()?.into_iter().filter(|i| ids.contains(&i.id)).collect())
     }
 

@@ -46,7 +46,17 @@ impl Quick {
     /// Reads the key's copy and looks for the incident file in the state
     /// directory `dir` (created when missing, as a private directory).
     pub fn open(dir: &Path) -> Result<Quick, FsError> {
-        let dir = PrivateDir::open(dir)?;
+        Quick::read(PrivateDir::open(dir)?)
+    }
+
+    /// [`Quick::open`] for the platform's state directory (see
+    /// [`crate::state_dir`]), reading the process environment.
+    pub fn open_default() -> Result<Quick, crate::StoreError> {
+        let dir = crate::state_dir_path(crate::Platform::CURRENT, |name| std::env::var_os(name))?;
+        Quick::open(&dir).map_err(|e| crate::StoreError::Unavailable { path: dir, reason: e.to_string() })
+    }
+
+    fn read(dir: PrivateDir) -> Result<Quick, FsError> {
         let key = dir.read(KEY_FILE, 33)?.and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok());
         let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).unwrap_or(true);
         Ok(Quick { dir, key, incident })
@@ -80,18 +90,17 @@ pub(crate) fn derive(key: &[u8; 32], purpose: &str) -> [u8; 32] {
 }
 
 /// Brings the key's copy in step with the database's key.
-pub(crate) fn sync_key(dir: &Path, key: &[u8; 32]) -> Result<(), FsError> {
-    let state = PrivateDir::open(dir)?;
+pub(crate) fn sync_key(state: &PrivateDir, key: &[u8; 32]) -> Result<(), FsError> {
     if state.read(KEY_FILE, 33)?.as_deref() == Some(&key[..]) {
         return Ok(());
     }
-    agentspine_fs::write_private_file_atomic(dir, KEY_FILE, key)
+    agentspine_fs::write_private_file_atomic(state.path(), KEY_FILE, key)
 }
 
 /// Brings the incident file in step with whether an incident is
 /// unacknowledged.
-pub(crate) fn sync_incident(dir: &Path, unacknowledged: bool) -> Result<(), FsError> {
-    let state = PrivateDir::open(dir)?;
+pub(crate) fn sync_incident(state: &PrivateDir, unacknowledged: bool) -> Result<(), FsError> {
+    let dir = state.path();
     let present = state.modified(INCIDENT_FILE)?.is_some();
     match (unacknowledged, present) {
         (true, false) => agentspine_fs::write_private_file_atomic(

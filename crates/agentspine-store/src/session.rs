@@ -71,7 +71,12 @@ impl SessionMarks {
     /// mark).
     pub fn open(state_dir: &Path) -> Result<SessionMarks, SessionError> {
         let state = PrivateDir::open(state_dir).map_err(|source| error("open", "*", source))?;
-        Ok(SessionMarks { state, dir: std::cell::OnceCell::new() })
+        Ok(SessionMarks::in_dir(state))
+    }
+
+    /// The session files of the state directory `state`, already open.
+    pub fn in_dir(state: PrivateDir) -> SessionMarks {
+        SessionMarks { state, dir: std::cell::OnceCell::new() }
     }
 
     /// The directory of the session files.

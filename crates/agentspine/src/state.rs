@@ -76,9 +76,7 @@ impl State {
     /// directory, as [`State::open_with`].
     pub fn open_for_hook() -> State {
         let mode = agentspine_store::OpenMode::Hook;
-        let quick = agentspine_store::state_dir(|name| std::env::var_os(name))
-            .ok()
-            .and_then(|dir| agentspine_store::Quick::open(&dir).inspect_err(|e| tracing::warn!("{e}")).ok());
+        let quick = agentspine_store::Quick::open_default().inspect_err(|e| tracing::warn!("{e}")).ok();
         match quick {
             Some(quick) => State {
                 store: OnceCell::new(),
@@ -104,11 +102,17 @@ impl State {
     pub fn session_marks(&self) -> Option<&agentspine_store::SessionMarks> {
         self.marks
             .get_or_init(|| {
-                let dir = match &self.quick {
-                    Some(quick) => quick.dir().path().to_path_buf(),
-                    None => self.store()?.dir().to_path_buf(),
+                let opened = match &self.quick {
+                    Some(quick) => quick
+                        .dir()
+                        .try_clone()
+                        .map(agentspine_store::SessionMarks::in_dir)
+                        .map_err(|e| e.to_string()),
+                    None => {
+                        agentspine_store::SessionMarks::open(self.store()?.dir()).map_err(|e| e.to_string())
+                    }
                 };
-                agentspine_store::SessionMarks::open(&dir).inspect_err(|e| tracing::warn!("{e}")).ok()
+                opened.inspect_err(|e| tracing::warn!("{e}")).ok()
             })
             .as_ref()
     }
