@@ -69,15 +69,7 @@ impl PrivateDir {
             other => map_lookup_errno(other, &shown),
         })?;
         let st = rustix::fs::fstat(&fd).map_err(|e| map_lookup_errno(e, &shown))?;
-        if st.st_uid != rustix::process::geteuid().as_raw() {
-            return Err(FsError::Io {
-                path: shown(),
-                error: std::io::Error::new(
-                    std::io::ErrorKind::PermissionDenied,
-                    format!("refused: the directory is owned by uid {}, not by this user", st.st_uid),
-                ),
-            });
-        }
+        ours(&st, "directory", &shown)?;
         Ok(PrivateDir { fd, path: path.to_path_buf() })
     }
 
@@ -267,15 +259,7 @@ impl PrivateDir {
         if links > 1 {
             return Err(FsError::HardLink { path: shown(), links });
         }
-        if st.st_uid != rustix::process::geteuid().as_raw() {
-            return Err(FsError::Io {
-                path: shown(),
-                error: std::io::Error::new(
-                    std::io::ErrorKind::PermissionDenied,
-                    format!("refused: the file is owned by uid {}, not by this user", st.st_uid),
-                ),
-            });
-        }
+        ours(&st, "file", &shown)?;
         Ok(u64::try_from(st.st_size).unwrap_or(0))
     }
 
@@ -288,6 +272,20 @@ impl PrivateDir {
             other => map_lookup_errno(other, &shown),
         }
     }
+}
+
+/// Refuses a directory or file (`what`) that another user owns.
+fn ours(st: &rustix::fs::Stat, what: &str, shown: &dyn Fn() -> String) -> Result<(), FsError> {
+    if st.st_uid == rustix::process::geteuid().as_raw() {
+        return Ok(());
+    }
+    Err(FsError::Io {
+        path: shown(),
+        error: std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!("refused: the {what} is owned by uid {}, not by this user", st.st_uid),
+        ),
+    })
 }
 
 /// A file's modification time.

@@ -516,6 +516,12 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     .map_err(|e| classify(&path, e))?;
     if let Ok(private) = &private {
         let _ = crate::quick::sync_incident(private, unacknowledged);
+        // Sessions that ended without a word (see `session.rs`).
+        if mode == OpenMode::Default
+            && let Ok(dir) = private.try_clone()
+        {
+            let _ = crate::SessionMarks::in_dir(dir).prune_old(crate::session::SESSION_TTL.as_secs());
+        }
     }
     // Healthy: the last connection to close checkpoints the WAL as usual,
     // except a hook's (see [`OpenMode::Hook`]).

@@ -18,9 +18,11 @@
 //!   not of the form above is skipped: that source is sent again.
 //! - A file is read up to [`MAX_SESSION_BYTES`]; marks that would take it
 //!   past that are not written (their sources are sent again).
-//! - A session start forgets its own file (a new start or a compaction);
-//!   at most once per [`PRUNE_EVERY`] it also removes the files of sessions
-//!   not written for the given age. `SessionEnd` removes the session's file.
+//! - A session start forgets its own file (a new start or a compaction),
+//!   `SessionEnd` removes it; at most once per [`PRUNE_EVERY`], an open of
+//!   the database by anything but a hook (a command, the MCP server, the
+//!   desktop socket) removes the files of sessions not written for
+//!   [`SESSION_TTL`]. A hook never lists a directory of agentspine's own.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -33,8 +35,11 @@ use sha2::Digest;
 pub const SESSIONS_DIR: &str = "sessions";
 /// The most bytes of one session's file that are read (and written).
 pub const MAX_SESSION_BYTES: usize = 1 << 20;
-/// How often a session start looks for old session files to remove.
+/// How often an open of the database looks for old session files.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
+/// A session's file not written for this long is removed (a session that
+/// ended without `SessionEnd`).
+pub const SESSION_TTL: Duration = Duration::from_secs(7 * 24 * 60 * 60);
 /// The most session files one prune looks at.
 const PRUNE_LIMIT: usize = 10_000;
 /// The file whose modification time is the last prune.
@@ -136,23 +141,21 @@ impl SessionMarks {
         dir.remove(&file_name(session_id)).map_err(fail)
     }
 
-    /// What a session start forgets: everything sent to `session_id`
-    /// (when given: a new start or a compaction), and, when the last look
-    /// was more than [`PRUNE_EVERY`] ago, the files of sessions not written
-    /// for `secs` seconds. Returns how many sessions were forgotten.
-    pub fn prune_at_start(&self, session_id: Option<&str>, secs: u64) -> Result<usize, SessionError> {
-        let mut removed = match session_id {
-            Some(id) => usize::from(self.forget(id)?),
-            None => 0,
-        };
-        let fail = |source| error("prune", session_id.unwrap_or("*"), source);
-        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(removed) };
+    /// Removes the files of sessions not written for `secs` seconds, when
+    /// the last look was more than [`PRUNE_EVERY`] ago (else nothing is
+    /// listed). Returns how many were removed. Not a hook's work: a hook
+    /// never lists a directory of its own; every other open of the
+    /// database does this (see [`crate::Store::open_with`]).
+    pub fn prune_old(&self, secs: u64) -> Result<usize, SessionError> {
+        let fail = |source| error("prune", "*", source);
+        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(0) };
         let now = SystemTime::now();
         let stamp = dir.modified(PRUNED_STAMP).map_err(fail)?;
         if stamp.is_some_and(|at| now.duration_since(at).is_ok_and(|age| age < PRUNE_EVERY)) {
-            return Ok(removed);
+            return Ok(0);
         }
         let cutoff = now.checked_sub(Duration::from_secs(secs)).unwrap_or(SystemTime::UNIX_EPOCH);
+        let mut removed = 0;
         for entry in dir.entries(PRUNE_LIMIT).map_err(fail)? {
             if entry.name != PRUNED_STAMP
                 && entry.modified < cutoff

@@ -97,10 +97,10 @@ fn a_full_session_file_takes_no_more_marks() {
 }
 
 #[test]
-fn a_session_start_forgets_its_own_file_and_old_ones_once_an_hour() {
+fn old_session_files_go_once_an_hour_and_only_through_an_open_that_is_not_a_hook() {
     let state = StateDir::new();
     let marks = SessionMarks::open(&state.dir).unwrap();
-    for session in ["old", "mine", "other"] {
+    for session in ["old", "mine"] {
         marks.mark_sent_all(session, &[("src", "h")]).unwrap();
     }
     let dir = state.dir.join(SESSIONS_DIR);
@@ -114,24 +114,28 @@ fn a_session_start_forgets_its_own_file_and_old_ones_once_an_hour() {
     let old = before.iter().find(|n| !files(&state).contains(n)).unwrap().clone();
     marks.mark_sent_all("old", &[("src", "h")]).unwrap();
     age(&old, 7200);
-    // A resume keeps its own file; only the old one goes.
-    assert_eq!(marks.prune_at_start(None, 3600).unwrap(), 1);
+    assert_eq!(marks.prune_old(3600).unwrap(), 1);
     assert!(!sent(&marks, "old", "src", "h"));
     assert!(sent(&marks, "mine", "src", "h"));
     // Within the hour the directory is not looked at again.
     marks.mark_sent_all("old", &[("src", "h")]).unwrap();
     age(&old, 7200);
-    assert_eq!(marks.prune_at_start(None, 3600).unwrap(), 0);
+    assert_eq!(marks.prune_old(3600).unwrap(), 0);
     assert!(sent(&marks, "old", "src", "h"));
-    // A new start forgets its own file, and nobody else's.
-    assert_eq!(marks.prune_at_start(Some("mine"), 3600).unwrap(), 1);
-    assert!(!sent(&marks, "mine", "src", "h"));
-    assert!(sent(&marks, "other", "src", "h"));
-    // An hour later the old file goes.
     age(".pruned", 3700);
-    assert_eq!(marks.prune_at_start(None, 3600).unwrap(), 1);
+    assert_eq!(marks.prune_old(3600).unwrap(), 1);
     assert!(!sent(&marks, "old", "src", "h"));
-    assert!(sent(&marks, "other", "src", "h"));
+
+    // A hook's open of the database never prunes; any other open does,
+    // past a week.
+    marks.mark_sent_all("old", &[("src", "h")]).unwrap();
+    age(&old, agentspine_store::SESSION_TTL.as_secs() + 60);
+    age(".pruned", 3700);
+    drop(agentspine_store::Store::open_with(&state.dir, agentspine_store::OpenMode::Hook).unwrap());
+    assert!(sent(&marks, "old", "src", "h"));
+    drop(agentspine_store::Store::open(&state.dir).unwrap());
+    assert!(!sent(&marks, "old", "src", "h"));
+    assert!(sent(&marks, "mine", "src", "h"));
 }
 
 #[test]
@@ -152,4 +156,28 @@ fn a_link_or_hard_link_in_place_of_a_session_file_is_refused() {
     assert!(marks.sent("s").unwrap_err().to_string().contains("hard links"));
     assert!(marks.mark_sent_all("s", &[("src", "h")]).is_err());
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "x\ty\n");
+}
+
+/// A session file another user owns is neither read nor written (as root
+/// the test hands the file to uid 65534; elsewhere it cannot, and says so).
+#[test]
+fn a_session_file_of_another_user_is_refused() {
+    if rustix_is_root() {
+        let state = StateDir::new();
+        let marks = SessionMarks::open(&state.dir).unwrap();
+        marks.mark_sent_all("s", &[("src", "h")]).unwrap();
+        let dir = state.dir.join(SESSIONS_DIR);
+        let file = dir.join(&files(&state)[0]);
+        std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
+        let err = marks.sent("s").unwrap_err().to_string();
+        assert!(err.contains("owned by uid 65534"), "{err}");
+        assert!(marks.mark_sent_all("s", &[("other", "h")]).is_err());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "src\th\n");
+    } else {
+        eprintln!("skipped: only root can give a file to another user");
+    }
+}
+
+fn rustix_is_root() -> bool {
+    std::fs::metadata("/proc/self").map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap_or(false)
 }

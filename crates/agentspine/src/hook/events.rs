@@ -23,9 +23,6 @@ use super::payload::{self, Payload};
 use super::{HookHost, Shared};
 use crate::state::State;
 
-/// What a session was sent is forgotten after this long.
-pub const SESSION_TTL_SECS: u64 = 7 * 24 * 60 * 60;
-
 /// Everything one run needs; built once the payload is known good.
 pub(super) struct Hook<'a> {
     pub host: HookHost,
@@ -173,9 +170,9 @@ impl Hook<'_> {
     /// the memory facts relevant to the session's scope.
     fn session_start(&self) -> (Vec<Block>, Option<Block>) {
         let fresh = matches!(self.payload.source.as_deref(), Some("startup" | "compact"));
-        if let Some(marks) = self.marks()
-            && let Err(e) =
-                marks.prune_at_start(fresh.then_some(self.payload.session_id.as_str()), SESSION_TTL_SECS)
+        if fresh
+            && let Some(marks) = self.marks()
+            && let Err(e) = marks.forget(&self.payload.session_id)
         {
             tracing::warn!("{e}");
         }
