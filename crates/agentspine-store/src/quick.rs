@@ -17,11 +17,11 @@
 //!   that open. A file of another length is no key: the database is opened.
 //! - [`INCIDENT_FILE`] exists while an incident is unacknowledged: each
 //!   open writes or removes it to match the `incidents` table, and
-//!   acknowledging removes it. It is written before a reader could miss
-//!   the incident (the open that finds the incident writes it before
-//!   returning), and a missing file is never trusted over the database by
-//!   anything but a hook event that would not show the notice anyway
-//!   after the session's first (see the hook's `notice`).
+//!   acknowledging removes it. A hook trusts its absence unless it opens
+//!   the database for another reason (then it asks the database). The open
+//!   that records an incident writes the file before it returns, so only a
+//!   process that dies between the two leaves it missing, and the next
+//!   open writes it.
 
 use std::path::Path;
 
