@@ -109,8 +109,10 @@ impl PrivateDir {
 
     /// Appends `bytes` to the file `name` (created `0600` when missing) in
     /// one `write` call with `O_APPEND`, so that appends of other processes
-    /// land whole before or after it on a local file system. Not synced.
-    pub fn append(&self, name: &str, bytes: &[u8]) -> Result<(), FsError> {
+    /// land whole before or after it on a local file system, unless the
+    /// file would then hold more than `cap` bytes; whether it was written.
+    /// Not synced.
+    pub fn append_within(&self, name: &str, bytes: &[u8], cap: usize) -> Result<bool, FsError> {
         let shown = || self.path.join(name).display().to_string();
         plain_name(name, shown)?;
         let fd = rustix::fs::openat(
@@ -125,8 +127,12 @@ impl PrivateDir {
             FILE_MODE,
         )
         .map_err(|e| self.refusal(name, e))?;
-        self.check_own_file(&fd, name)?;
-        write_all(&fd, bytes).map_err(|e| map_lookup_errno(e, &shown))
+        let size = self.check_own_file(&fd, name)?;
+        if usize::try_from(size).unwrap_or(usize::MAX).saturating_add(bytes.len()) > cap {
+            return Ok(false);
+        }
+        write_all(&fd, bytes).map_err(|e| map_lookup_errno(e, &shown))?;
+        Ok(true)
     }
 
     /// The bytes of the file `name`, or `None` when it does not exist. At

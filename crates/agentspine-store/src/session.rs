@@ -126,12 +126,7 @@ impl SessionMarks {
         }
         let fail = |source| error("mark", session_id, source);
         let Some(dir) = self.dir(true).map_err(fail)? else { return Ok(()) };
-        let name = file_name(session_id);
-        let written = dir.read(&name, MAX_SESSION_BYTES + 1).map_err(fail)?.map_or(0, |b| b.len());
-        if written + lines.len() > MAX_SESSION_BYTES {
-            return Ok(());
-        }
-        dir.append(&name, lines.as_bytes()).map_err(fail)
+        dir.append_within(&file_name(session_id), lines.as_bytes(), MAX_SESSION_BYTES).map(drop).map_err(fail)
     }
 
     /// Forgets everything sent to `session_id`; whether anything was kept.
