@@ -145,26 +145,43 @@ impl Store {
         if changes.is_empty() {
             return Ok(0);
         }
-        // A load that found every snapshot it keeps (the usual hook): its
-        // `Retain` drops nothing, so nothing is written (no write lock, no
-        // WAL frames for the next process to read back).
-        if changes.iter().all(|change| matches!(change, CacheChange::Retain(_))) {
+        // A load that found every snapshot as it holds it writes nothing
+        // (no write lock, no WAL frames for the next process to read back):
+        // the usual hook, whose `Retain` drops nothing, and a session start,
+        // which drops the directory's snapshots and reads every file again
+        // only to put the same versions back.
+        if !changes.iter().any(|change| matches!(change, CacheChange::Touch(_))) {
             let held = self
                 .read(|tx| {
-                    let mut stmt = tx.prepare("SELECT rel_path FROM cache WHERE root_digest = ?1")?;
-                    let rows = stmt.query_map([root_digest], |row| row.get::<_, String>(0))?;
+                    let mut stmt = tx.prepare_cached(
+                        "SELECT rel_path, dev, ino, size, mtime_ns, ctime_ns, sha256, byte_len, binding_id,
+                                last_used
+                         FROM cache WHERE root_digest = ?1",
+                    )?;
+                    let rows = stmt.query_map([root_digest], |row| {
+                        Ok(Held {
+                            rel: row.get(0)?,
+                            identity: Identity {
+                                dev: from_sql_u64(row.get(1)?),
+                                ino: from_sql_u64(row.get(2)?),
+                                size: from_sql_u64(row.get(3)?),
+                                mtime_ns: row.get(4)?,
+                                ctime_ns: row.get(5)?,
+                            },
+                            sha256: row.get(6)?,
+                            len: from_sql_u64(row.get(7)?),
+                            binding_id: row.get(8)?,
+                            last_used: row.get(9)?,
+                        })
+                    })?;
                     rows.collect::<rusqlite::Result<Vec<_>>>()
                 })
                 .map_err(|source| CacheError::Database {
-                    operation: "retain",
+                    operation: "apply",
                     key: key(root_digest, "*"),
                     source,
                 })?;
-            let drops_nothing = changes.iter().all(|change| match change {
-                CacheChange::Retain(keep) => held.iter().all(|rel| keep.contains(rel)),
-                _ => true,
-            });
-            if drops_nothing {
+            if changes_nothing(&held, changes, now_ns()) {
                 return Ok(0);
             }
         }
@@ -372,6 +389,62 @@ pub enum CacheChange {
     Retain(Vec<String>),
     /// Drops every snapshot of the root.
     DropRoot,
+}
+
+/// A row as [`changes_nothing`] compares it.
+#[derive(Debug, Clone)]
+struct Held {
+    rel: String,
+    identity: Identity,
+    sha256: String,
+    len: u64,
+    binding_id: Option<String>,
+    last_used: i64,
+}
+
+/// Whether applying `changes` to the root's rows `held` would leave every
+/// row as it is, recency included: each put is of the version a row
+/// already holds (same identity, digest, length and binding) whose use is
+/// recent (see [`CachedSnapshot::use_is_stale`]), and no drop, retain or
+/// dropped root removes a row that is not put back. A touch always
+/// writes (it is only asked for when the use is stale).
+fn changes_nothing(held: &[Held], changes: &[CacheChange], now_ns: i64) -> bool {
+    use std::collections::{HashMap, HashSet};
+    let touch_every = i64::try_from(TOUCH_EVERY.as_nanos()).unwrap_or(i64::MAX);
+    let rows: HashMap<&str, &Held> = held.iter().map(|row| (row.rel.as_str(), row)).collect();
+    // Rows a dropped root will delete unless a put brings them back.
+    let mut doomed: HashSet<&str> = HashSet::new();
+    for change in changes {
+        match change {
+            CacheChange::Touch(_) => return false,
+            CacheChange::Put { rel, identity, sha256, bytes, binding_id } => {
+                let same = rows.get(rel.as_str()).is_some_and(|row| {
+                    row.identity == *identity
+                        && row.sha256 == *sha256
+                        && row.len == bytes.len() as u64
+                        && row.binding_id == *binding_id
+                        && (0..touch_every).contains(&now_ns.saturating_sub(row.last_used))
+                });
+                if !same {
+                    return false;
+                }
+                doomed.remove(rel.as_str());
+            }
+            CacheChange::Drop(rel) => {
+                if rows.contains_key(rel.as_str()) {
+                    return false;
+                }
+            }
+            CacheChange::Retain(keep) => {
+                if rows.keys().any(|rel| !keep.iter().any(|k| k == rel)) {
+                    return false;
+                }
+            }
+            CacheChange::DropRoot => doomed = rows.keys().copied().collect(),
+        }
+    }
+    // What a dropped root took and no put brought back is deleted.
+    doomed.is_empty()
 }
 
 /// Stores (or replaces) one snapshot inside `tx`; rows evicted.

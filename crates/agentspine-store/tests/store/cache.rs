@@ -240,7 +240,16 @@ fn putting_the_same_version_again_keeps_its_row_and_a_root_drop_keeps_only_what_
     let a = row_id("a").unwrap();
     assert!(row_id("b").unwrap() > a);
     let used = store.cache_peek("r", "a").unwrap().unwrap().last_used;
-    // The same version again: the same row, used just now.
+    // The same version again, used within the hour: nothing changes.
+    store.cache_apply("r", &[put_change("a", b"one")]).unwrap();
+    assert_eq!(row_id("a"), Some(a));
+    assert_eq!(store.cache_peek("r", "a").unwrap().unwrap().last_used, used);
+    // Used longer ago: the same row, used just now.
+    let hour = i64::try_from(agentspine_store::TOUCH_EVERY.as_nanos()).unwrap();
+    state
+        .raw()
+        .execute("UPDATE cache SET last_used = last_used - ?1 WHERE rel_path = 'a'", [hour + 1])
+        .unwrap();
     store.cache_apply("r", &[put_change("a", b"one")]).unwrap();
     assert_eq!(row_id("a"), Some(a));
     assert!(store.cache_peek("r", "a").unwrap().unwrap().last_used > used);
@@ -287,4 +296,68 @@ fn a_retain_that_drops_nothing_writes_nothing_and_a_recent_use_is_not_stale() {
     assert!(row.use_is_stale(), "more than an hour ago");
     row.last_used += 2 * i64::try_from(agentspine_store::TOUCH_EVERY.as_nanos()).unwrap();
     assert!(row.use_is_stale(), "from a clock ahead of this one");
+}
+
+/// What a session start asks of unchanged memory: it drops the directory's
+/// snapshots, reads every file again and puts the same versions back.
+/// That batch commits nothing; a batch that changes one version, puts a
+/// new file, leaves out one that was held, or drops one, commits.
+#[test]
+fn a_dropped_root_put_back_unchanged_writes_nothing() {
+    use agentspine_store::CacheChange;
+    let state = StateDir::new();
+    let store = state.open();
+    let snapshot = |rel: &str, ino: u64, bytes: &[u8]| CacheChange::Put {
+        rel: rel.to_owned(),
+        identity: identity(ino, bytes.len() as u64),
+        sha256: format!("sha-{rel}-{ino}"),
+        bytes: bytes.to_vec(),
+        binding_id: None,
+    };
+    let keep = |names: &[&str]| CacheChange::Retain(names.iter().map(|n| (*n).to_owned()).collect());
+    let fresh = |puts: Vec<CacheChange>, kept: &[&str]| {
+        let mut batch = vec![CacheChange::DropRoot];
+        batch.extend(puts);
+        batch.push(keep(kept));
+        batch
+    };
+    store
+        .cache_apply("r", &fresh(vec![snapshot("a", 1, b"one"), snapshot("b", 2, b"two")], &["a", "b"]))
+        .unwrap();
+    let watcher = state.raw();
+    let version = || watcher.pragma_query_value(None, "data_version", |row| row.get::<_, i64>(0)).unwrap();
+    let before = version();
+    // The same versions back, in either order, and a Retain that keeps them.
+    for puts in [
+        vec![snapshot("a", 1, b"one"), snapshot("b", 2, b"two")],
+        vec![snapshot("b", 2, b"two"), snapshot("a", 1, b"one")],
+    ] {
+        assert_eq!(store.cache_apply("r", &fresh(puts, &["a", "b"])).unwrap(), 0);
+    }
+    assert_eq!(version(), before, "nothing was committed");
+    // Another root's rows do not count.
+    store.cache_apply("other", &[snapshot("z", 9, b"zz")]).unwrap();
+    let before = version();
+    assert_eq!(
+        store
+            .cache_apply("r", &fresh(vec![snapshot("a", 1, b"one"), snapshot("b", 2, b"two")], &["a", "b"]))
+            .unwrap(),
+        0
+    );
+    assert_eq!(version(), before, "nothing was committed");
+
+    let changed: [(&str, Vec<CacheChange>); 4] = [
+        ("a new version of b", fresh(vec![snapshot("a", 1, b"one"), snapshot("b", 3, b"two")], &["a", "b"])),
+        ("b no longer put back", fresh(vec![snapshot("a", 1, b"one")], &["a"])),
+        ("a new file c", fresh(vec![snapshot("a", 1, b"one"), snapshot("c", 4, b"three")], &["a", "c"])),
+        ("a dropped", vec![CacheChange::Drop("a".to_owned())]),
+    ];
+    for (what, batch) in changed {
+        let before = version();
+        store.cache_apply("r", &batch).unwrap();
+        assert_ne!(version(), before, "{what}: committed");
+    }
+    assert!(store.cache_peek("r", "a").unwrap().is_none());
+    assert_eq!(store.cache_peek("r", "c").unwrap().unwrap().bytes, b"three");
+    assert!(store.cache_peek("r", "b").unwrap().is_none(), "b was left out of the third batch");
 }
