@@ -6,7 +6,10 @@
 //! bytes (DESIGN.md, State). The cache holds at most [`CACHE_CAP_BYTES`] of
 //! file bytes in all; a put that would pass the cap first evicts the least
 //! recently used rows (a get counts as a use; a put of the version already
-//! held only counts as a use, its bytes are not written again). Recency is
+//! held only counts as a use, its bytes are not written again; through
+//! [`Store::cache_apply`], a use is recorded only when the last recorded
+//! one is older than [`TOUCH_EVERY`], so a batch that finds every row as
+//! it holds it writes nothing). Recency is
 //! a counter that only grows, across processes: each use takes `max(now in
 //! ns, largest so far + 1)` inside the write transaction.
 
