@@ -106,13 +106,7 @@ impl Store {
                 (root_digest, rel),
                 |row| {
                     Ok(CachedSnapshot {
-                        identity: Identity {
-                            dev: from_sql_u64(row.get(0)?),
-                            ino: from_sql_u64(row.get(1)?),
-                            size: from_sql_u64(row.get(2)?),
-                            mtime_ns: row.get(3)?,
-                            ctime_ns: row.get(4)?,
-                        },
+                        identity: identity_at(row, 0)?,
                         sha256: row.get(5)?,
                         bytes: row.get(6)?,
                         binding_id: row.get(7)?,
@@ -164,13 +158,7 @@ impl Store {
                     let rows = stmt.query_map([root_digest], |row| {
                         Ok(Held {
                             rel: row.get(0)?,
-                            identity: Identity {
-                                dev: from_sql_u64(row.get(1)?),
-                                ino: from_sql_u64(row.get(2)?),
-                                size: from_sql_u64(row.get(3)?),
-                                mtime_ns: row.get(4)?,
-                                ctime_ns: row.get(5)?,
-                            },
+                            identity: identity_at(row, 1)?,
                             sha256: row.get(6)?,
                             len: from_sql_u64(row.get(7)?),
                             binding_id: row.get(8)?,
@@ -255,13 +243,7 @@ impl Store {
                     (root_digest, rel),
                     |row| {
                         let id: i64 = row.get(0)?;
-                        let identity = Identity {
-                            dev: from_sql_u64(row.get(1)?),
-                            ino: from_sql_u64(row.get(2)?),
-                            size: from_sql_u64(row.get(3)?),
-                            mtime_ns: row.get(4)?,
-                            ctime_ns: row.get(5)?,
-                        };
+                        let identity = identity_at(row, 1)?;
                         Ok((id, identity, row.get(6)?, row.get(7)?, row.get(8)?))
                     },
                 )
@@ -563,6 +545,18 @@ pub(crate) fn evict_for(tx: &Transaction<'_>, incoming: u64) -> rusqlite::Result
 pub(crate) fn next_use(tx: &Transaction<'_>) -> rusqlite::Result<i64> {
     let largest: Option<i64> = one(tx, "SELECT MAX(last_used) FROM cache", [], |row| row.get(0))?;
     Ok(largest.map_or(now_ns(), |largest| now_ns().max(largest.saturating_add(1))))
+}
+
+/// The identity held in the five columns from `first` on (`dev`, `ino`,
+/// `size`, `mtime_ns`, `ctime_ns`, as every query here selects them).
+fn identity_at(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Identity> {
+    Ok(Identity {
+        dev: from_sql_u64(row.get(first)?),
+        ino: from_sql_u64(row.get(first + 1)?),
+        size: from_sql_u64(row.get(first + 2)?),
+        mtime_ns: row.get(first + 3)?,
+        ctime_ns: row.get(first + 4)?,
+    })
 }
 
 fn key(root_digest: &str, rel: &str) -> String {
