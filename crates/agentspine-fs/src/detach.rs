@@ -132,6 +132,27 @@ fn detach<F: FnOnce() -> u8>(
     signals: Option<OwnedFd>,
     work: F,
 ) -> Result<Detached, DetachError> {
+    let forked = fork_child(signals, work)?;
+    let signals = forked.signals.map(|signal_r| (signal_r, forked.pid));
+    Ok(Detached {
+        pid: forked.pid,
+        ..wait_for(deadline, output, forked.out, forked.err, forked.status, signals)
+    })
+}
+
+/// The parent's side of a fork: the child's pid and the read ends of its
+/// pipes (and of the stop-signal pipe, when one was given).
+struct Forked {
+    pid: i32,
+    out: OwnedFd,
+    err: OwnedFd,
+    status: OwnedFd,
+    signals: Option<OwnedFd>,
+}
+
+/// Forks a child that runs `work` with its standard output and error on
+/// pipes, releases the parent and exits; returns the parent's side.
+fn fork_child<F: FnOnce() -> u8>(signals: Option<OwnedFd>, work: F) -> Result<Forked, DetachError> {
     if let Some(threads) = threads().filter(|&n| n != 1) {
         return Err(DetachError::Threads(threads));
     }
@@ -173,8 +194,7 @@ fn detach<F: FnOnce() -> u8>(
         std::process::exit(i32::from(code));
     }
     drop((out_w, err_w, status_w));
-    let signals = signals.map(|signal_r| (signal_r, pid));
-    Ok(Detached { pid, ..wait_for(deadline, output, out_r, err_r, status_r, signals) })
+    Ok(Forked { pid, out: out_r, err: err_r, status: status_r, signals })
 }
 
 /// For a short process about to start its few worker threads (a hook):
@@ -244,66 +264,157 @@ fn wait_for(
     signals: Option<(OwnedFd, libc::pid_t)>,
 ) -> Detached {
     let child = signals.as_ref().map(|(_, pid)| *pid);
-    let mut open = [Some(out), Some(err), Some(status), signals.map(|(fd, _)| fd)];
-    let mut stdout = Vec::new();
-    let mut code = None;
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        // The signal pipe alone keeps nothing waiting: the child is done
-        // once its three pipes are closed.
-        if open[..3].iter().all(Option::is_none) || left.is_some_and(|l| l.is_zero()) {
-            break;
-        }
-        let which: Vec<usize> = (0..open.len()).filter(|&i| open[i].is_some()).collect();
-        let mut polled: Vec<PollFd<'_>> =
-            open.iter().flatten().map(|fd| PollFd::new(fd, PollFlags::IN)).collect();
-        let timeout = left.map(|l| Timespec::try_from(l).unwrap_or(Timespec { tv_sec: 0, tv_nsec: 0 }));
-        match poll(&mut polled, timeout.as_ref()) {
-            Ok(_) | Err(Errno::INTR) => {}
-            Err(_) => break,
-        }
-        let ready: Vec<usize> =
-            which.iter().zip(&polled).filter(|(_, p)| !p.revents().is_empty()).map(|(&i, _)| i).collect();
-        drop(polled);
-        for i in ready {
-            let Some(fd) = open[i].as_ref() else { continue };
-            let n = match rustix::io::read(fd.as_fd(), &mut buf) {
-                Ok(n) => n,
-                Err(Errno::INTR | Errno::AGAIN) => continue,
-                Err(_) => 0,
-            };
-            if n == 0 {
-                open[i] = None;
-                continue;
+    let mut pipes = Pipes {
+        open: [Some(out), Some(err), Some(status), signals.map(|(fd, _)| fd)],
+        output,
+        child,
+        stdout: Vec::new(),
+        code: None,
+    };
+    pipes.wait(deadline);
+    Detached { stdout: pipes.stdout, code: pipes.code, pid: 0 }
+}
+
+/// The parent's ends of a child's pipes (standard output, standard error,
+/// status, and for a server the stop-signal pipe) and what came through.
+#[derive(Debug)]
+struct Pipes {
+    open: [Option<OwnedFd>; 4],
+    output: Output,
+    /// Where stop signals are passed on (a server's child).
+    child: Option<libc::pid_t>,
+    stdout: Vec<u8>,
+    code: Option<u8>,
+}
+
+impl Pipes {
+    /// Whether the child's three pipes are all closed.
+    fn closed(&self) -> bool {
+        self.open[..3].iter().all(Option::is_none)
+    }
+
+    /// Copies, collects and waits until the child's pipes are closed or
+    /// `deadline` passes.
+    fn wait(&mut self, deadline: Option<Instant>) {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            // The signal pipe alone keeps nothing waiting: the child is done
+            // once its three pipes are closed.
+            if self.closed() || left.is_some_and(|l| l.is_zero()) {
+                break;
             }
-            match i {
-                0 if output == Output::Collect => stdout.extend_from_slice(&buf[..n]),
-                0 => {
-                    let mut ours = std::io::stdout().lock();
-                    if ours.write_all(&buf[..n]).and_then(|()| ours.flush()).is_err() {
-                        // Nobody reads our output any more: stop relaying
-                        // and close the child's end, so that its next
-                        // write fails as ours did and it ends with its own
-                        // code, which is still waited for.
-                        open[0] = None;
+            let open = &mut self.open;
+            let which: Vec<usize> = (0..open.len()).filter(|&i| open[i].is_some()).collect();
+            let mut polled: Vec<PollFd<'_>> =
+                open.iter().flatten().map(|fd| PollFd::new(fd, PollFlags::IN)).collect();
+            let timeout = left.map(|l| Timespec::try_from(l).unwrap_or(Timespec { tv_sec: 0, tv_nsec: 0 }));
+            match poll(&mut polled, timeout.as_ref()) {
+                Ok(_) | Err(Errno::INTR) => {}
+                Err(_) => break,
+            }
+            let ready: Vec<usize> =
+                which.iter().zip(&polled).filter(|(_, p)| !p.revents().is_empty()).map(|(&i, _)| i).collect();
+            drop(polled);
+            for i in ready {
+                let Some(fd) = self.open[i].as_ref() else { continue };
+                let n = match rustix::io::read(fd.as_fd(), &mut buf) {
+                    Ok(n) => n,
+                    Err(Errno::INTR | Errno::AGAIN) => continue,
+                    Err(_) => 0,
+                };
+                if n == 0 {
+                    self.open[i] = None;
+                    continue;
+                }
+                match i {
+                    0 if self.output == Output::Collect => self.stdout.extend_from_slice(&buf[..n]),
+                    0 => {
+                        let mut ours = std::io::stdout().lock();
+                        if ours.write_all(&buf[..n]).and_then(|()| ours.flush()).is_err() {
+                            // Nobody reads our output any more: stop relaying
+                            // and close the child's end, so that its next
+                            // write fails as ours did and it ends with its own
+                            // code, which is still waited for.
+                            self.open[0] = None;
+                        }
                     }
-                }
-                1 => {
-                    let _ = std::io::stderr().write_all(&buf[..n]);
-                }
-                2 => code = Some(buf[n - 1]),
-                _ => {
-                    for &signal in &buf[..n] {
-                        if let Some(child) = child {
-                            forward::pass_on(child, signal);
+                    1 => {
+                        let _ = std::io::stderr().write_all(&buf[..n]);
+                    }
+                    2 => self.code = Some(buf[n - 1]),
+                    _ => {
+                        for &signal in &buf[..n] {
+                            if let Some(child) = self.child {
+                                forward::pass_on(child, signal);
+                            }
                         }
                     }
                 }
             }
         }
     }
-    Detached { stdout, code, pid: 0 }
+}
+
+/// A child of [`fork_worker`], as its parent waits for it.
+#[derive(Debug)]
+pub struct Worker {
+    pipes: Pipes,
+    pid: i32,
+}
+
+/// What a [`Worker::wait`] saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waited {
+    /// The child released its parent with this exit code.
+    Released(u8),
+    /// The child's pipes closed without a release (it died).
+    Died,
+    /// The time given passed first.
+    Late,
+}
+
+impl Worker {
+    /// Waits until the child releases this process (or dies) or `until`
+    /// passes, collecting its standard output and copying its standard
+    /// error meanwhile. Can be called again with a later time.
+    pub fn wait(&mut self, until: Instant) -> Waited {
+        self.pipes.wait(Some(until));
+        match (self.pipes.code, self.pipes.closed()) {
+            (Some(code), _) => Waited::Released(code),
+            (None, true) => Waited::Died,
+            (None, false) => Waited::Late,
+        }
+    }
+
+    /// What the child wrote to its standard output so far.
+    pub fn stdout(&self) -> &[u8] {
+        &self.pipes.stdout
+    }
+
+    /// The child's process id (for [`crate::blocked_on`] when it is late).
+    pub fn pid(&self) -> i32 {
+        self.pid
+    }
+}
+
+/// Runs `work` in a forked child, as [`run_detached`] does with
+/// [`Output::Collect`], and returns at once: the caller waits with
+/// [`Worker::wait`], as long as it chooses and in as many steps (a hook
+/// waits until its deadline, then decides what to do, then waits a little
+/// longer). The child never returns from here.
+///
+/// Call it while the process has exactly one thread.
+pub fn fork_worker<F: FnOnce() -> u8>(work: F) -> Result<Worker, DetachError> {
+    let forked = fork_child(None, work)?;
+    let pipes = Pipes {
+        open: [Some(forked.out), Some(forked.err), Some(forked.status), None],
+        output: Output::Collect,
+        child: None,
+        stdout: Vec::new(),
+        code: None,
+    };
+    Ok(Worker { pipes, pid: forked.pid })
 }
 
 /// Passing stop signals from the parent of [`serve_detached`] to its child:

@@ -162,7 +162,8 @@
 //! stat per entry only on filesystems that do not report entry types.
 //! Every repeated read attempt costs the same again and counts one retry.
 
-// `unsafe` is denied everywhere but the one `fork` in `detach`.
+// `unsafe` is denied everywhere but the `fork` and signal handling in
+// `detach` and the shared page in `shared`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 // This crate is the one place allowed to touch the disk (clippy.toml forbids
@@ -181,6 +182,7 @@ mod read;
 mod reader;
 mod reopen;
 mod root;
+mod shared;
 mod socket;
 mod state;
 mod stuck;
@@ -189,7 +191,10 @@ mod write;
 
 pub use budget::{Abandoned, Budget, MAX_ABANDONED, run_with_deadline, running_workers};
 pub use counters::{Counters, Refusals};
-pub use detach::{DetachError, Detached, Output, release, run_detached, serve_detached, share_one_heap};
+pub use detach::{
+    DetachError, Detached, Output, Waited, Worker, fork_worker, release, run_detached, serve_detached,
+    share_one_heap,
+};
 pub use error::{Code, FsError, Result};
 pub use identity::{FileKind, Identity, Metadata, Snapshot};
 pub use listing::{Entry, Listing};
@@ -198,6 +203,7 @@ pub use read::RACY_WINDOW;
 pub use reader::{BackendUnavailable, DEFAULT_RACE_RETRIES, Reader};
 pub use reopen::reopens_through_proc;
 pub use root::{Handle, Root};
+pub use shared::{SHARED_WORDS, SharedPage};
 pub use socket::{check_private_dir, remove_socket, restrict_socket};
 pub use state::{DirLock, LockMode, ensure_private_dir, move_aside, try_lock_dir, write_private_file_atomic};
 pub use stuck::{Sleeper, blocked_on, thread_id};

@@ -14,11 +14,13 @@
 //!   `notice`);
 //! - the exit code is 0 (a hook never blocks its host);
 //! - the whole run, stdin and audit row included, ends within 2 s: the
-//!   work runs in a child process ([`agentspine_fs::run_detached`]) that
-//!   is abandoned, not waited for, so a file system that never answers
-//!   cannot hold the host; past [`DEADLINE`] nothing is printed, and the
-//!   audit log says so (written later by the child when the store is
-//!   locked);
+//!   work runs on the one thread of a child process
+//!   ([`agentspine_fs::fork_worker`]) that is abandoned, not waited for,
+//!   so a file system that never answers cannot hold the host; this
+//!   process keeps the deadline: at [`DEADLINE`] it closes the output gate
+//!   (in memory the two share), so nothing is printed after it, and the
+//!   audit log says so (the row written by a second child, which stays to
+//!   finish it when the store is locked);
 //! - a malformed or oversized payload, an unreadable file or an incomplete
 //!   scan is an audit row (event, phase, code, path), never an error the
 //!   host sees.
@@ -41,7 +43,8 @@ mod targets;
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use agentspine_core::Host;
@@ -52,15 +55,13 @@ use crate::state::State;
 /// How long one hook's work may take, stdin included; what is not done by
 /// then is abandoned.
 pub const DEADLINE: Duration = Duration::from_millis(1600);
-/// When the work process lets the hook process go, audit row written or
-/// not (the row of a late hook is written by then unless the store is
-/// locked; then the work process writes it after).
+/// How long a late hook waits for its audit row to be written (the row of
+/// a late hook is written by then unless the store is locked; then the
+/// process writing it stays to finish it after the hook has exited).
 const RELEASE: Duration = Duration::from_millis(1900);
 /// The hook process's own bound, from its start to its exit: it stops
 /// waiting for the work process then, whatever that process is doing.
 const BOUND: Duration = Duration::from_millis(1950);
-/// How long a released work process still tries to write a late audit row.
-const AUDIT_LATE: Duration = Duration::from_secs(10);
 
 /// Run as a Claude Code or Codex hook: native payload on stdin, the host's
 /// output JSON on stdout.
@@ -192,44 +193,92 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let host = args.host;
     agentspine_fs::share_one_heap();
+    let shared = Shared::new();
     // The work runs in a child process that this one can leave behind: a
     // thread stuck in a hung file system keeps its process from exiting,
-    // even after SIGKILL (agentspine_fs::run_detached), and the host waits
-    // for this process.
-    match agentspine_fs::run_detached(Some(started + BOUND), agentspine_fs::Output::Collect, move || {
-        work(host, started);
+    // even after SIGKILL (agentspine_fs::fork_worker), and the host waits
+    // for this process. The child runs it on its one thread; this process
+    // keeps the deadline (the gate and the progress are in memory the two
+    // share).
+    let mut child = match agentspine_fs::fork_worker(|| {
+        in_child(host, started, &shared);
         0
     }) {
-        Ok(detached) => {
-            // Past the bound, only whole lines: the child may have been cut
-            // in the middle of one (it never is before it releases us).
-            let out = match detached.code {
-                Some(_) => &detached.stdout[..],
-                None => {
-                    let whole = detached.stdout.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                    &detached.stdout[..whole]
-                }
-            };
-            let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout.write_all(out).and_then(|()| stdout.flush()) {
-                tracing::warn!("hook: stdout: {e}");
-            }
-        }
+        Ok(child) => child,
         Err(e) => {
             tracing::warn!("hook: {e}; running in this process");
-            work(host, started);
+            in_process(host, started, &shared);
+            return Ok(ExitCode::SUCCESS);
         }
+    };
+    let printed = match child.wait(started + DEADLINE) {
+        agentspine_fs::Waited::Released(_) => {
+            print(child.stdout());
+            return Ok(ExitCode::SUCCESS);
+        }
+        // Died without a word (killed): what it printed, whole lines only.
+        agentspine_fs::Waited::Died => {
+            print(whole_lines(child.stdout()));
+            return Ok(ExitCode::SUCCESS);
+        }
+        agentspine_fs::Waited::Late => shared.close(),
+    };
+    // Late. The file the child waits on, when the kernel says (nothing is
+    // recorded on the way: this costs only the run that is late); then the
+    // audit row, written by a second child so that a locked or stuck store
+    // cannot hold this process past its bound.
+    let stuck =
+        (!printed).then(|| agentspine_fs::blocked_on(agentspine_fs::Sleeper::Process(child.pid()))).flatten();
+    let event = shared.late_row(host, printed, agentspine_fs::Abandoned::Deadline, stuck);
+    tracing::warn!("hook: {} (phase {})", agentspine_fs::Abandoned::Deadline, event.phase);
+    if let Ok(mut writer) = agentspine_fs::fork_worker(move || {
+        State::open().audit(event);
+        0
+    }) {
+        writer.wait(started + RELEASE);
+    }
+    if printed {
+        // The child printed before the deadline and is late only with the
+        // session's record: its line, whole.
+        child.wait(started + BOUND);
+        print(whole_lines(child.stdout()));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The hook's work: the event on a worker thread, abandoned at
-/// [`DEADLINE`]; then, if it was late, the audit row, written before
-/// [`RELEASE`] if the store lets it, else after the parent has gone.
-fn work(host: HookHost, started: Instant) {
+/// Writes the child's output to this process's standard output.
+fn print(out: &[u8]) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(out).and_then(|()| stdout.flush()) {
+        tracing::warn!("hook: stdout: {e}");
+    }
+}
+
+/// `out` up to its last newline: a child cut off may have been in the
+/// middle of a line (it never is before it released its parent).
+fn whole_lines(out: &[u8]) -> &[u8] {
+    let whole = out.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    &out[..whole]
+}
+
+/// The hook's work in the child: the event on its one thread; a panic is
+/// an audit row (the parent keeps the deadline).
+fn in_child(host: HookHost, started: Instant, shared: &Shared) {
     let deadline = started + DEADLINE;
-    let shared = Arc::new(Shared::default());
-    let worker = Arc::clone(&shared);
+    let ran =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| events::handle(host, deadline, shared)));
+    if ran.is_err() && shared.is_open() {
+        let event = shared.late_row(host, false, agentspine_fs::Abandoned::Panicked, None);
+        State::open().audit(event);
+    }
+}
+
+/// The hook's work when no child can be forked: the event on a worker
+/// thread, abandoned at [`DEADLINE`]; then, if it was late, the audit row,
+/// written before [`RELEASE`] if the store lets it, else given up.
+fn in_process(host: HookHost, started: Instant, shared: &Shared) {
+    let deadline = started + DEADLINE;
+    let worker = *shared;
     let tid = Arc::new(std::sync::atomic::AtomicI32::new(0));
     let seen = Arc::clone(&tid);
     let outcome = agentspine_fs::run_with_deadline(deadline, move || {
@@ -237,89 +286,70 @@ fn work(host: HookHost, started: Instant) {
         events::handle(host, deadline, &worker)
     });
     let Err(abandoned) = outcome else { return };
-    // The file the worker waits on, when the kernel says (nothing is
-    // recorded on the way: this costs only the run that is late).
     let tid = tid.load(std::sync::atomic::Ordering::Relaxed);
     let stuck = (tid != 0 && abandoned == agentspine_fs::Abandoned::Deadline)
         .then(|| agentspine_fs::blocked_on(agentspine_fs::Sleeper::Thread(tid)))
         .flatten();
     let printed = shared.close();
-    let progress = shared.progress.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    tracing::warn!("hook: {abandoned} (phase {})", progress.phase);
-    let code = match abandoned {
-        agentspine_fs::Abandoned::Deadline => "deadline",
-        agentspine_fs::Abandoned::Panicked => "internal-error",
-        agentspine_fs::Abandoned::Saturated => "saturated",
-    };
-    let event = AuditEvent {
-        host: host.host().as_str().to_owned(),
-        event: progress.event.unwrap_or_else(|| "unknown".to_owned()),
-        // Context already printed: only the session record was late.
-        phase: if printed { "session-state".to_owned() } else { progress.phase.to_owned() },
-        code: code.to_owned(),
-        path: stuck.map(|p| p.display().to_string()),
-        detail: Some(abandoned.to_string()),
-    };
-    // The store may be locked or stuck too: the parent is let go at
-    // RELEASE whatever happens, and this process stays to finish the row.
+    let event = shared.late_row(host, printed, abandoned, stuck);
+    tracing::warn!("hook: {abandoned} (phase {})", event.phase);
     let (tx, rx) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new().name("agentspine-audit".into()).spawn(move || {
         State::open().audit(event);
         let _ = tx.send(());
     });
-    if spawned.is_err() {
-        return;
-    }
-    if rx.recv_timeout((started + RELEASE).saturating_duration_since(Instant::now())).is_err() {
-        agentspine_fs::release(0);
-        let _ = rx.recv_timeout(AUDIT_LATE);
+    if spawned.is_ok() {
+        let _ = rx.recv_timeout((started + RELEASE).saturating_duration_since(Instant::now()));
     }
 }
 
-/// What the worker and the main thread share: whether output may still be
-/// printed, and how far the worker got (for the audit row at the deadline).
-#[derive(Debug, Default)]
+/// What the work and the deadline's keeper share, in a page mapped before
+/// the fork (so the child and this process see the same words): whether
+/// output may still be printed, and how far the work got (for the audit
+/// row at the deadline). Without such a page (the mapping failed), in this
+/// process's memory alone.
+#[derive(Debug, Clone, Copy)]
 struct Shared {
-    gate: Mutex<Gate>,
-    progress: Mutex<Progress>,
+    words: &'static [AtomicU64; agentspine_fs::SHARED_WORDS],
 }
 
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-enum Gate {
-    /// Nothing printed yet; the worker may print.
-    #[default]
-    Open,
-    /// The worker printed its output.
-    Printed,
-    /// The deadline passed first: nothing may be printed any more.
-    Closed,
-}
-
-#[derive(Debug, Clone)]
-struct Progress {
-    event: Option<String>,
-    phase: &'static str,
-}
-
-impl Default for Progress {
-    fn default() -> Self {
-        Progress { event: None, phase: "payload" }
-    }
-}
+/// The gate's states (word [`GATE`]).
+const OPEN: u64 = 0;
+/// The work printed its output.
+const PRINTED: u64 = 1;
+/// The deadline passed first: nothing may be printed any more.
+const CLOSED: u64 = 2;
+/// Where each thing lives in the page.
+const GATE: usize = 0;
+const PHASE: usize = 1;
+const EVENT_LEN: usize = 2;
+const EVENT: usize = 3;
+/// The longest event name kept (longer ones are cut).
+const EVENT_MAX: usize = 64;
+/// The phases a run goes through, by their index in the page.
+const PHASES: [&str; 6] = ["payload", "state", "memory", "chain", "output", "session-state"];
 
 impl Shared {
+    fn new() -> Shared {
+        let words = match agentspine_fs::SharedPage::new() {
+            Ok(page) => page.words(),
+            Err(e) => {
+                tracing::warn!("hook: no shared page ({e}); the work runs in this process");
+                Box::leak(Box::new(std::array::from_fn(|_| AtomicU64::new(0))))
+            }
+        };
+        Shared { words }
+    }
+
     /// Prints `line` unless the deadline closed the gate; whether it did.
-    /// The gate is held while printing, so the main thread never returns
-    /// halfway through a line.
+    /// Once this run has the gate, the deadline's keeper waits for the
+    /// whole line.
     fn print(&self, line: &str) -> bool {
-        let mut gate = self.gate.lock().unwrap_or_else(PoisonError::into_inner);
-        if *gate != Gate::Open {
+        if self.words[GATE].compare_exchange(OPEN, PRINTED, Ordering::AcqRel, Ordering::Acquire).is_err() {
             return false;
         }
         let mut out = std::io::stdout().lock();
-        let written = out.write_all(line.as_bytes()).and_then(|()| out.flush());
-        *gate = Gate::Printed;
-        if let Err(e) = written {
+        if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
             tracing::warn!("hook: stdout: {e}");
             return false;
         }
@@ -328,22 +358,71 @@ impl Shared {
 
     /// Closes the gate; whether the output had already been printed.
     fn close(&self) -> bool {
-        let mut gate = self.gate.lock().unwrap_or_else(PoisonError::into_inner);
-        let printed = *gate == Gate::Printed;
-        *gate = Gate::Closed;
-        printed
+        match self.words[GATE].compare_exchange(OPEN, CLOSED, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => false,
+            Err(now) => now == PRINTED,
+        }
     }
 
     /// Whether the deadline has not closed the gate yet.
     fn is_open(&self) -> bool {
-        *self.gate.lock().unwrap_or_else(PoisonError::into_inner) != Gate::Closed
+        self.words[GATE].load(Ordering::Acquire) != CLOSED
     }
 
     fn set_event(&self, event: &str) {
-        self.progress.lock().unwrap_or_else(PoisonError::into_inner).event = Some(event.to_owned());
+        let bytes = &event.as_bytes()[..event.len().min(EVENT_MAX)];
+        for (i, chunk) in bytes.chunks(8).enumerate() {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.words[EVENT + i].store(u64::from_le_bytes(word), Ordering::Relaxed);
+        }
+        self.words[EVENT_LEN].store(bytes.len() as u64, Ordering::Release);
     }
 
     fn set_phase(&self, phase: &'static str) {
-        self.progress.lock().unwrap_or_else(PoisonError::into_inner).phase = phase;
+        let index = PHASES.iter().position(|&p| p == phase).unwrap_or(0);
+        self.words[PHASE].store(index as u64, Ordering::Release);
+    }
+
+    /// The event name set so far (`None` before the payload named one).
+    fn event(&self) -> Option<String> {
+        let len = usize::try_from(self.words[EVENT_LEN].load(Ordering::Acquire)).unwrap_or(0).min(EVENT_MAX);
+        if len == 0 {
+            return None;
+        }
+        let bytes: Vec<u8> = (0..len.div_ceil(8))
+            .flat_map(|i| self.words[EVENT + i].load(Ordering::Relaxed).to_le_bytes())
+            .take(len)
+            .collect();
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn phase(&self) -> &'static str {
+        let index = usize::try_from(self.words[PHASE].load(Ordering::Acquire)).unwrap_or(0);
+        PHASES.get(index).copied().unwrap_or(PHASES[0])
+    }
+
+    /// The audit row of a run that was abandoned (late or panicked).
+    fn late_row(
+        &self,
+        host: HookHost,
+        printed: bool,
+        abandoned: agentspine_fs::Abandoned,
+        stuck: Option<std::path::PathBuf>,
+    ) -> AuditEvent {
+        let code = match abandoned {
+            agentspine_fs::Abandoned::Deadline => "deadline",
+            agentspine_fs::Abandoned::Panicked => "internal-error",
+            agentspine_fs::Abandoned::Saturated => "saturated",
+        };
+        AuditEvent {
+            host: host.host().as_str().to_owned(),
+            event: self.event().unwrap_or_else(|| "unknown".to_owned()),
+            // Context already printed: only the session record was late.
+            phase: if printed { "session-state".to_owned() } else { self.phase().to_owned() },
+            code: code.to_owned(),
+            path: stuck.map(|p| p.display().to_string()),
+            detail: Some(abandoned.to_string()),
+        }
     }
 }
