@@ -12,12 +12,13 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use agentspine_fs::{Budget, FileKind, FsError, LockMode, Reader};
+use agentspine_fs::{Budget, FileKind, FsError, LockMode, PrivateDir, Reader};
 use hmac::{KeyInit, Mac};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, OpenFlags, Transaction, TransactionBehavior};
 
 use crate::migrations;
+use crate::quick::{Quick, Seen};
 
 /// How the state database is opened, here and when a repair builds its
 /// replacement: read-write, created when missing, never through a link,
@@ -191,49 +192,21 @@ impl Store {
 
     /// [`Store::open`] for one kind of process (see [`OpenMode`]).
     pub fn open_with(dir: &Path, mode: OpenMode) -> Result<Opened, StoreError> {
-        let dir = agentspine_fs::ensure_private_dir(dir).map_err(|e| unavailable(dir, &e))?;
-        // Opens hold the directory lock shared, a repair holds it
-        // exclusive: no process is half-way through opening while files
-        // are moved, so a new database's -wal is never moved by mistake.
-        let first = {
-            let _shared = wait_for_lock(&dir, LockMode::Shared)?;
-            attempt(&dir, mode)
-        };
-        let reason = match first {
-            Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
-            Err(Attempt::Failed(e)) => return Err(e),
-            Err(Attempt::Corrupt(reason)) => Some(reason),
-            Err(Attempt::Pending) => None,
-        };
-        let _exclusive = wait_for_lock(&dir, LockMode::Exclusive)?;
-        let mut warnings: Vec<String> = crate::repair::resume(&dir)?.into_iter().collect();
-        // Another process may have repaired it while we waited.
-        let reason = match (attempt(&dir, mode), reason) {
-            (Ok(store), _) => return Ok(Opened { store, warnings }),
-            (Err(Attempt::Failed(e)), _) => return Err(e),
-            (Err(Attempt::Pending), _) => {
-                return Err(StoreError::Unavailable {
-                    path: dir.join(crate::repair::REPAIR_PENDING),
-                    reason: "a repair of the state database could not be finished".to_owned(),
-                });
-            }
-            (Err(Attempt::Corrupt(again)), Some(reason)) if again == reason => reason,
-            (Err(Attempt::Corrupt(again)), Some(reason)) => format!("{reason}; then {again}"),
-            (Err(Attempt::Corrupt(again)), None) => again,
-        };
-        warnings.push(crate::repair::repair(&dir, &reason)?);
-        match attempt(&dir, mode) {
-            Ok(store) => Ok(Opened { store, warnings }),
-            Err(Attempt::Failed(e)) => Err(e),
-            Err(Attempt::Corrupt(reason)) => Err(StoreError::Unavailable {
-                path: dir.join(DB_FILE),
-                reason: format!("a new database is reported corrupt as well: {reason}"),
-            }),
-            Err(Attempt::Pending) => Err(StoreError::Unavailable {
-                path: dir.join(crate::repair::REPAIR_PENDING),
-                reason: "a repair of the state database could not be finished".to_owned(),
-            }),
-        }
+        let private = PrivateDir::open(dir).map_err(|e| unavailable(dir, &e))?;
+        open_in(Seen::nothing(&private), mode)
+    }
+
+    /// [`Store::open_with`] in the state directory `quick` has open (a
+    /// hook's, see [`Quick`]), with the same checks, repair and guarantees.
+    /// What `quick` already did or read is not done again: the directory is
+    /// not made sure of or opened a second time, the key's copy is not
+    /// reread (it is rewritten when the database's key differs from what
+    /// `quick` read, or `quick` found none), and the incident file is not
+    /// looked at again (it is written or removed when what `quick` saw
+    /// differs from the database's answer). After a repair, both files are
+    /// read again as by any open.
+    pub fn open_after(quick: &Quick, mode: OpenMode) -> Result<Opened, StoreError> {
+        open_in(Seen::by(quick), mode)
     }
 
     /// Opens the database in the platform's state directory (see
@@ -455,22 +428,70 @@ fn clear_check_marker(dir: &Path) {
     let _ = agentspine_fs::remove_file(dir, CHECK_MARKER);
 }
 
+/// Opens the database in `seen.dir` (see [`Store::open`]).
+fn open_in(seen: Seen<'_>, mode: OpenMode) -> Result<Opened, StoreError> {
+    let dir = seen.dir.path();
+    // Opens hold the directory lock shared, a repair holds it
+    // exclusive: no process is half-way through opening while files
+    // are moved, so a new database's -wal is never moved by mistake.
+    let first = {
+        let _shared = wait_for_lock(dir, LockMode::Shared)?;
+        attempt(seen, mode)
+    };
+    let reason = match first {
+        Ok(store) => return Ok(Opened { store, warnings: Vec::new() }),
+        Err(Attempt::Failed(e)) => return Err(e),
+        Err(Attempt::Corrupt(reason)) => Some(reason),
+        Err(Attempt::Pending) => None,
+    };
+    // A repair (this process's or another's) changes the key's copy and
+    // the incident file: what was seen of them before no longer counts.
+    let seen = seen.forget();
+    let _exclusive = wait_for_lock(dir, LockMode::Exclusive)?;
+    let mut warnings: Vec<String> = crate::repair::resume(dir)?.into_iter().collect();
+    // Another process may have repaired it while we waited.
+    let reason = match (attempt(seen, mode), reason) {
+        (Ok(store), _) => return Ok(Opened { store, warnings }),
+        (Err(Attempt::Failed(e)), _) => return Err(e),
+        (Err(Attempt::Pending), _) => {
+            return Err(StoreError::Unavailable {
+                path: dir.join(crate::repair::REPAIR_PENDING),
+                reason: "a repair of the state database could not be finished".to_owned(),
+            });
+        }
+        (Err(Attempt::Corrupt(again)), Some(reason)) if again == reason => reason,
+        (Err(Attempt::Corrupt(again)), Some(reason)) => format!("{reason}; then {again}"),
+        (Err(Attempt::Corrupt(again)), None) => again,
+    };
+    warnings.push(crate::repair::repair(dir, &reason)?);
+    match attempt(seen, mode) {
+        Ok(store) => Ok(Opened { store, warnings }),
+        Err(Attempt::Failed(e)) => Err(e),
+        Err(Attempt::Corrupt(reason)) => Err(StoreError::Unavailable {
+            path: dir.join(DB_FILE),
+            reason: format!("a new database is reported corrupt as well: {reason}"),
+        }),
+        Err(Attempt::Pending) => Err(StoreError::Unavailable {
+            path: dir.join(crate::repair::REPAIR_PENDING),
+            reason: "a repair of the state database could not be finished".to_owned(),
+        }),
+    }
+}
+
 /// One attempt to open, configure, check and migrate the database.
-fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
+fn attempt(seen: Seen<'_>, mode: OpenMode) -> Result<Store, Attempt> {
+    let dir = seen.dir.path();
     let path = dir.join(DB_FILE);
-    if crate::repair::pending(dir) {
+    if is_there(seen.dir, crate::repair::REPAIR_PENDING) {
         return Err(Attempt::Pending);
     }
-    let flagged = check_db_file(dir, &path).map_err(Attempt::Failed)?;
+    let flagged = check_db_file(seen.dir, &path).map_err(Attempt::Failed)?;
     let conn = Connection::open_with_flags(&path, OPEN_FLAGS).map_err(|e| classify(&path, e))?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| classify(&path, e))?;
     // Until the file has passed its checks, closing this connection must
     // not checkpoint or delete a `-wal` file: if the database is damaged,
     // the WAL is moved aside with it, as it was.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true).map_err(|e| classify(&path, e))?;
-    // WAL is a property of the file: set once, kept by every later open.
-    retry_busy(|| conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)))
-        .map_err(|e| classify(&path, e))?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| classify(&path, e))?;
     conn.pragma_update(None, "foreign_keys", true).map_err(|e| classify(&path, e))?;
     if mode == OpenMode::Hook {
@@ -480,7 +501,22 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     }
     // Reading the schema here is what finds a file that is not a
     // database, is cut short or has a damaged schema.
-    let last = retry_busy(|| last_check(&conn)).map_err(|e| classify(&path, e))?;
+    let probe = retry_busy(|| probe(&conn)).map_err(|e| classify(&path, e))?;
+    // WAL is a property of the file: set once, kept by every later open
+    // (the file's header says so, and the probe's read of it told).
+    if !probe.as_ref().is_some_and(|p| p.wal) {
+        retry_busy(|| {
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+        })
+        .map_err(|e| classify(&path, e))?;
+    }
+    // The probe's answers hold for a database of this schema version;
+    // any other (new, older, newer) is asked step by step.
+    let current = probe.filter(|p| p.version == migrations::SCHEMA_VERSION);
+    let last = match &current {
+        Some(p) => p.last_check,
+        None => retry_busy(|| last_check(&conn)).map_err(|e| classify(&path, e))?,
+    };
     let now = now_ms();
     let interval = i64::try_from(CHECK_INTERVAL.as_millis()).unwrap_or(i64::MAX);
     let due = flagged || last.is_none_or(|at| now.saturating_sub(at) >= interval || at > now);
@@ -490,11 +526,16 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
             return Err(Attempt::Corrupt(format!("quick_check found damage: {}", check.join("; "))));
         }
     }
-    migrations::migrate(&conn, &path).map_err(|e| match e {
-        StoreError::Database { path, source } => classify(&path, source),
-        other => Attempt::Failed(other),
-    })?;
-    let key = root_key(&conn).map_err(|e| classify(&path, e))?;
+    if current.is_none() {
+        migrations::migrate(&conn, &path).map_err(|e| match e {
+            StoreError::Database { path, source } => classify(&path, source),
+            other => Attempt::Failed(other),
+        })?;
+    }
+    let key = match current.as_ref().and_then(|p| p.key) {
+        Some(key) => key,
+        None => root_key(&conn).map_err(|e| classify(&path, e))?,
+    };
     if due {
         record_check(&conn).map_err(|e| classify(&path, e))?;
         if flagged {
@@ -504,24 +545,26 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     // What a hook reads instead of opening the database (see `quick.rs`):
     // best effort, and a copy that cannot be brought in step is removed,
     // so that no hook goes on with a stale one.
-    let private = agentspine_fs::PrivateDir::open_existing(dir);
-    if private.as_ref().map_or(true, |private| crate::quick::sync_key(private, &key).is_err()) {
+    if seen.sync_key(&key).is_err() {
         let _ = agentspine_fs::remove_file(dir, crate::quick::KEY_FILE);
     }
-    let unacknowledged = retry_busy(|| {
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL)", [], |row| {
-            row.get(0)
+    let unacknowledged = match &current {
+        Some(p) => p.unacknowledged,
+        None => retry_busy(|| {
+            conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL)",
+                [],
+                |row| row.get(0),
+            )
         })
-    })
-    .map_err(|e| classify(&path, e))?;
-    if let Ok(private) = &private {
-        let _ = crate::quick::sync_incident(private, unacknowledged);
-        // Sessions that ended without a word (see `session.rs`).
-        if mode == OpenMode::Default
-            && let Ok(dir) = private.try_clone()
-        {
-            let _ = crate::SessionMarks::in_dir(dir).prune_old(crate::session::SESSION_TTL.as_secs());
-        }
+        .map_err(|e| classify(&path, e))?,
+    };
+    let _ = seen.sync_incident(unacknowledged);
+    // Sessions that ended without a word (see `session.rs`).
+    if mode == OpenMode::Default
+        && let Ok(dir) = seen.dir.try_clone()
+    {
+        let _ = crate::SessionMarks::in_dir(dir).prune_old(crate::session::SESSION_TTL.as_secs());
     }
     // Healthy: the last connection to close checkpoints the WAL as usual,
     // except a hook's (see [`OpenMode::Hook`]).
@@ -532,19 +575,78 @@ fn attempt(dir: &Path, mode: OpenMode) -> Result<Store, Attempt> {
     Ok(Store { conn, dir: dir.to_path_buf(), key, mode })
 }
 
+/// What one statement at open tells: the journal mode, the schema version
+/// and, in a database of the current version, the last check, the key and
+/// whether an incident is unacknowledged (each otherwise its own statement
+/// and read transaction).
+struct Probe {
+    /// The file is in WAL mode already (its header says so).
+    wal: bool,
+    /// `PRAGMA user_version`.
+    version: i64,
+    /// As [`last_check`].
+    last_check: Option<i64>,
+    /// The root-digest key, when it is there and 32 bytes long.
+    key: Option<[u8; 32]>,
+    /// An incident is unacknowledged.
+    unacknowledged: bool,
+}
+
+/// Asks the probe's one statement; `None` when the schema lacks a table it
+/// names (a new file, or an older schema): SQLite's plain error, which the
+/// open answers by asking step by step. Damage is SQLite's corrupt or
+/// not-a-database error, returned as it is.
+fn probe(conn: &Connection) -> rusqlite::Result<Option<Probe>> {
+    let answer = conn.query_row(
+        "SELECT (SELECT journal_mode FROM pragma_journal_mode),
+                (SELECT user_version FROM pragma_user_version),
+                (SELECT CAST(value AS BLOB) FROM meta WHERE key = ?1),
+                (SELECT value FROM meta WHERE key = ?2),
+                EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL)",
+        [CHECKED_KEY, ROOT_KEY],
+        |row| {
+            let mode: Option<String> = row.get(0)?;
+            let last_check = row
+                .get_ref(2)?
+                .as_blob_or_null()?
+                .and_then(|v| std::str::from_utf8(v).ok().and_then(|t| t.parse().ok()));
+            let key =
+                row.get_ref(3)?.as_blob_or_null().ok().flatten().and_then(|v| <[u8; 32]>::try_from(v).ok());
+            Ok(Probe {
+                wal: mode.is_some_and(|m| m.eq_ignore_ascii_case("wal")),
+                version: row.get(1)?,
+                last_check,
+                key,
+                unacknowledged: row.get(4)?,
+            })
+        },
+    );
+    match answer {
+        Ok(probe) => Ok(Some(probe)),
+        Err(e) if e.sqlite_error_code() == Some(ErrorCode::Unknown) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether anything is at `name` in `dir` (a regular file, a link, any
+/// other kind); a name that cannot be looked at counts as absent.
+fn is_there(dir: &PrivateDir, name: &str) -> bool {
+    matches!(dir.modified(name), Ok(Some(_)) | Err(FsError::Symlink { .. } | FsError::NotRegular { .. }))
+}
+
 /// Refuses a `state.db` that is not a regular file (a link, a FIFO, a
 /// directory) before SQLite opens it; whether [`CHECK_MARKER`] asks for a
 /// `quick_check`.
-fn check_db_file(dir: &Path, path: &Path) -> Result<bool, StoreError> {
-    let root = Reader::new(Budget::UNLIMITED).open_root(dir).map_err(|e| unavailable(dir, &e))?;
-    let flagged = root.stat(CHECK_MARKER).is_ok();
-    match root.stat(DB_FILE) {
-        Ok(meta) if meta.kind == FileKind::File => Ok(flagged),
-        Ok(meta) => Err(StoreError::Unavailable {
-            path: path.to_path_buf(),
-            reason: format!("it is a {}, not a regular file", meta.kind),
-        }),
-        Err(FsError::NotFound { .. }) => Ok(flagged),
+fn check_db_file(dir: &PrivateDir, path: &Path) -> Result<bool, StoreError> {
+    let flagged = is_there(dir, CHECK_MARKER);
+    let not_regular = |kind: FileKind| StoreError::Unavailable {
+        path: path.to_path_buf(),
+        reason: format!("it is a {kind}, not a regular file"),
+    };
+    match dir.modified(DB_FILE) {
+        Ok(_) => Ok(flagged),
+        Err(FsError::Symlink { .. }) => Err(not_regular(FileKind::Symlink)),
+        Err(FsError::NotRegular { kind, .. }) => Err(not_regular(kind)),
         Err(e) => Err(unavailable(path, &e)),
     }
 }

@@ -38,8 +38,11 @@ pub const INCIDENT_FILE: &str = "state.db.incident";
 #[derive(Debug)]
 pub struct Quick {
     dir: PrivateDir,
+    /// The key's copy; `None` when the file is missing or holds no key.
     key: Option<[u8; 32]>,
-    incident: bool,
+    /// Whether the incident file is there; `None` when it could not be
+    /// looked at.
+    incident: Option<bool>,
 }
 
 impl Quick {
@@ -58,7 +61,7 @@ impl Quick {
 
     fn read(dir: PrivateDir) -> Result<Quick, FsError> {
         let key = dir.read(KEY_FILE, 33)?.and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok());
-        let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).unwrap_or(true);
+        let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).ok();
         Ok(Quick { dir, key, incident })
     }
 
@@ -76,7 +79,59 @@ impl Quick {
     /// Whether an unacknowledged incident may exist (the file is there, or
     /// could not be looked at): then the database must be asked.
     pub fn may_have_incident(&self) -> bool {
-        self.incident
+        self.incident != Some(false)
+    }
+}
+
+/// The two files as a process saw them before it opened the database: what
+/// an open compares with the database's answers so that it rereads and
+/// rewrites only what is not known to be in step.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Seen<'a> {
+    /// The state directory, open.
+    pub(crate) dir: &'a PrivateDir,
+    /// The key's copy as read (`Some(None)`: missing or no key); `None`
+    /// when not read.
+    key: Option<Option<[u8; 32]>>,
+    /// Whether the incident file was there; `None` when not looked at.
+    incident: Option<bool>,
+}
+
+impl<'a> Seen<'a> {
+    /// Nothing seen yet: an open reads both files.
+    pub(crate) fn nothing(dir: &'a PrivateDir) -> Seen<'a> {
+        Seen { dir, key: None, incident: None }
+    }
+
+    /// What `quick` read.
+    pub(crate) fn by(quick: &'a Quick) -> Seen<'a> {
+        Seen { dir: &quick.dir, key: Some(quick.key), incident: quick.incident }
+    }
+
+    /// The same directory, with what was seen forgotten (a repair has
+    /// changed the files since).
+    pub(crate) fn forget(self) -> Seen<'a> {
+        Seen::nothing(self.dir)
+    }
+
+    /// Brings the key's copy in step with the database's key: the file is
+    /// read again only when it was not read, and written when what was read
+    /// differs or was missing.
+    pub(crate) fn sync_key(&self, key: &[u8; 32]) -> Result<(), FsError> {
+        match self.key {
+            Some(Some(seen)) if seen == *key => Ok(()),
+            Some(_) => agentspine_fs::write_private_file_atomic(self.dir.path(), KEY_FILE, key),
+            None => sync_key(self.dir, key),
+        }
+    }
+
+    /// Brings the incident file in step with whether an incident is
+    /// unacknowledged: looked at again only when it was not seen.
+    pub(crate) fn sync_incident(&self, unacknowledged: bool) -> Result<(), FsError> {
+        match self.incident {
+            Some(present) => set_incident(self.dir, unacknowledged, present),
+            None => sync_incident(self.dir, unacknowledged),
+        }
     }
 }
 
@@ -90,7 +145,7 @@ pub(crate) fn derive(key: &[u8; 32], purpose: &str) -> [u8; 32] {
 }
 
 /// Brings the key's copy in step with the database's key.
-pub(crate) fn sync_key(state: &PrivateDir, key: &[u8; 32]) -> Result<(), FsError> {
+fn sync_key(state: &PrivateDir, key: &[u8; 32]) -> Result<(), FsError> {
     if state.read(KEY_FILE, 33)?.as_deref() == Some(&key[..]) {
         return Ok(());
     }
@@ -100,8 +155,13 @@ pub(crate) fn sync_key(state: &PrivateDir, key: &[u8; 32]) -> Result<(), FsError
 /// Brings the incident file in step with whether an incident is
 /// unacknowledged.
 pub(crate) fn sync_incident(state: &PrivateDir, unacknowledged: bool) -> Result<(), FsError> {
-    let dir = state.path();
     let present = state.modified(INCIDENT_FILE)?.is_some();
+    set_incident(state, unacknowledged, present)
+}
+
+/// Writes or removes the incident file, `present` or not, to match.
+fn set_incident(state: &PrivateDir, unacknowledged: bool, present: bool) -> Result<(), FsError> {
+    let dir = state.path();
     match (unacknowledged, present) {
         (true, false) => agentspine_fs::write_private_file_atomic(
             dir,

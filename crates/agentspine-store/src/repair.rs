@@ -49,11 +49,6 @@ pub const REPAIR_PENDING: &str = "state.db.repair-pending";
 /// The new database while it is built.
 const BUILDING: &str = "state.db.salvage";
 
-/// Whether a repair was left unfinished (see [`resume`]).
-pub(crate) fn pending(dir: &Path) -> bool {
-    Reader::new(Budget::UNLIMITED).open_root(dir).and_then(|root| root.stat(REPAIR_PENDING)).is_ok()
-}
-
 /// Repairs the damaged `state.db` in `dir` (the caller holds the lock
 /// exclusive and no connection to it); returns the warning for the user.
 pub(crate) fn repair(dir: &Path, reason: &str) -> Result<String, StoreError> {

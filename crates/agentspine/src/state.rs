@@ -40,16 +40,23 @@ impl State {
     /// The store, opened now if it was not yet; `None` when it cannot be.
     pub fn store(&self) -> Option<&Store> {
         self.store
-            .get_or_init(|| match Store::open_default_with(self.mode) {
-                Ok(opened) => {
-                    for warning in &opened.warnings {
-                        tracing::warn!("{warning}");
+            .get_or_init(|| {
+                let opened = match &self.quick {
+                    // The hook's view of the state directory, reused.
+                    Some(quick) => Store::open_after(quick, self.mode),
+                    None => Store::open_default_with(self.mode),
+                };
+                match opened {
+                    Ok(opened) => {
+                        for warning in &opened.warnings {
+                            tracing::warn!("{warning}");
+                        }
+                        Some(opened.store)
                     }
-                    Some(opened.store)
-                }
-                Err(e) => {
-                    tracing::warn!("{e}; continuing without the cache (nothing is stored)");
-                    None
+                    Err(e) => {
+                        tracing::warn!("{e}; continuing without the cache (nothing is stored)");
+                        None
+                    }
                 }
             })
             .as_ref()
