@@ -21,6 +21,7 @@ mod concurrency;
 mod corrupt;
 mod guard;
 mod open;
+mod quick;
 mod records;
 mod salvage;
 mod scope;
