@@ -758,3 +758,30 @@ pub(crate) fn now_ns() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The probe's one statement answers on a database of the current
+    /// schema (were it to fail there, every open would quietly ask step by
+    /// step and pay for it), and answers nothing on a new file.
+    #[test]
+    fn the_probe_answers_on_a_current_database_and_not_on_a_new_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = Connection::open(dir.path().join("new.db")).unwrap();
+        assert!(probe(&fresh).unwrap().is_none());
+
+        let Opened { store, .. } = Store::open(dir.path()).unwrap();
+        let key = store.key;
+        drop(store);
+        let conn = Connection::open(dir.path().join(DB_FILE)).unwrap();
+        let probe = probe(&conn).unwrap().expect("a current database is probed in one statement");
+        assert!(probe.wal);
+        assert_eq!(probe.version, migrations::SCHEMA_VERSION);
+        assert_eq!(probe.key, Some(key));
+        assert_eq!(probe.last_check, last_check(&conn).unwrap());
+        assert!(probe.last_check.is_some(), "the first open checks and records it");
+        assert!(!probe.unacknowledged);
+    }
+}

@@ -12,7 +12,10 @@ use crate::support::StateDir;
 
 /// The key in the database's `meta` table, read by hand.
 fn db_key(state: &StateDir) -> Vec<u8> {
-    state.raw().query_row("SELECT value FROM meta WHERE key = 'root_digest_key'", [], |row| row.get(0)).unwrap()
+    state
+        .raw()
+        .query_row("SELECT value FROM meta WHERE key = 'root_digest_key'", [], |row| row.get(0))
+        .unwrap()
 }
 
 fn key_file(state: &StateDir) -> Option<Vec<u8>> {
