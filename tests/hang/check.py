@@ -28,6 +28,11 @@ Checked, each timed from spawn to the exit the caller observes:
 - MCP `session_briefing` on the stuck root: an isError result within its
   bound, while a second call for a healthy root on the same mount is
   answered meanwhile; the server exits when stdin closes;
+- `hook claude` (PreToolUse) whose context is printed and whose record of
+  what it sent then never finishes (the session's file is created on a
+  second mount, at the state directory's `sessions/`, where creating that
+  file never answers): exit 0 within 2.0 s, late (1.6 s or more), the
+  context printed whole, and an audit row in the `session-state` phase;
 - the desktop socket (`serve`): a sidecar's `project.instructions.resolve`
   for the stuck directory answers with the session's root chain and a
   `fallback` within its 2 s bound (+ slack), while a resolve for the healthy
@@ -230,6 +235,7 @@ def main() -> int:
             err = daemon.stderr.read().decode() if daemon.poll() is not None else ""
             return skip(f"the FUSE mount did not come up: {err.strip()[:300]}")
         checks(bin_, mnt, home, state)
+        session_state_checks(bin_, fs_bin, base)
     finally:
         # Unmount first (lazily: stuck processes may still hold it), then
         # kill the daemon: closing /dev/fuse aborts every pending request,
@@ -414,6 +420,68 @@ class Line:
     def call(self, id_: int, method: str, params: dict, timeout: float = 5.0):
         self.send(id_, method, params)
         return self.read(timeout)
+
+
+def session_state_checks(bin_: str, fs_bin: str, base: str) -> None:
+    """A hook that printed its context and is late only with the session's
+    record: the hook process prints the line the work process wrote, whole,
+    and the audit row says where the run was."""
+    import hashlib
+    home, state = os.path.join(base, "home2"), os.path.join(base, "state2")
+    proj = os.path.join(base, "plain")
+    os.makedirs(os.path.join(proj, ".git"))
+    write(os.path.join(proj, "CLAUDE.md"), "root rules\n")
+    write(os.path.join(proj, "packages", "api", "CLAUDE.md"), "api rules for Claude\n")
+    write(os.path.join(proj, "packages", "api", "a.ts"), "x\n")
+    os.makedirs(os.path.join(proj, "packages", "web"))
+    os.makedirs(home)
+    env = {**os.environ, "HOME": home, "XDG_STATE_HOME": state}
+    env.pop("AGENTSPINE_LOG", None)
+    session = "late-record"
+    payload = {"session_id": session, "transcript_path": None, "cwd": os.path.join(proj, "packages", "web"),
+               "hook_event_name": "PreToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": os.path.join(proj, "packages", "api", "a.ts")}}
+    # The state directory and its database, made by an ordinary run first.
+    code, _, err, _ = run_timed([bin_, "hook", "claude"], env, json.dumps({**payload, "session_id": "warm"}).encode())
+    check("session state: the state directory is made by a first hook", code == 0, f"{code} {err[:300]!r}")
+    sessions = os.path.join(state, "agentspine", "sessions")
+    back = os.path.join(base, "sessions-back")
+    os.makedirs(back, mode=0o700)
+    os.makedirs(sessions, mode=0o700, exist_ok=True)
+    name = hashlib.sha256(session.encode()).hexdigest()[:32]
+    daemon = subprocess.Popen([fs_bin, back, sessions, name, "create", "-o", "max_threads=16"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(100):
+            if os.path.ismount(sessions) or daemon.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not os.path.ismount(sessions):
+            check("session state: the second mount comes up", False, daemon.stderr.read().decode()[:300]
+                  if daemon.poll() is not None else "not mounted after 5 s")
+            return
+        before = adopted()
+        code, out, err, took = run_timed([bin_, "hook", "claude"], env, json.dumps(payload).encode())
+        LEFT_BEHIND["hook (session state)"] = sorted(adopted() - before)
+        lines = out.decode(errors="replace").splitlines()
+        try:
+            context = json.loads(lines[0])["hookSpecificOutput"]["additionalContext"] if len(lines) == 1 else ""
+        except (ValueError, KeyError):
+            context = ""
+        want = f"Contents of {os.path.join(proj, 'packages', 'api', 'CLAUDE.md')}:\n\napi rules for Claude"
+        check(f"hook claude, late only with the session's record: exit 0 observed within {HOOK_BOUND} s, "
+              "after the deadline, the context line printed whole",
+              code == 0 and 1.6 <= took < HOOK_BOUND and out.endswith(b"\n") and context.startswith(want),
+              f"code {code}, {took:.2f} s, stdout {out[:300]!r}, stderr {err[:300]!r}")
+        db = sqlite3.connect(os.path.join(state, "agentspine", "state.db"))
+        rows = db.execute("select host, event, phase, code from audit").fetchall()
+        db.close()
+        check("audit: the late record is a deadline row in the session-state phase",
+              rows == [("claude", "PreToolUse", "session-state", "deadline")], f"{rows}; stderr {err[:300]!r}")
+    finally:
+        subprocess.run(["umount", "-l", sessions], capture_output=True)
+        daemon.kill()
+        daemon.wait()
 
 
 def socket_checks(bin_: str, env: dict, proj: str, healthy: str, home: str) -> None:

@@ -1,12 +1,13 @@
 /* hangfs: a pass-through FUSE file system for the abandonable-I/O tests.
  *
- *   hangfs BACKING MOUNTPOINT REL [read|open|getattr] [fuse options...]
+ *   hangfs BACKING MOUNTPOINT REL [read|open|getattr|create] [fuse options...]
  *
  * Mirrors BACKING at MOUNTPOINT, read-only, except that the files named in
  * REL (comma-separated, relative to BACKING, e.g. "proj/AGENTS.md") never
  * answer: their reads
- * (the default), its opens or its getattr calls sleep until the file system
- * is unmounted. Every other file answers at once. Each stuck request holds a
+ * (the default), its opens, its getattr calls or (create) the creation of
+ * such a file where none is yet sleep until the file system is unmounted;
+ * any other creation is refused (EROFS). Every other file answers at once. Each stuck request holds a
  * daemon thread, so run it with a generous -o max_threads. */
 #define FUSE_USE_VERSION 31
 #include <fuse.h>
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 static char hang_paths[4096]; /* ",/a,/b," */
-static enum { HANG_READ, HANG_OPEN, HANG_GETATTR } hang_mode = HANG_READ;
+static enum { HANG_READ, HANG_OPEN, HANG_GETATTR, HANG_CREATE } hang_mode = HANG_READ;
 static int backing_fd = -1;
 
 static int hangs(const char *path, int mode) {
@@ -90,6 +91,12 @@ static int hang_read(const char *path, char *buf, size_t size, off_t off, struct
   return n < 0 ? -errno : (int)n;
 }
 
+static int hang_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
+  (void)mode; (void)fi;
+  hangs(path, HANG_CREATE);
+  return -EROFS;
+}
+
 static int hang_release(const char *path, struct fuse_file_info *fi) {
   (void)path;
   close((int)fi->fh);
@@ -103,12 +110,13 @@ static const struct fuse_operations ops = {
     .readdir = hang_readdir,
     .open = hang_open,
     .read = hang_read,
+    .create = hang_create,
     .release = hang_release,
 };
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: hangfs BACKING MOUNTPOINT REL [read|open|getattr] [fuse options...]\n");
+    fprintf(stderr, "usage: hangfs BACKING MOUNTPOINT REL [read|open|getattr|create] [fuse options...]\n");
     return 2;
   }
   backing_fd = open(argv[1], O_RDONLY | O_DIRECTORY);
@@ -126,6 +134,7 @@ int main(int argc, char **argv) {
   if (argc > 4 && argv[4][0] != '-') {
     if (strcmp(argv[4], "open") == 0) hang_mode = HANG_OPEN;
     else if (strcmp(argv[4], "getattr") == 0) hang_mode = HANG_GETATTR;
+    else if (strcmp(argv[4], "create") == 0) hang_mode = HANG_CREATE;
     else if (strcmp(argv[4], "read") != 0) { fprintf(stderr, "unknown mode %s\n", argv[4]); return 2; }
     next = 5;
   }

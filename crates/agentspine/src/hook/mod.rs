@@ -232,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let event = shared.late_row(host, printed, agentspine_fs::Abandoned::Deadline, stuck);
     tracing::warn!("hook: {} (phase {})", agentspine_fs::Abandoned::Deadline, event.phase);
     if let Ok(mut writer) = agentspine_fs::fork_worker(move || {
-        State::open().audit(event);
+        write_row(event);
         0
     }) {
         writer.wait(started + RELEASE);
@@ -244,6 +244,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print(whole_lines(child.stdout()));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the audit row of a late or panicked run, through a hook's open of
+/// the store (`OpenMode::Hook`), never the default one: the default open
+/// also prunes old session files, and a lookup in `sessions/` waits for as
+/// long as a stuck creation there holds the directory (the very hang that
+/// can make a run late, after its output was printed).
+fn write_row(event: AuditEvent) {
+    State::open_with(agentspine_store::OpenMode::Hook).audit(event);
 }
 
 /// Writes the child's output to this process's standard output.
@@ -269,7 +278,7 @@ fn in_child(host: HookHost, started: Instant, shared: &Shared) {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| events::handle(host, deadline, shared)));
     if ran.is_err() && shared.is_open() {
         let event = shared.late_row(host, false, agentspine_fs::Abandoned::Panicked, None);
-        State::open().audit(event);
+        write_row(event);
     }
 }
 
@@ -295,7 +304,7 @@ fn in_process(host: HookHost, started: Instant, shared: &Shared) {
     tracing::warn!("hook: {abandoned} (phase {})", event.phase);
     let (tx, rx) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new().name("agentspine-audit".into()).spawn(move || {
-        State::open().audit(event);
+        write_row(event);
         let _ = tx.send(());
     });
     if spawned.is_ok() {
