@@ -192,6 +192,21 @@ def call(id_: int, tool: str, args: dict) -> dict:
     return {"jsonrpc": "2.0", "id": id_, "method": "tools/call", "params": {"name": tool, "arguments": args}}
 
 
+def mount(fs_bin: str, back: str, mnt: str, hang: str, mode: str, threads: int):
+    """Starts hangfs mirroring `back` at `mnt`, `hang` never answering in
+    `mode`: (the daemon, None once mounted, else why not within 5 s)."""
+    daemon = subprocess.Popen([fs_bin, back, mnt, hang, mode, "-o", f"max_threads={threads}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(100):
+        if os.path.ismount(mnt) or daemon.poll() is not None:
+            break
+        time.sleep(0.05)
+    if os.path.ismount(mnt):
+        return daemon, None
+    err = daemon.stderr.read().decode().strip()[:300] if daemon.poll() is not None else "not mounted after 5 s"
+    return daemon, err
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--agentspine", required=True)
@@ -224,16 +239,10 @@ def main() -> int:
     write(os.path.join(back, "proj", "packages", "api", "memory", "MEMORY.md"), "- [a](a.md) never answers\n")
     write(os.path.join(back, "healthy", "AGENTS.md"), "healthy rules\n")
     hang = "proj/packages/api/AGENTS.md,proj/packages/api/CLAUDE.md,proj/packages/api/memory/MEMORY.md"
-    daemon = subprocess.Popen([fs_bin, back, mnt, hang, "read", "-o", "max_threads=64"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    daemon, failed = mount(fs_bin, back, mnt, hang, "read", 64)
     try:
-        for _ in range(100):
-            if os.path.ismount(mnt) or daemon.poll() is not None:
-                break
-            time.sleep(0.05)
-        if not os.path.ismount(mnt):
-            err = daemon.stderr.read().decode() if daemon.poll() is not None else ""
-            return skip(f"the FUSE mount did not come up: {err.strip()[:300]}")
+        if failed is not None:
+            return skip(f"the FUSE mount did not come up: {failed}")
         checks(bin_, mnt, home, state)
         session_state_checks(bin_, fs_bin, base)
     finally:
@@ -449,16 +458,10 @@ def session_state_checks(bin_: str, fs_bin: str, base: str) -> None:
     os.makedirs(back, mode=0o700)
     os.makedirs(sessions, mode=0o700, exist_ok=True)
     name = hashlib.sha256(session.encode()).hexdigest()[:32]
-    daemon = subprocess.Popen([fs_bin, back, sessions, name, "create", "-o", "max_threads=16"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    daemon, failed = mount(fs_bin, back, sessions, name, "create", 16)
     try:
-        for _ in range(100):
-            if os.path.ismount(sessions) or daemon.poll() is not None:
-                break
-            time.sleep(0.05)
-        if not os.path.ismount(sessions):
-            check("session state: the second mount comes up", False, daemon.stderr.read().decode()[:300]
-                  if daemon.poll() is not None else "not mounted after 5 s")
+        if failed is not None:
+            check("session state: the second mount comes up", False, failed)
             return
         before = adopted()
         code, out, err, took = run_timed([bin_, "hook", "claude"], env, json.dumps(payload).encode())
