@@ -199,14 +199,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // even after SIGKILL (agentspine_fs::fork_worker), and the host waits
     // for this process. The child runs it on its one thread; this process
     // keeps the deadline (the gate and the progress are in memory the two
-    // share).
-    let mut child = match agentspine_fs::fork_worker(|| {
-        in_child(host, started, &shared);
-        0
-    }) {
-        Ok(child) => child,
-        Err(e) => {
-            tracing::warn!("hook: {e}; running in this process");
+    // share). Without the shared page there is no fork: a child's gate
+    // would be its own copy, and a late child could print (and mark as
+    // sent) what this process no longer passes on.
+    let forked = shared.across_fork.then(|| {
+        agentspine_fs::fork_worker(|| {
+            in_child(host, started, &shared);
+            0
+        })
+    });
+    let mut child = match forked {
+        Some(Ok(child)) => child,
+        not_forked => {
+            if let Some(Err(e)) = not_forked {
+                tracing::warn!("hook: {e}; running in this process");
+            }
             in_process(host, started, &shared);
             return Ok(ExitCode::SUCCESS);
         }
@@ -316,10 +323,13 @@ fn in_process(host: HookHost, started: Instant, shared: &Shared) {
 /// the fork (so the child and this process see the same words): whether
 /// output may still be printed, and how far the work got (for the audit
 /// row at the deadline). Without such a page (the mapping failed), in this
-/// process's memory alone.
+/// process's memory alone, and then the work is not forked.
 #[derive(Debug, Clone, Copy)]
 struct Shared {
     words: &'static [AtomicU64; agentspine_fs::SHARED_WORDS],
+    /// Whether the words are in the shared page (a child forked now sees
+    /// them); else they are this process's alone.
+    across_fork: bool,
 }
 
 /// The gate's states (word [`GATE`]).
@@ -340,14 +350,16 @@ const PHASES: [&str; 6] = ["payload", "state", "memory", "chain", "output", "ses
 
 impl Shared {
     fn new() -> Shared {
-        let words = match agentspine_fs::SharedPage::new() {
-            Ok(page) => page.words(),
+        match agentspine_fs::SharedPage::new() {
+            Ok(page) => Shared { words: page.words(), across_fork: true },
             Err(e) => {
                 tracing::warn!("hook: no shared page ({e}); the work runs in this process");
-                Box::leak(Box::new(std::array::from_fn(|_| AtomicU64::new(0))))
+                Shared {
+                    words: Box::leak(Box::new(std::array::from_fn(|_| AtomicU64::new(0)))),
+                    across_fork: false,
+                }
             }
-        };
-        Shared { words }
+        }
     }
 
     /// Prints `line` unless the deadline closed the gate; whether it did.
