@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""A hook that cannot map the page it shares with its work process.
+
+`hook` keeps its deadline from the hook process, through a gate in one page
+of shared anonymous memory that its forked work process also sees. Where
+that mapping fails, a forked child would hold a copy of the gate of its
+own: the hook must not fork then, and runs the work in its own process
+instead, with the deadline still kept. Run under the seccomp helper
+(`no-openat2 --and-shared-anonymous-mmap`), which fails every such
+`mmap(2)` for real (and `openat2(2)`, so the fallback walker reads).
+
+Checked:
+- a Claude Code PreToolUse in another package gets that package's
+  CLAUDE.md, whole, with exit 0, and the hook says the work runs in its
+  own process;
+- no work process is forked (strace: only the deadline's thread);
+- a payload that never ends is abandoned at the deadline: exit 0 within
+  2 s (1.6 s or more), nothing printed, and the audit row
+  `claude|unknown|payload|deadline` is written.
+"""
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+FAILURES = []
+PASSED = []
+
+
+def check(name: str, ok: bool, detail: str = "") -> None:
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+    (PASSED if ok else FAILURES).append(name)
+
+
+def write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--agentspine", required=True)
+    ap.add_argument("--filter", required=True, help="the no-openat2 seccomp helper")
+    a = ap.parse_args()
+    base = tempfile.mkdtemp(prefix="agentspine-noshm-")
+    try:
+        proj, home, state = (os.path.join(base, d) for d in ("proj", "home", "state"))
+        os.makedirs(os.path.join(proj, ".git"))
+        os.makedirs(home)
+        write(os.path.join(proj, "CLAUDE.md"), "root rules\n")
+        write(os.path.join(proj, "packages", "api", "CLAUDE.md"), "api rules for Claude\n")
+        write(os.path.join(proj, "packages", "api", "a.ts"), "x\n")
+        os.makedirs(os.path.join(proj, "packages", "web"))
+        env = {**os.environ, "HOME": home, "XDG_STATE_HOME": state}
+        env.pop("AGENTSPINE_LOG", None)
+        argv = [a.filter, "--and-shared-anonymous-mmap", "--", os.path.abspath(a.agentspine), "hook", "claude"]
+        payload = {"session_id": "s1", "transcript_path": None, "cwd": os.path.join(proj, "packages", "web"),
+                   "hook_event_name": "PreToolUse", "tool_name": "Read",
+                   "tool_input": {"file_path": os.path.join(proj, "packages", "api", "a.ts")}}
+        out = subprocess.run(argv, env=env, input=json.dumps(payload).encode(), capture_output=True, timeout=20)
+        lines = out.stdout.decode(errors="replace").splitlines()
+        try:
+            context = json.loads(lines[0])["hookSpecificOutput"]["additionalContext"] if len(lines) == 1 else ""
+        except (ValueError, KeyError):
+            context = ""
+        want = f"Contents of {os.path.join(proj, 'packages', 'api', 'CLAUDE.md')}:\n\napi rules for Claude"
+        check("without the shared page: the context is printed whole, exit 0, the work in the hook's process",
+              out.returncode == 0 and context.startswith(want)
+              and b"no shared page" in out.stderr and b"the work runs in this process" in out.stderr,
+              f"code {out.returncode}, stdout {out.stdout[:300]!r}, stderr {out.stderr[:300]!r}")
+
+        # No process is forked (a thread is: the in-process deadline's):
+        # every clone the hook makes shares its memory.
+        if shutil.which("strace"):
+            trace = os.path.join(base, "clones")
+            traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=fork,vfork,clone,clone3",
+                                     *argv], env=env, input=json.dumps({**payload, "session_id": "s3"}).encode(),
+                                    capture_output=True, timeout=20)
+            with open(trace) as f:
+                calls = [line.strip() for line in f if "clone" in line or "fork" in line]
+            forks = [c for c in calls if "CLONE_THREAD" not in c and "resumed" not in c]
+            check("without the shared page: the hook forks no work process (only its deadline's thread)",
+                  traced.returncode == 0 and forks == [] and any("CLONE_THREAD" in c for c in calls),
+                  f"code {traced.returncode}, clones {calls}")
+        else:
+            check("without the shared page: strace is installed to count the hook's forks", False, "no strace")
+
+        # Its standard input stays open (never closed before the hook
+        # exits): the payload never ends.
+        with tempfile.TemporaryFile() as out_f, tempfile.TemporaryFile() as err_f:
+            started = time.monotonic()
+            proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=out_f, stderr=err_f)
+            proc.stdin.write(b'{"session_id":"s2",')
+            proc.stdin.flush()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            took = time.monotonic() - started
+            proc.stdin.close()
+            out_f.seek(0)
+            err_f.seek(0)
+            stdout, stderr = out_f.read(), err_f.read()
+        check("without the shared page: a payload that never ends is abandoned at the deadline, exit 0 in 2 s",
+              proc.returncode == 0 and 1.6 <= took < 2.0 and stdout == b"",
+              f"code {proc.returncode}, {took:.2f} s, stdout {stdout[:200]!r}, stderr {stderr[:300]!r}")
+        db = sqlite3.connect(os.path.join(state, "agentspine", "state.db"))
+        rows = db.execute("select host, event, phase, code from audit").fetchall()
+        db.close()
+        check("without the shared page: the late run's audit row is written",
+              rows == [("claude", "unknown", "payload", "deadline")], f"{rows}")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
