@@ -431,29 +431,58 @@ class Line:
         return self.read(timeout)
 
 
+class Plain:
+    """A local project whose hook answers at once: `packages/api` has its own
+    CLAUDE.md, which a Claude Code Read there from `packages/web` gets (the
+    fixture of the checks that make the hook itself late)."""
+
+    def __init__(self, base: str, name: str):
+        self.root = os.path.join(base, name)
+        self.home, self.state = os.path.join(base, name + "-home"), os.path.join(base, name + "-state")
+        os.makedirs(os.path.join(self.root, ".git"))
+        write(os.path.join(self.root, "CLAUDE.md"), "root rules\n")
+        write(os.path.join(self.root, "packages", "api", "CLAUDE.md"), "api rules for Claude\n")
+        write(os.path.join(self.root, "packages", "api", "a.ts"), "x\n")
+        os.makedirs(os.path.join(self.root, "packages", "web"))
+        os.makedirs(self.home)
+        self.env = {**os.environ, "HOME": self.home, "XDG_STATE_HOME": self.state}
+        self.env.pop("AGENTSPINE_LOG", None)
+        # What the hook adds for that Read.
+        self.context = (f"Contents of {os.path.join(self.root, 'packages', 'api', 'CLAUDE.md')}:\n\n"
+                        "api rules for Claude")
+
+    def read_payload(self, session: str) -> bytes:
+        return json.dumps({"session_id": session, "transcript_path": None,
+                           "cwd": os.path.join(self.root, "packages", "web"), "hook_event_name": "PreToolUse",
+                           "tool_name": "Read",
+                           "tool_input": {"file_path": os.path.join(self.root, "packages", "api", "a.ts")}}).encode()
+
+    def printed_context(self, out: bytes) -> str:
+        """The additionalContext of the one line `out` holds ("" otherwise)."""
+        lines = out.decode(errors="replace").splitlines()
+        try:
+            return json.loads(lines[0])["hookSpecificOutput"]["additionalContext"] if len(lines) == 1 else ""
+        except (ValueError, KeyError, TypeError):
+            return ""
+
+    def audit_rows(self) -> list:
+        db = sqlite3.connect(os.path.join(self.state, "agentspine", "state.db"))
+        rows = db.execute("select host, event, phase, code from audit order by id").fetchall()
+        db.close()
+        return rows
+
+
 def session_state_checks(bin_: str, fs_bin: str, base: str) -> None:
     """A hook that printed its context and is late only with the session's
     record: the hook process prints the line the work process wrote, whole,
     and the audit row says where the run was."""
     import hashlib
-    home, state = os.path.join(base, "home2"), os.path.join(base, "state2")
-    proj = os.path.join(base, "plain")
-    os.makedirs(os.path.join(proj, ".git"))
-    write(os.path.join(proj, "CLAUDE.md"), "root rules\n")
-    write(os.path.join(proj, "packages", "api", "CLAUDE.md"), "api rules for Claude\n")
-    write(os.path.join(proj, "packages", "api", "a.ts"), "x\n")
-    os.makedirs(os.path.join(proj, "packages", "web"))
-    os.makedirs(home)
-    env = {**os.environ, "HOME": home, "XDG_STATE_HOME": state}
-    env.pop("AGENTSPINE_LOG", None)
+    plain = Plain(base, "plain")
     session = "late-record"
-    payload = {"session_id": session, "transcript_path": None, "cwd": os.path.join(proj, "packages", "web"),
-               "hook_event_name": "PreToolUse", "tool_name": "Read",
-               "tool_input": {"file_path": os.path.join(proj, "packages", "api", "a.ts")}}
     # The state directory and its database, made by an ordinary run first.
-    code, _, err, _ = run_timed([bin_, "hook", "claude"], env, json.dumps({**payload, "session_id": "warm"}).encode())
+    code, _, err, _ = run_timed([bin_, "hook", "claude"], plain.env, plain.read_payload("warm"))
     check("session state: the state directory is made by a first hook", code == 0, f"{code} {err[:300]!r}")
-    sessions = os.path.join(state, "agentspine", "sessions")
+    sessions = os.path.join(plain.state, "agentspine", "sessions")
     back = os.path.join(base, "sessions-back")
     os.makedirs(back, mode=0o700)
     os.makedirs(sessions, mode=0o700, exist_ok=True)
@@ -464,21 +493,14 @@ def session_state_checks(bin_: str, fs_bin: str, base: str) -> None:
             check("session state: the second mount comes up", False, failed)
             return
         before = adopted()
-        code, out, err, took = run_timed([bin_, "hook", "claude"], env, json.dumps(payload).encode())
+        code, out, err, took = run_timed([bin_, "hook", "claude"], plain.env, plain.read_payload(session))
         LEFT_BEHIND["hook (session state)"] = sorted(adopted() - before)
-        lines = out.decode(errors="replace").splitlines()
-        try:
-            context = json.loads(lines[0])["hookSpecificOutput"]["additionalContext"] if len(lines) == 1 else ""
-        except (ValueError, KeyError):
-            context = ""
-        want = f"Contents of {os.path.join(proj, 'packages', 'api', 'CLAUDE.md')}:\n\napi rules for Claude"
         check(f"hook claude, late only with the session's record: exit 0 observed within {HOOK_BOUND} s, "
               "after the deadline, the context line printed whole",
-              code == 0 and 1.6 <= took < HOOK_BOUND and out.endswith(b"\n") and context.startswith(want),
+              code == 0 and 1.6 <= took < HOOK_BOUND and out.endswith(b"\n")
+              and plain.printed_context(out).startswith(plain.context),
               f"code {code}, {took:.2f} s, stdout {out[:300]!r}, stderr {err[:300]!r}")
-        db = sqlite3.connect(os.path.join(state, "agentspine", "state.db"))
-        rows = db.execute("select host, event, phase, code from audit").fetchall()
-        db.close()
+        rows = plain.audit_rows()
         check("audit: the late record is a deadline row in the session-state phase",
               rows == [("claude", "PreToolUse", "session-state", "deadline")], f"{rows}; stderr {err[:300]!r}")
     finally:

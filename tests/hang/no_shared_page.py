@@ -19,28 +19,15 @@ Checked:
   `claude|unknown|payload|deadline` is written.
 """
 import argparse
-import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 
-FAILURES = []
-PASSED = []
-
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    (PASSED if ok else FAILURES).append(name)
-
-
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check import FAILURES, PASSED, Plain, check  # noqa: E402 (the hang suite's own helpers)
 
 
 def main() -> int:
@@ -50,28 +37,12 @@ def main() -> int:
     a = ap.parse_args()
     base = tempfile.mkdtemp(prefix="agentspine-noshm-")
     try:
-        proj, home, state = (os.path.join(base, d) for d in ("proj", "home", "state"))
-        os.makedirs(os.path.join(proj, ".git"))
-        os.makedirs(home)
-        write(os.path.join(proj, "CLAUDE.md"), "root rules\n")
-        write(os.path.join(proj, "packages", "api", "CLAUDE.md"), "api rules for Claude\n")
-        write(os.path.join(proj, "packages", "api", "a.ts"), "x\n")
-        os.makedirs(os.path.join(proj, "packages", "web"))
-        env = {**os.environ, "HOME": home, "XDG_STATE_HOME": state}
-        env.pop("AGENTSPINE_LOG", None)
+        plain = Plain(base, "proj")
+        env = plain.env
         argv = [a.filter, "--and-shared-anonymous-mmap", "--", os.path.abspath(a.agentspine), "hook", "claude"]
-        payload = {"session_id": "s1", "transcript_path": None, "cwd": os.path.join(proj, "packages", "web"),
-                   "hook_event_name": "PreToolUse", "tool_name": "Read",
-                   "tool_input": {"file_path": os.path.join(proj, "packages", "api", "a.ts")}}
-        out = subprocess.run(argv, env=env, input=json.dumps(payload).encode(), capture_output=True, timeout=20)
-        lines = out.stdout.decode(errors="replace").splitlines()
-        try:
-            context = json.loads(lines[0])["hookSpecificOutput"]["additionalContext"] if len(lines) == 1 else ""
-        except (ValueError, KeyError):
-            context = ""
-        want = f"Contents of {os.path.join(proj, 'packages', 'api', 'CLAUDE.md')}:\n\napi rules for Claude"
+        out = subprocess.run(argv, env=env, input=plain.read_payload("s1"), capture_output=True, timeout=20)
         check("without the shared page: the context is printed whole, exit 0, the work in the hook's process",
-              out.returncode == 0 and context.startswith(want)
+              out.returncode == 0 and plain.printed_context(out.stdout).startswith(plain.context)
               and b"no shared page" in out.stderr and b"the work runs in this process" in out.stderr,
               f"code {out.returncode}, stdout {out.stdout[:300]!r}, stderr {out.stderr[:300]!r}")
 
@@ -80,7 +51,7 @@ def main() -> int:
         if shutil.which("strace"):
             trace = os.path.join(base, "clones")
             traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=fork,vfork,clone,clone3",
-                                     *argv], env=env, input=json.dumps({**payload, "session_id": "s3"}).encode(),
+                                     *argv], env=env, input=plain.read_payload("s3"),
                                     capture_output=True, timeout=20)
             with open(trace) as f:
                 calls = [line.strip() for line in f if "clone" in line or "fork" in line]
@@ -111,9 +82,7 @@ def main() -> int:
         check("without the shared page: a payload that never ends is abandoned at the deadline, exit 0 in 2 s",
               proc.returncode == 0 and 1.6 <= took < 2.0 and stdout == b"",
               f"code {proc.returncode}, {took:.2f} s, stdout {stdout[:200]!r}, stderr {stderr[:300]!r}")
-        db = sqlite3.connect(os.path.join(state, "agentspine", "state.db"))
-        rows = db.execute("select host, event, phase, code from audit").fetchall()
-        db.close()
+        rows = plain.audit_rows()
         check("without the shared page: the late run's audit row is written",
               rows == [("claude", "unknown", "payload", "deadline")], f"{rows}")
     finally:
