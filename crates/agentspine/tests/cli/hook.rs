@@ -464,6 +464,50 @@ fn a_payload_that_never_ends_is_abandoned_at_the_deadline() {
 }
 
 #[test]
+fn a_hook_whose_work_process_is_killed_exits_at_once_with_nothing_printed() {
+    let ex = Example::new();
+    let mut child = ex
+        .command(".", &["hook", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A payload that never ends keeps the work process reading.
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+    let children = format!("/proc/{0}/task/{0}/children", child.id());
+    let waited = Instant::now();
+    let work: Vec<i32> = loop {
+        let found: Vec<i32> = std::fs::read_to_string(&children)
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(|pid| pid.parse().unwrap())
+            .collect();
+        if !found.is_empty() || waited.elapsed() > Duration::from_secs(1) {
+            break found;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(work.len(), 1, "one work process: {work:?}");
+    std::thread::sleep(Duration::from_millis(100));
+    let killed = Instant::now();
+    assert!(
+        std::process::Command::new("kill").args(["-KILL", &work[0].to_string()]).status().unwrap().success()
+    );
+    let out = child.wait_with_output().unwrap();
+    let took = killed.elapsed();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{:?}", String::from_utf8_lossy(&out.stdout));
+    // Gone with the work process, long before the deadline; no row (the
+    // work process wrote none, and the hook process was not late: not even
+    // a state database was made).
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(!ex.state.join("state.db").exists(), "a row was written: {}", ex.audit_rows());
+}
+
+#[test]
 fn a_late_hook_exits_within_2_s_while_the_store_is_locked_and_its_row_follows() {
     let ex = Example::new();
     // Create the database, then hold its write lock from another process.
