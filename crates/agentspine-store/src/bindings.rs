@@ -148,9 +148,15 @@ impl Store {
         }
         let text = payload.to_string();
         let created_at = now_ms();
-        let (seq, prev_sha256, sha256) =
-            self.write(|tx| chain_in(tx, kind, binding_id, &text, created_at)).map_err(|source| {
-                BindingError::Database { operation: "append", binding_id: binding_id.to_owned(), source }
+        let (seq, prev_sha256, sha256) = self
+            .write(|tx| {
+                crate::quick::continuity_may_exist(self.dir())?;
+                chain_in(tx, kind, binding_id, &text, created_at)
+            })
+            .map_err(|source| BindingError::Database {
+                operation: "append",
+                binding_id: binding_id.to_owned(),
+                source,
             })?;
         Ok(BindingEvent {
             seq,

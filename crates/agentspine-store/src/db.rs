@@ -560,6 +560,12 @@ fn attempt(seen: Seen<'_>, mode: OpenMode) -> Result<Store, Attempt> {
         .map_err(|e| classify(&path, e))?,
     };
     let _ = seen.sync_incident(unacknowledged);
+    let continuity = match &current {
+        Some(p) => p.continuity,
+        None => retry_busy(|| conn.query_row(CONTINUITY_ROWS, [], |row| row.get(0)))
+            .map_err(|e| classify(&path, e))?,
+    };
+    sync_no_continuity(&conn, &seen, continuity);
     // Sessions that ended without a word (see `session.rs`).
     if mode == OpenMode::Default
         && let Ok(dir) = seen.dir.try_clone()
@@ -573,6 +579,43 @@ fn attempt(seen: Seen<'_>, mode: OpenMode) -> Result<Store, Attempt> {
             .map_err(|e| classify(&path, e))?;
     }
     Ok(Store { conn, dir: dir.to_path_buf(), key, mode })
+}
+
+/// Whether a record or a binding event is stored.
+const CONTINUITY_ROWS: &str =
+    "SELECT EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM binding_events)";
+
+/// Brings the no-continuity file in step with the tables (`continuity`:
+/// whether they hold a row), best effort: rows with the file there remove
+/// it; no rows and no file create it under the write lock, if it is free
+/// at once (a hook does not wait for it), after asking the tables again
+/// (see `quick.rs`). A file that cannot be looked at is left alone, and a
+/// hook does not trust it either.
+fn sync_no_continuity(conn: &Connection, seen: &Seen<'_>, continuity: bool) {
+    match (continuity, seen.no_continuity()) {
+        (true, Some(true)) => {
+            let _ = seen.dir.remove(crate::quick::NO_CONTINUITY_FILE);
+        }
+        (false, Some(false)) => {
+            if conn.busy_timeout(Duration::ZERO).is_err() {
+                return;
+            }
+            let _ = (|| -> rusqlite::Result<()> {
+                let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+                let rows: bool = tx.query_row(CONTINUITY_ROWS, [], |row| row.get(0))?;
+                if !rows {
+                    let _ = agentspine_fs::write_private_file_atomic(
+                        seen.dir.path(),
+                        crate::quick::NO_CONTINUITY_FILE,
+                        b"no records and no binding events are stored\n",
+                    );
+                }
+                tx.commit()
+            })();
+            let _ = conn.busy_timeout(BUSY_TIMEOUT);
+        }
+        _ => {}
+    }
 }
 
 /// What one statement at open tells: the journal mode, the schema version
@@ -590,6 +633,8 @@ struct Probe {
     key: Option<[u8; 32]>,
     /// An incident is unacknowledged.
     unacknowledged: bool,
+    /// A record or a binding event is stored (see `quick::NO_CONTINUITY_FILE`).
+    continuity: bool,
 }
 
 /// Asks the probe's one statement; `None` when the schema lacks a table it
@@ -602,7 +647,8 @@ fn probe(conn: &Connection) -> rusqlite::Result<Option<Probe>> {
                 (SELECT user_version FROM pragma_user_version),
                 (SELECT CAST(value AS BLOB) FROM meta WHERE key = ?1),
                 (SELECT value FROM meta WHERE key = ?2),
-                EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL)",
+                EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL),
+                EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM binding_events)",
         [CHECKED_KEY, ROOT_KEY],
         |row| {
             let mode: Option<String> = row.get(0)?;
@@ -618,6 +664,7 @@ fn probe(conn: &Connection) -> rusqlite::Result<Option<Probe>> {
                 last_check,
                 key,
                 unacknowledged: row.get(4)?,
+                continuity: row.get(5)?,
             })
         },
     );

@@ -104,7 +104,7 @@ pub use db::{
 pub use dir::{Platform, state_dir, state_dir_path};
 pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
-pub use quick::{INCIDENT_FILE, KEY_FILE, Quick};
+pub use quick::{INCIDENT_FILE, KEY_FILE, NO_CONTINUITY_FILE, Quick};
 pub use records::{
     MAX_RECORD_BYTES, NEVER_CONTEXT_KINDS, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange,
     RecordError, RecordKind, RecordStatus,

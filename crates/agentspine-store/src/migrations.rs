@@ -15,7 +15,7 @@ use crate::db::{StoreError, retry_busy};
 
 /// Every migration, in order; `MIGRATIONS[n]` takes a database from
 /// version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// The version a fully migrated database has.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -230,4 +230,13 @@ CREATE TABLE reports (
 /// it (`session.rs`): the table goes, so that no hook parses it.
 const V5: &str = r#"
 DROP TABLE session_sent;
+"#;
+
+/// No change to the tables: from this version on, every write that adds a
+/// record or a binding event removes `state.db.no-continuity` in its
+/// transaction (`quick.rs`). An agentspine that does not would trust a
+/// database it cannot keep the file in step with; this version is newer
+/// than any such agentspine opens.
+const V6: &str = r#"
+-- state.db.no-continuity is kept in step from here on.
 "#;

@@ -1,7 +1,8 @@
 //! What a hook can know without opening the database: the state
-//! directory's key and whether a damaged-state incident is unacknowledged,
-//! each kept in a small file beside `state.db` that every open of the
-//! database brings in step with it.
+//! directory's key, whether a damaged-state incident is unacknowledged and
+//! whether the database holds no continuity at all, each kept in a small
+//! file beside `state.db` that every open of the database brings in step
+//! with it.
 //!
 //! Why: opening the database parses its whole schema (a quarter of a
 //! hook's instructions, BENCHMARKS.md) before the first query, and most
@@ -22,6 +23,20 @@
 //!   that records an incident writes the file before it returns, so only a
 //!   process that dies between the two leaves it missing, and the next
 //!   open writes it.
+//! - [`NO_CONTINUITY_FILE`] exists only while neither a record nor a
+//!   binding event has ever been stored (the `records` and
+//!   `binding_events` tables are empty): a hook that finds it asks the
+//!   database nothing about continuity, so a prompt hook of a user without
+//!   records or bindings opens no database. An open creates it under the
+//!   database's write lock, after asking the tables again; every write
+//!   that adds a record or a binding event removes it inside its own
+//!   transaction, before the commit, and fails if it cannot. So a writer
+//!   and the file's creation never interleave, and a hook that trusts the
+//!   file sees what the database held at a moment between its start and
+//!   its look. An open that finds rows while the file is there removes it.
+//!   The file's rules hold from schema version 6 on, which no older
+//!   agentspine opens (one that does not keep the file could not add a
+//!   record while it is there).
 
 use std::path::Path;
 
@@ -32,6 +47,8 @@ use hmac::{KeyInit, Mac};
 pub const KEY_FILE: &str = "state.db.key";
 /// Present while a damaged-state incident is unacknowledged.
 pub const INCIDENT_FILE: &str = "state.db.incident";
+/// Present while the database holds no record and no binding event.
+pub const NO_CONTINUITY_FILE: &str = "state.db.no-continuity";
 
 /// The state directory as a hook sees it before (or instead of) opening
 /// the database.
@@ -43,6 +60,9 @@ pub struct Quick {
     /// Whether the incident file is there; `None` when it could not be
     /// looked at.
     incident: Option<bool>,
+    /// Whether the no-continuity file is there; `None` when it could not
+    /// be looked at.
+    no_continuity: Option<bool>,
 }
 
 impl Quick {
@@ -62,7 +82,8 @@ impl Quick {
     fn read(dir: PrivateDir) -> Result<Quick, FsError> {
         let key = dir.read(KEY_FILE, 33)?.and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok());
         let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).ok();
-        Ok(Quick { dir, key, incident })
+        let no_continuity = dir.modified(NO_CONTINUITY_FILE).map(|m| m.is_some()).ok();
+        Ok(Quick { dir, key, incident, no_continuity })
     }
 
     /// The state directory, open.
@@ -81,6 +102,14 @@ impl Quick {
     pub fn may_have_incident(&self) -> bool {
         self.incident != Some(false)
     }
+
+    /// Whether the database holds no record and no binding event (the
+    /// no-continuity file is there): then nothing is read through
+    /// bindings and no project has records of its own, and continuity need
+    /// not be asked.
+    pub fn has_no_continuity(&self) -> bool {
+        self.no_continuity == Some(true)
+    }
 }
 
 /// The two files as a process saw them before it opened the database: what
@@ -95,17 +124,24 @@ pub(crate) struct Seen<'a> {
     key: Option<Option<[u8; 32]>>,
     /// Whether the incident file was there; `None` when not looked at.
     incident: Option<bool>,
+    /// Whether the no-continuity file was there; `None` when not looked at.
+    no_continuity: Option<bool>,
 }
 
 impl<'a> Seen<'a> {
-    /// Nothing seen yet: an open reads both files.
+    /// Nothing seen yet: an open reads the files.
     pub(crate) fn nothing(dir: &'a PrivateDir) -> Seen<'a> {
-        Seen { dir, key: None, incident: None }
+        Seen { dir, key: None, incident: None, no_continuity: None }
     }
 
     /// What `quick` read.
     pub(crate) fn by(quick: &'a Quick) -> Seen<'a> {
-        Seen { dir: &quick.dir, key: Some(quick.key), incident: quick.incident }
+        Seen {
+            dir: &quick.dir,
+            key: Some(quick.key),
+            incident: quick.incident,
+            no_continuity: quick.no_continuity,
+        }
     }
 
     /// The same directory, with what was seen forgotten (a repair has
@@ -132,6 +168,30 @@ impl<'a> Seen<'a> {
             Some(present) => set_incident(self.dir, unacknowledged, present),
             None => sync_incident(self.dir, unacknowledged),
         }
+    }
+}
+
+impl Seen<'_> {
+    /// Whether the no-continuity file is there (looked at again only when
+    /// it was not seen); `None` when it cannot be looked at.
+    pub(crate) fn no_continuity(&self) -> Option<bool> {
+        self.no_continuity.or_else(|| self.dir.modified(NO_CONTINUITY_FILE).map(|m| m.is_some()).ok())
+    }
+}
+
+/// For a write that adds a record or a binding event, inside its
+/// transaction and before the commit: the no-continuity file goes, and a
+/// file that cannot be removed fails the write (a hook would go on
+/// trusting it).
+pub(crate) fn continuity_may_exist(dir: &Path) -> rusqlite::Result<()> {
+    let removed = PrivateDir::open_existing(dir).and_then(|dir| dir.remove(NO_CONTINUITY_FILE));
+    match removed {
+        Ok(_) => Ok(()),
+        // Carried as the transaction's error (shown as this text alone).
+        Err(e) => Err(rusqlite::Error::ToSqlConversionFailure(
+            format!("{e}; the record or binding is not stored while {NO_CONTINUITY_FILE} says there is none")
+                .into(),
+        )),
     }
 }
 

@@ -371,6 +371,7 @@ impl Store {
                     Some(_) => {}
                 }
             }
+            crate::quick::continuity_may_exist(self.dir())?;
             tx.execute(
                 "INSERT INTO records (root_digest, kind, text, status, supersedes, created_at, updated_at)
                      VALUES (?1, ?2, ?3, 'proposed', ?4, ?5, ?5)",

@@ -257,6 +257,7 @@ impl Store {
                 bound_at: 0,
                 ended_at: None,
             };
+            crate::quick::continuity_may_exist(self.dir())?;
             let (event, audit_id) = append_in(
                 tx,
                 BindingKind::Bind,
@@ -314,6 +315,7 @@ impl Store {
             let dropped = tx.execute("DELETE FROM cache WHERE binding_id = ?1", [id])?;
             let verb = if kind == BindingKind::Purge { "purged" } else { "rolled back" };
             let payload = serde_json::json!({ "cache_rows_dropped": dropped });
+            crate::quick::continuity_may_exist(self.dir())?;
             let (event, audit_id) = append_in(
                 tx,
                 kind,

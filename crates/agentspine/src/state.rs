@@ -176,6 +176,9 @@ impl State {
     /// does not verify, or a store problem, gives nothing (fail closed)
     /// and an audit row.
     pub fn continuity(&self, host: agentspine_core::Host) -> Vec<agentspine_core::catalog::ContinuityItem> {
+        if self.has_no_continuity() {
+            return Vec::new();
+        }
         let Some(store) = self.store() else { return Vec::new() };
         match store.continuity_read(host.binding_name()) {
             Ok(records) => records
@@ -212,6 +215,9 @@ impl State {
         host: agentspine_core::Host,
         root: &std::path::Path,
     ) -> Vec<agentspine_core::catalog::ContinuityItem> {
+        if self.has_no_continuity() {
+            return Vec::new();
+        }
         let Some(store) = self.store() else { return Vec::new() };
         let own = match store.record_list(&store.root_digest(root)) {
             Ok(records) => records,
@@ -236,6 +242,13 @@ impl State {
         let own_ids: Vec<i64> = items.iter().map(|i| i.record_id).collect();
         items.extend(self.continuity(host).into_iter().filter(|i| !own_ids.contains(&i.record_id)));
         items
+    }
+
+    /// Whether a hook saw that the database holds no record and no binding
+    /// (see [`agentspine_store::Quick::has_no_continuity`]): then
+    /// continuity is empty without asking it.
+    fn has_no_continuity(&self) -> bool {
+        self.quick.as_ref().is_some_and(agentspine_store::Quick::has_no_continuity)
     }
 
     /// The incidents of a damaged state database the user has not

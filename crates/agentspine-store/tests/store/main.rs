@@ -20,6 +20,7 @@ mod check;
 mod concurrency;
 mod corrupt;
 mod guard;
+mod no_continuity;
 mod open;
 mod quick;
 mod records;
