@@ -5,19 +5,18 @@
 
 `agentspine hook claude` on SessionStart (`startup`) looks once at the
 hook file install wrote (Claude Code's settings.json) and at each other
-absolute program it names (install/startup.rs). Under `strace -f`, in the
-thread that prints the hook's line, the check is the system calls from its
-open of settings.json (the last one before `readlink("/proc/self/exe")`) up
-to the `write` of the line:
+absolute program it names (install/startup.rs). The hook run reads
+settings.json once, for the memory directory, the resolution and this
+check alike (agentspine-fs's `Reader::remembering_reads`): under `strace
+-f` it is opened once in the whole run. In the thread that prints the
+hook's line, the check is then the system calls from
+`readlink("/proc/self/exe")` up to the `write` of the line:
 
-- the confined read of settings.json: 11 calls (openat2, statx, getpid,
-  the reopen, fcntl, close, read, two statx, fcntl, close; 2 more, lseek
-  and pread, for a file changed in the last 3 s);
 - `readlink("/proc/self/exe")`: 1;
 - one look at each other program: 1 for `/gone/agentspine` (its directory
   does not exist), none when the entries name the running binary.
 
-So 13 calls when the hooks name a missing binary and 12 when they name
+So 2 calls when the hooks name a missing binary and 1 when they name
 this one; UserPromptSubmit, PreToolUse and a `compact` SessionStart make
 none of them (no `readlink` of /proc/self/exe, no look at `/gone`).
 """
@@ -55,17 +54,20 @@ def traced(bin_: str, env: dict, payload: dict, trace: str) -> tuple[str, list[s
 
 
 def window(lines: list[str]) -> list[str]:
-    """The check's calls, in the printing thread: from the last open of
-    settings.json before readlink(/proc/self/exe) to the write of stdout."""
+    """The check's calls, in the printing thread: from readlink(/proc/self/exe)
+    to the write of stdout."""
     exe = [i for i, l in enumerate(lines) if 'readlink("/proc/self/exe"' in l]
     if len(exe) != 1:
         return []
     pid = lines[exe[0]].split()[0]
     mine = [(i, l) for i, l in enumerate(lines) if l.split()[0] == pid]
     at = [k for k, (i, _) in enumerate(mine) if i == exe[0]][0]
-    start = max(k for k, (_, l) in enumerate(mine[:at]) if re.search(r'openat2?\(.*"settings\.json"', l))
     end = next(k for k, (_, l) in enumerate(mine) if k > at and l.split(None, 1)[1].startswith("write(1,"))
-    return [l.split(None, 1)[1] for _, l in mine[start:end]]
+    return [l.split(None, 1)[1] for _, l in mine[at:end]]
+
+
+def settings_opens(lines: list[str]) -> list[str]:
+    return [l for l in lines if re.search(r'openat2?\(.*"settings\.json"', l)]
 
 
 def main() -> None:
@@ -102,8 +104,10 @@ def main() -> None:
         message = json.loads(out).get("systemMessage", "") if out else ""
         check("`/gone/agentspine` does not exist" in message, "SessionStart names the missing binary", out)
         calls = window(lines)
-        check(len(calls) == 13, f"the check is 13 system calls with a missing binary ({len(calls)})",
+        check(len(calls) == 2, f"the check is 2 system calls with a missing binary ({len(calls)})",
               "\n".join(calls))
+        opens = settings_opens(lines)
+        check(len(opens) == 1, f"settings.json is opened once in the run ({len(opens)})", "\n".join(opens))
         gone = [l for l in lines if '"/gone' in l]
         check(len(gone) == 1, f"one look at /gone/agentspine ({len(gone)})", "\n".join(gone))
 
@@ -119,8 +123,10 @@ def main() -> None:
         out, lines = traced(bin_, env, payload("SessionStart", source="startup"), trace)
         check(out == "" or "systemMessage" not in json.loads(out), "no message when the hooks name this binary", out)
         calls = window(lines)
-        check(len(calls) == 12, f"the check is 12 system calls when the hooks name this binary ({len(calls)})",
+        check(len(calls) == 1, f"the check is 1 system call when the hooks name this binary ({len(calls)})",
               "\n".join(calls))
+        opens = settings_opens(lines)
+        check(len(opens) == 1, f"settings.json is opened once in the run ({len(opens)})", "\n".join(opens))
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"{passed} passed, {failures} failed")

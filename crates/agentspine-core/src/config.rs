@@ -21,7 +21,7 @@ pub(crate) fn read_config(
 ) -> Option<String> {
     let file = dir.join(name);
     let root = reader.open_root(dir).ok()?;
-    match root.read(name, CONFIG_CAP) {
+    match root.read_remembered(name, CONFIG_CAP) {
         Ok(snap) => match String::from_utf8(snap.bytes) {
             Ok(text) => Some(text),
             Err(_) => {

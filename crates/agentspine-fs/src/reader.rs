@@ -49,12 +49,20 @@ pub(crate) struct Shared {
     /// Roots already opened, by the path asked for (see
     /// [`Reader::remembering_roots`]); `None` when each open opens.
     roots: Option<std::sync::Mutex<RootMemo>>,
+    /// Whole files already read with [`crate::Root::read_remembered`] (see
+    /// [`Reader::remembering_reads`]); `None` when each read reads.
+    pub(crate) files: Option<std::sync::Mutex<FileMemo>>,
     #[cfg(feature = "fault-injection")]
     pub(crate) read_delay: std::sync::Mutex<Option<std::time::Duration>>,
 }
 
 /// A root's handle and link-free path, by the path it was opened from.
 type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, Arc<HostPath>, Option<Mount>)>;
+
+/// Files read whole, by the handle of the directory they were read beneath
+/// (kept alive here, so that its address names that directory) and the
+/// relative path.
+pub(crate) type FileMemo = std::collections::HashMap<(usize, PathBuf), (Arc<OwnedFd>, crate::Snapshot)>;
 
 /// The requested backend cannot be used in this process.
 #[derive(Debug, thiserror::Error)]
@@ -104,6 +112,27 @@ impl Reader {
         Reader::build(shared.backend, shared.budget, shared.race_retries).remembering(true)
     }
 
+    /// This reader (new, nothing read yet), also remembering what
+    /// [`crate::Root::read_remembered`] reads: a second read of the same
+    /// file beneath the same directory handle gives the first snapshot,
+    /// without a system call. For the settings one short request consults
+    /// from several places (a hook run reads Claude Code's settings for the
+    /// memory directory, the resolution and the installed entries): one
+    /// version of them, read once. Not for a long-lived reader.
+    pub fn remembering_reads(mut self) -> Reader {
+        match Arc::get_mut(&mut self.shared) {
+            Some(shared) => shared.files = Some(std::sync::Mutex::default()),
+            None => {
+                let roots = self.shared.roots.is_some();
+                let shared = &self.shared;
+                return Reader::build(shared.backend, shared.budget, shared.race_retries)
+                    .remembering(roots)
+                    .remembering_reads();
+            }
+        }
+        self
+    }
+
     /// This reader (new, nothing opened yet), answering
     /// [`Reader::open_root`] of `root`'s own path and of each of `aliases`
     /// with `root`'s handle, without a system call: a session bound to a
@@ -139,6 +168,7 @@ impl Reader {
                 counters: LiveCounters::default(),
                 race_retries,
                 roots: None,
+                files: None,
                 #[cfg(feature = "fault-injection")]
                 read_delay: std::sync::Mutex::new(None),
             }),

@@ -267,6 +267,31 @@ impl Root {
         self.read_with(rel.as_ref(), crate::read::Limit::Cap(cap))
     }
 
+    /// [`Root::read`], once per reader that remembers reads (see
+    /// [`Reader::remembering_reads`]): a second call for the same `rel`
+    /// beneath this directory gives the first call's snapshot (refused with
+    /// `too-large` if it is over this call's `cap`) without a system call.
+    /// Refusals are not remembered. Any other reader reads every time.
+    pub fn read_remembered(&self, rel: impl AsRef<Path>, cap: u64) -> Result<Snapshot, FsError> {
+        let rel = rel.as_ref();
+        let Some(memo) = &self.reader.shared.files else { return self.read(rel, cap) };
+        let key = (Arc::as_ptr(&self.fd) as usize, rel.to_path_buf());
+        let known =
+            memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key).map(|(_, s)| s.clone());
+        if let Some(snapshot) = known {
+            let size = snapshot.bytes.len() as u64;
+            if size > cap {
+                return Err(self.reader.refused(FsError::TooLarge { path: self.shown(rel), size, cap }));
+            }
+            return Ok(snapshot);
+        }
+        let snapshot = self.read(rel, cap)?;
+        memo.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key, (Arc::clone(&self.fd), snapshot.clone()));
+        Ok(snapshot)
+    }
+
     /// Reads the first `limit` bytes of the regular file `rel` (all of it if
     /// it is shorter), with the same checks as [`Root::read`]: the bytes are
     /// a prefix of one version of the file, whose full size is in the

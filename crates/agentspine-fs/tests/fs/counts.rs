@@ -205,6 +205,39 @@ fn a_remembering_reader_opens_each_root_path_once() {
     }
 }
 
+#[test]
+fn a_reader_that_remembers_reads_reads_each_file_once_and_gives_that_version() {
+    for backend in backends() {
+        let tree = Tree::new();
+        tree.file("settings.json", b"{\"first\": true}");
+        let r = reader(backend).remembering_roots().remembering_reads();
+        let first = r.open_root(&tree.root).unwrap().read_remembered("settings.json", 1024).unwrap();
+        let after_first = r.counters();
+        // Changed since: the run keeps the version it read.
+        tree.file("settings.json", b"{\"second\": true, \"longer\": 1}");
+        let again = r.open_root(&tree.root).unwrap().read_remembered("settings.json", 1024).unwrap();
+        assert_eq!(again, first, "{backend:?}");
+        assert_eq!(r.counters(), after_first, "{backend:?}: no system call, nothing counted");
+        // A smaller cap refuses it, as a read would, and counts the refusal.
+        let small = r.open_root(&tree.root).unwrap().read_remembered("settings.json", 4);
+        assert_eq!(small.unwrap_err().code(), agentspine_fs::Code::TooLarge, "{backend:?}");
+        assert_eq!(r.counters().refusals.too_large, 1, "{backend:?}");
+        // A refusal is not remembered: a missing file is looked for again.
+        let root = r.open_root(&tree.root).unwrap();
+        assert!(root.read_remembered("missing.json", 1024).is_err());
+        let before = r.counters().opens;
+        assert!(root.read_remembered("missing.json", 1024).is_err());
+        assert_eq!(r.counters().opens, before + 1, "{backend:?}");
+        // Plain reads and other readers read every time.
+        assert_ne!(root.read("settings.json", 1024).unwrap(), first, "{backend:?}");
+        let plain = reader(backend).remembering_roots();
+        let root = plain.open_root(&tree.root).unwrap();
+        root.read_remembered("settings.json", 1024).unwrap();
+        root.read_remembered("settings.json", 1024).unwrap();
+        assert_eq!(plain.counters().reads, 2, "{backend:?}");
+    }
+}
+
 /// The one-read fast path and its confirmed counterpart (crate docs,
 /// guarantee 4): a file last changed more than `RACY_WINDOW` ago is read
 /// once; one changed just now is read a second time, counted apart.

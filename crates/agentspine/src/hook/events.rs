@@ -86,8 +86,11 @@ fn event(
         }
     };
     shared.set_event(&payload.hook_event_name);
-    let resolver =
-        state.resolver(Reader::new(Budget { deadline: Some(deadline), max_bytes: None }).remembering_roots());
+    let resolver = state.resolver(
+        Reader::new(Budget { deadline: Some(deadline), max_bytes: None })
+            .remembering_roots()
+            .remembering_reads(),
+    );
     // The home directory and profiles through the run's own remembering
     // reader, when first needed: the profile a host's rules read next is
     // then opened once.

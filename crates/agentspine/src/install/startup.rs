@@ -88,7 +88,7 @@ fn hook_file(host: Host, env: &Environment) -> Option<(PathBuf, &'static str)> {
 /// The file's text; `None` when missing, unreadable, too large or not UTF-8
 /// (nothing is reported then: `doctor` says why).
 fn read(reader: &Reader, dir: &Path, name: &str) -> Option<String> {
-    let snapshot = reader.open_root(dir).and_then(|root| root.read(name, MAX_HOOK_FILE)).ok()?;
+    let snapshot = reader.open_root(dir).and_then(|root| root.read_remembered(name, MAX_HOOK_FILE)).ok()?;
     String::from_utf8(snapshot.bytes).ok()
 }
 
