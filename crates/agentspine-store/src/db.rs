@@ -91,6 +91,8 @@ pub struct Store {
     dir: PathBuf,
     key: [u8; 32],
     mode: OpenMode,
+    /// Whether the open found an unacknowledged incident.
+    unacknowledged_at_open: bool,
 }
 
 impl Drop for Store {
@@ -125,6 +127,7 @@ impl Store {
         if self.mode != OpenMode::Hook {
             return;
         }
+        crate::fault::before_hook_close();
         let page: i64 = self.conn.pragma_query_value(None, "page_size", |row| row.get(0)).unwrap_or(4096);
         let page = u64::try_from(page).unwrap_or(4096);
         let frames = Reader::new(Budget::UNLIMITED)
@@ -265,6 +268,15 @@ impl Store {
         if matches!(error.sqlite_error_code(), Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)) {
             flag_for_check(&self.dir);
         }
+    }
+
+    /// Whether this connection's open found an unacknowledged incident (its
+    /// first look at the `incidents` table, after any repair it made). For
+    /// a short-lived process (a hook) that would otherwise ask again: an
+    /// incident is recorded only by the repair that replaces the file this
+    /// connection has open.
+    pub fn had_unacknowledged_incident_at_open(&self) -> bool {
+        self.unacknowledged_at_open
     }
 
     /// The state directory.
@@ -578,7 +590,7 @@ fn attempt(seen: Seen<'_>, mode: OpenMode) -> Result<Store, Attempt> {
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)
             .map_err(|e| classify(&path, e))?;
     }
-    Ok(Store { conn, dir: dir.to_path_buf(), key, mode })
+    Ok(Store { conn, dir: dir.to_path_buf(), key, mode, unacknowledged_at_open: unacknowledged })
 }
 
 /// Whether a record or a binding event is stored.

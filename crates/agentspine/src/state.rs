@@ -262,6 +262,10 @@ impl State {
             return Vec::new();
         }
         let Some(store) = self.store() else { return Vec::new() };
+        // A hook's open already asked (see `had_unacknowledged_incident_at_open`).
+        if self.quick.is_some() && !store.had_unacknowledged_incident_at_open() {
+            return Vec::new();
+        }
         store.incidents_unacknowledged().unwrap_or_else(|e| {
             tracing::warn!("{e}");
             Vec::new()

@@ -53,7 +53,10 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         tracing::warn!("{warning}");
     }
     event(host, deadline, shared, read, &state);
-    // The process ends right after: the kernel closes the database.
+    // Whatever ended the event, the host waits for nothing more.
+    agentspine_fs::release(0);
+    // The process ends right after: the kernel closes the database (a
+    // hook's close may first checkpoint the WAL, after the release).
     state.leave_open_at_exit();
 }
 
@@ -165,6 +168,11 @@ fn event(
     let shown =
         fitted.iter().flat_map(|fitted| fitted.shown.iter().map(|&i| &blocks[i]).chain(tail.as_ref()));
     hook.mark_sent(shown.chain(&notices));
+    // Printed and recorded: the hook process may go (a no-op when the work
+    // runs in it). Closing the run's directories and the store, and the
+    // WAL checkpoint a hook's close makes now and then (two fsyncs), are
+    // no longer the host's wait.
+    agentspine_fs::release(0);
 }
 
 impl Hook<'_> {
