@@ -127,7 +127,6 @@ impl Store {
         if self.mode != OpenMode::Hook {
             return;
         }
-        crate::fault::before_hook_close();
         let page: i64 = self.conn.pragma_query_value(None, "page_size", |row| row.get(0)).unwrap_or(4096);
         let page = u64::try_from(page).unwrap_or(4096);
         let frames = Reader::new(Budget::UNLIMITED)

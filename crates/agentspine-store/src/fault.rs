@@ -3,10 +3,7 @@
 //! learning record or binding event pause inside its transaction, after
 //! its first change and before its last, and say so on stderr, so that a
 //! test can SIGKILL the process there and check that nothing half-written
-//! survives. `AGENTSPINE_FAULT_HOOK_CLOSE_DELAY_MS` makes a hook's
-//! connection pause before its close looks at the WAL, so that a test can
-//! tell what a hook does after its process released the host from what
-//! it does before. Without the feature these are empty functions.
+//! survives. Without the feature this is an empty function.
 
 /// Pauses inside the `what` transaction when the delay is set.
 #[cfg(feature = "fault-injection")]
@@ -22,18 +19,3 @@ pub(crate) fn inside_write(what: &str) {
 #[cfg(not(feature = "fault-injection"))]
 #[inline(always)]
 pub(crate) fn inside_write(_what: &str) {}
-
-/// Pauses before a hook's close looks at the WAL when the delay is set.
-#[cfg(feature = "fault-injection")]
-pub(crate) fn before_hook_close() {
-    let delay =
-        std::env::var("AGENTSPINE_FAULT_HOOK_CLOSE_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok());
-    if let Some(ms) = delay {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
-    }
-}
-
-/// Does nothing (built without the `fault-injection` feature).
-#[cfg(not(feature = "fault-injection"))]
-#[inline(always)]
-pub(crate) fn before_hook_close() {}

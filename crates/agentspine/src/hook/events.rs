@@ -53,10 +53,10 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
         tracing::warn!("{warning}");
     }
     event(host, deadline, shared, read, &state);
-    // Whatever ended the event, the host waits for nothing more.
-    agentspine_fs::release(0);
-    // The process ends right after: the kernel closes the database (a
-    // hook's close may first checkpoint the WAL, after the release).
+    // The process ends right after: the kernel closes the database. What a
+    // hook's close does first (a checkpoint of a long WAL) comes before the
+    // host is released: once a hook has exited, nothing of it changes the
+    // state directory any more.
     state.leave_open_at_exit();
 }
 
@@ -89,6 +89,9 @@ fn event(
         }
     };
     shared.set_event(&payload.hook_event_name);
+    if asks_store(host, &payload.hook_event_name, state) {
+        state.open_ahead();
+    }
     let resolver = state.resolver(
         Reader::new(Budget { deadline: Some(deadline), max_bytes: None })
             .remembering_roots()
@@ -168,11 +171,21 @@ fn event(
     let shown =
         fitted.iter().flat_map(|fitted| fitted.shown.iter().map(|&i| &blocks[i]).chain(tail.as_ref()));
     hook.mark_sent(shown.chain(&notices));
-    // Printed and recorded: the hook process may go (a no-op when the work
-    // runs in it). Closing the run's directories and the store, and the
-    // WAL checkpoint a hook's close makes now and then (two fsyncs), are
-    // no longer the host's wait.
-    agentspine_fs::release(0);
+}
+
+/// Whether the event will ask the store (memory facts, continuity, the
+/// session report): its open is then started ahead (see
+/// [`State::open_ahead`]). A guess that is wrong costs the other CPU an
+/// open nobody uses, or the event its open when it first asks.
+fn asks_store(host: HookHost, event: &str, state: &State) -> bool {
+    match (host, event) {
+        (_, "SessionStart") => true,
+        (HookHost::Claude | HookHost::Codex | HookHost::Pi | HookHost::Pi073, "UserPromptSubmit")
+        | (HookHost::Gemini, "BeforeAgent") => {
+            agentspine_core::delta::adds_memory_facts(host.host()) || !state.has_no_continuity()
+        }
+        _ => false,
+    }
 }
 
 impl Hook<'_> {
