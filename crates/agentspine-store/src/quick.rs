@@ -86,17 +86,6 @@ impl Quick {
         Ok(Quick { dir, key, incident, no_continuity })
     }
 
-    /// Another handle on the same view (the directory's handle duplicated),
-    /// for a thread that opens the database while this one goes on.
-    pub fn try_clone(&self) -> Result<Quick, FsError> {
-        Ok(Quick {
-            dir: self.dir.try_clone()?,
-            key: self.key,
-            incident: self.incident,
-            no_continuity: self.no_continuity,
-        })
-    }
-
     /// The state directory, open.
     pub fn dir(&self) -> &PrivateDir {
         &self.dir

@@ -26,14 +26,7 @@ pub struct State {
     /// What each session was sent (beside the database), opened at the
     /// first question.
     marks: OnceCell<Option<agentspine_store::SessionMarks>>,
-    /// A hook's open of the database, started ahead on a thread of its own
-    /// ([`State::open_ahead`]) and taken by the first question that needs
-    /// it.
-    ahead: RefCell<Option<std::thread::JoinHandle<Opening>>>,
 }
-
-/// What an open ahead gives.
-type Opening = Result<agentspine_store::Opened, agentspine_store::StoreError>;
 
 impl State {
     /// The open store, or the error that says why there is none (the
@@ -48,16 +41,10 @@ impl State {
     pub fn store(&self) -> Option<&Store> {
         self.store
             .get_or_init(|| {
-                let ahead = self.ahead.borrow_mut().take().map(std::thread::JoinHandle::join);
-                let opened = match (ahead, &self.quick) {
-                    (Some(Ok(opening)), _) => opening,
-                    (Some(Err(_)), _) => {
-                        tracing::warn!("the store's open panicked; continuing without the cache");
-                        return None;
-                    }
+                let opened = match &self.quick {
                     // The hook's view of the state directory, reused.
-                    (None, Some(quick)) => Store::open_after(quick, self.mode),
-                    (None, None) => Store::open_default_with(self.mode),
+                    Some(quick) => Store::open_after(quick, self.mode),
+                    None => Store::open_default_with(self.mode),
                 };
                 match opened {
                     Ok(opened) => {
@@ -86,14 +73,7 @@ impl State {
             Ok(opened) => (Some(opened.store), opened.warnings),
             Err(e) => (None, vec![format!("{e}; continuing without the cache (nothing is stored)")]),
         };
-        State {
-            store: OnceCell::from(store),
-            warnings,
-            mode,
-            quick: None,
-            marks: OnceCell::new(),
-            ahead: RefCell::new(None),
-        }
+        State { store: OnceCell::from(store), warnings, mode, quick: None, marks: OnceCell::new() }
     }
 
     /// The state directory as a hook uses it: the database is opened only
@@ -111,44 +91,14 @@ impl State {
                 mode,
                 quick: Some(quick),
                 marks: OnceCell::new(),
-                ahead: RefCell::new(None),
             },
             None => State::open_with(mode),
         }
     }
 
-    /// Starts opening the database on a thread of its own, for a hook that
-    /// will need it (memory, continuity, the session report): the open
-    /// (about half a millisecond of SQLite's start, most of a hook's own
-    /// cost with it, BENCHMARKS.md) then runs beside the work that comes
-    /// before the first question, on the other CPU, instead of in front of
-    /// it. Does nothing once the store was asked for, without a state
-    /// directory, or when the thread cannot be started (the first question
-    /// opens it then, as before).
-    pub fn open_ahead(&self) {
-        if self.store.get().is_some() || self.ahead.borrow().is_some() {
-            return;
-        }
-        let Some(quick) = self.quick.as_ref().and_then(|q| q.try_clone().ok()) else { return };
-        let mode = self.mode;
-        let spawned = std::thread::Builder::new().spawn(move || Store::open_after(&quick, mode));
-        match spawned {
-            Ok(handle) => *self.ahead.borrow_mut() = Some(handle),
-            Err(e) => tracing::warn!("the store's open ahead: {e}; opened when needed"),
-        }
-    }
-
     /// For a process that exits next (a hook): the store, if it was
-    /// opened, is not closed (see [`Store::leave_open_at_exit`]). An open
-    /// still under way ahead is waited for first: a process that exits in
-    /// the middle of one could leave a half-written file of the state
-    /// directory's behind.
+    /// opened, is not closed (see [`Store::leave_open_at_exit`]).
     pub fn leave_open_at_exit(self) {
-        if let Some(ahead) = self.ahead.borrow_mut().take()
-            && let Ok(Ok(opened)) = ahead.join()
-        {
-            opened.store.leave_open_at_exit();
-        }
         if let Some(Some(store)) = self.store.into_inner() {
             store.leave_open_at_exit();
         }
@@ -297,7 +247,7 @@ impl State {
     /// Whether a hook saw that the database holds no record and no binding
     /// (see [`agentspine_store::Quick::has_no_continuity`]): then
     /// continuity is empty without asking it.
-    pub fn has_no_continuity(&self) -> bool {
+    fn has_no_continuity(&self) -> bool {
         self.quick.as_ref().is_some_and(agentspine_store::Quick::has_no_continuity)
     }
 
@@ -323,21 +273,9 @@ impl State {
     }
 
     /// The cache for one directory (a memory directory or a project root).
-    /// A hook's asks the store only at its first lookup that the changes
-    /// kept so far do not answer, or when it writes them: a session start,
-    /// which drops the directory's snapshots first, needs the store only
-    /// at the end (see [`State::open_ahead`]). `None` when the store is
-    /// known to be unavailable.
     pub fn cache_for(&self, dir: &Path) -> Option<StoreCache<'_>> {
-        if self.quick.is_none() || self.store.get().is_some() {
-            self.store()?;
-        }
-        Some(StoreCache {
-            state: self,
-            dir: dir.to_path_buf(),
-            root: OnceCell::new(),
-            changes: RefCell::default(),
-        })
+        let store = self.store()?;
+        Some(StoreCache { store, root: store.root_digest(dir), changes: RefCell::default() })
     }
 }
 
@@ -373,10 +311,8 @@ pub fn incidents_json(incidents: &[agentspine_store::Incident]) -> serde_json::V
 /// only a later re-read, since a snapshot is trusted only when the file's
 /// identity still matches.
 pub struct StoreCache<'a> {
-    state: &'a State,
-    /// The directory, and its digest once the store was asked for it.
-    dir: std::path::PathBuf,
-    root: OnceCell<String>,
+    store: &'a Store,
+    root: String,
     changes: RefCell<Vec<CacheChange>>,
 }
 
@@ -390,19 +326,9 @@ impl StoreCache<'_> {
     /// Writes the changes kept so far, in one transaction.
     pub fn flush(&self) {
         let changes = std::mem::take(&mut *self.changes.borrow_mut());
-        if changes.is_empty() {
-            return;
-        }
-        let Some((store, root)) = self.store() else { return };
-        if let Err(e) = store.cache_apply(root, &changes) {
+        if let Err(e) = self.store.cache_apply(&self.root, &changes) {
             tracing::warn!("{e}");
         }
-    }
-
-    /// The store and this directory's digest in it; `None` without a store.
-    fn store(&self) -> Option<(&Store, &str)> {
-        let store = self.state.store()?;
-        Some((store, self.root.get_or_init(|| store.root_digest(&self.dir))))
     }
 
     /// What the changes kept so far say about `rel`: `Some(snapshot)` or
@@ -435,8 +361,7 @@ impl SnapshotCache for StoreCache<'_> {
         if let Some(decided) = self.pending(rel) {
             return decided;
         }
-        let (store, root) = self.store()?;
-        let row = store.cache_peek(root, rel).ok()??;
+        let row = self.store.cache_peek(&self.root, rel).ok()??;
         if row.use_is_stale() {
             self.changes.borrow_mut().push(CacheChange::Touch(rel.to_owned()));
         }
@@ -512,7 +437,6 @@ mod tests {
             mode: agentspine_store::OpenMode::Default,
             quick: None,
             marks: OnceCell::new(),
-            ahead: RefCell::new(None),
         };
         let memory = Path::new("/memory");
         {
@@ -546,40 +470,5 @@ mod tests {
         assert!(stored.cache_peek(&root, "a.md").unwrap().is_none());
         assert!(stored.cache_peek(&root, "c.md").unwrap().is_none());
         assert_eq!(stored.cache_peek(&root, "d.md").unwrap().unwrap().bytes, b"four");
-    }
-
-    #[test]
-    fn a_hooks_cache_asks_the_store_only_when_its_changes_do_not_answer_and_takes_the_open_ahead() {
-        let dir = tempfile::tempdir().unwrap();
-        drop(Store::open(dir.path()).unwrap().store);
-        let state = State {
-            store: OnceCell::new(),
-            warnings: Vec::new(),
-            mode: agentspine_store::OpenMode::Hook,
-            quick: Some(agentspine_store::Quick::open(dir.path()).unwrap()),
-            marks: OnceCell::new(),
-            ahead: RefCell::new(None),
-        };
-        let memory = Path::new("/memory");
-        {
-            // A session start: every snapshot dropped, then those read put.
-            let cache = state.cache_for(memory).unwrap();
-            cache.drop_all();
-            assert!(cache.get("a.md").is_none());
-            cache.put("a.md", &snapshot(b"one", 1), "sha-one");
-            assert_eq!(cache.get("a.md").unwrap().bytes, b"one");
-            assert!(state.store.get().is_none(), "no lookup needed the store");
-            state.open_ahead();
-            assert!(state.ahead.borrow().is_some(), "the open runs on its thread");
-        }
-        // Written when the cache went, through the store opened ahead.
-        assert!(state.ahead.borrow().is_none(), "taken by the write");
-        let stored = state.store().unwrap();
-        assert_eq!(stored.cache_peek(&stored.root_digest(memory), "a.md").unwrap().unwrap().bytes, b"one");
-        // A lookup the changes do not answer asks the store.
-        let cache = state.cache_for(memory).unwrap();
-        assert_eq!(cache.get("a.md").unwrap().sha256, "sha-one");
-        state.open_ahead();
-        assert!(state.ahead.borrow().is_none(), "nothing to open ahead once the store is open");
     }
 }

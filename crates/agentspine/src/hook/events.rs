@@ -89,9 +89,6 @@ fn event(
         }
     };
     shared.set_event(&payload.hook_event_name);
-    if asks_store(host, &payload.hook_event_name, state) {
-        state.open_ahead();
-    }
     let resolver = state.resolver(
         Reader::new(Budget { deadline: Some(deadline), max_bytes: None })
             .remembering_roots()
@@ -171,21 +168,6 @@ fn event(
     let shown =
         fitted.iter().flat_map(|fitted| fitted.shown.iter().map(|&i| &blocks[i]).chain(tail.as_ref()));
     hook.mark_sent(shown.chain(&notices));
-}
-
-/// Whether the event will ask the store (memory facts, continuity, the
-/// session report): its open is then started ahead (see
-/// [`State::open_ahead`]). A guess that is wrong costs the other CPU an
-/// open nobody uses, or the event its open when it first asks.
-fn asks_store(host: HookHost, event: &str, state: &State) -> bool {
-    match (host, event) {
-        (_, "SessionStart") => true,
-        (HookHost::Claude | HookHost::Codex | HookHost::Pi | HookHost::Pi073, "UserPromptSubmit")
-        | (HookHost::Gemini, "BeforeAgent") => {
-            agentspine_core::delta::adds_memory_facts(host.host()) || !state.has_no_continuity()
-        }
-        _ => false,
-    }
 }
 
 impl Hook<'_> {
