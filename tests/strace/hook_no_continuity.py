@@ -23,18 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
-passed = 0
-
-
-def check(ok: bool, what: str, detail: str = "") -> None:
-    global failures, passed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}\n     {detail[:3000]}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, summary  # noqa: E402
 
 
 DB_OPEN = re.compile(r'\bopen(at)?\(.*state\.db(-wal|-shm)?"')
@@ -102,8 +92,7 @@ def main() -> int:
         check(text in context, "and the record reaches the model", out)
         check(not os.path.exists(flag), "no open brings the file back while the record is stored")
 
-    print(f"{passed} passed, {failures} failed")
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

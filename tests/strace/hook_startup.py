@@ -31,18 +31,8 @@ import sys
 import tempfile
 import time
 
-failures = 0
-passed = 0
-
-
-def check(ok: bool, what: str, detail: str = "") -> None:
-    global failures, passed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}\n     {detail[:3000]}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, summary  # noqa: E402
 
 
 def traced(bin_: str, env: dict, payload: dict, trace: str) -> tuple[str, list[str]]:
@@ -129,9 +119,7 @@ def main() -> None:
         check(len(opens) == 1, f"settings.json is opened once in the run ({len(opens)})", "\n".join(opens))
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"{passed} passed, {failures} failed")
-    if failures:
-        sys.exit(1)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":
