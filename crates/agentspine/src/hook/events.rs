@@ -55,8 +55,8 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
     event(host, deadline, shared, read, &state);
     // The process ends right after: the kernel closes the database. What a
     // hook's close does first (a checkpoint of a long WAL) comes before the
-    // host is released: once a hook has exited, nothing of it changes the
-    // state directory any more.
+    // host is released: a hook that was not late has finished with the
+    // state directory when it exits.
     state.leave_open_at_exit();
 }
 
