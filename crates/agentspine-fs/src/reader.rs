@@ -119,18 +119,14 @@ impl Reader {
     /// from several places (a hook run reads Claude Code's settings for the
     /// memory directory, the resolution and the installed entries): one
     /// version of them, read once. Not for a long-lived reader.
-    pub fn remembering_reads(mut self) -> Reader {
-        match Arc::get_mut(&mut self.shared) {
-            Some(shared) => shared.files = Some(std::sync::Mutex::default()),
-            None => {
-                let roots = self.shared.roots.is_some();
-                let shared = &self.shared;
-                return Reader::build(shared.backend, shared.budget, shared.race_retries)
-                    .remembering(roots)
-                    .remembering_reads();
-            }
+    pub fn remembering_reads(self) -> Reader {
+        let shared = &self.shared;
+        let mut reader = Reader::build(shared.backend, shared.budget, shared.race_retries)
+            .remembering(shared.roots.is_some());
+        if let Some(shared) = Arc::get_mut(&mut reader.shared) {
+            shared.files = Some(std::sync::Mutex::default());
         }
-        self
+        reader
     }
 
     /// This reader (new, nothing opened yet), answering

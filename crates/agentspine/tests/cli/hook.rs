@@ -71,6 +71,23 @@ impl Example {
         self.filter(&String::from_utf8(out.stdout).unwrap())
     }
 
+    /// `agentspine hook claude` started on a payload that never ends (its
+    /// stdin is held open, with the start of a JSON object written): the
+    /// work process keeps reading until the deadline. Returns the hook and
+    /// the held stdin.
+    fn hook_reading_forever(&self) -> (std::process::Child, std::process::ChildStdin) {
+        let mut child = self
+            .command(".", &["hook", "claude"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+        (child, stdin)
+    }
+
     fn tree_path(&self, rel: &str) -> String {
         self.tree.join(rel).display().to_string()
     }
@@ -443,15 +460,7 @@ fn malformed_and_oversized_payloads_exit_0_silently_with_an_audit_row() {
 fn a_payload_that_never_ends_is_abandoned_at_the_deadline() {
     let ex = Example::new();
     let started = Instant::now();
-    let mut child = ex
-        .command(".", &["hook", "claude"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+    let (child, stdin) = ex.hook_reading_forever();
     let out = child.wait_with_output().unwrap();
     let took = started.elapsed();
     drop(stdin);
@@ -466,16 +475,8 @@ fn a_payload_that_never_ends_is_abandoned_at_the_deadline() {
 #[test]
 fn a_hook_whose_work_process_is_killed_exits_at_once_with_nothing_printed() {
     let ex = Example::new();
-    let mut child = ex
-        .command(".", &["hook", "claude"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     // A payload that never ends keeps the work process reading.
-    let mut stdin = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+    let (child, stdin) = ex.hook_reading_forever();
     let children = format!("/proc/{0}/task/{0}/children", child.id());
     let waited = Instant::now();
     let work: Vec<i32> = loop {
@@ -526,15 +527,7 @@ fn a_late_hook_exits_within_2_s_while_the_store_is_locked_and_its_row_follows() 
     assert_eq!(seen, "locked\n");
 
     let started = Instant::now();
-    let mut child = ex
-        .command(".", &["hook", "claude"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut stdin, b"{\"session_id\":\"s\",").unwrap();
+    let (child, stdin) = ex.hook_reading_forever();
     let out = child.wait_with_output().unwrap();
     let took = started.elapsed();
     drop(stdin);
