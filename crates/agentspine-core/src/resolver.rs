@@ -214,25 +214,59 @@ impl<'a> Resolver<'a> {
         prompt: Option<&str>,
         fresh: bool,
     ) -> MemoryLoad {
-        let canonical = crate::memory::load::open_dir(&self.reader, &dir.dir, dir.anchor.as_deref())
-            .ok()
-            .map(|root| root.host_path().to_path_buf());
-        let cache = match (self.caches, canonical) {
-            (Some(caches), Some(canonical)) => caches.cache_for(&canonical),
-            _ => None,
-        };
+        let cache = self.store_cache(dir);
         if fresh && let Some(cache) = &cache {
             cache.forget_all();
         }
+        self.load_memory_through(dir, scope, prompt, cache.as_deref())
+    }
+
+    /// [`Resolver::memory`] for a hook's session: the facts the session
+    /// holds (`held`, by the memory directory and the path beneath it)
+    /// first, then the store's cache as `store_use` says; the store is
+    /// opened only when it is asked (see [`crate::memory::session`]).
+    pub fn session_memory(
+        &self,
+        request: &Request,
+        scope: &ScopeIds,
+        prompt: Option<&str>,
+        fresh: bool,
+        held: &dyn Fn(&Path, &str) -> Option<crate::memory::HeldVersion>,
+    ) -> Result<(Option<MemoryOutcome>, Vec<Warning>), ResolveError> {
+        use crate::memory::session::{SessionSnapshots, StoreUse};
+        let (found, warnings) = self.memory_dir(request)?;
+        let Some(dir) = found else { return Ok((None, warnings)) };
+        let held_here = |rel: &str| held(&dir.dir, rel);
+        let snapshots = SessionSnapshots::new(
+            &held_here,
+            StoreUse::for_event(prompt.is_none()),
+            Box::new(|| self.store_cache(&dir)),
+        );
+        if fresh {
+            snapshots.forget_all();
+        }
+        let load = self.load_memory_through(&dir, scope, prompt, Some(&snapshots));
+        drop(snapshots);
+        Ok((Some(MemoryOutcome { dir, load }), warnings))
+    }
+
+    /// The store's snapshot cache of a memory directory, if there is a store.
+    fn store_cache(&self, dir: &MemoryDir) -> Option<Box<dyn SnapshotCache + '_>> {
+        let caches = self.caches?;
+        let canonical = crate::memory::load::open_dir(&self.reader, &dir.dir, dir.anchor.as_deref()).ok()?;
+        caches.cache_for(canonical.host_path())
+    }
+
+    fn load_memory_through(
+        &self,
+        dir: &MemoryDir,
+        scope: &ScopeIds,
+        prompt: Option<&str>,
+        cache: Option<&dyn SnapshotCache>,
+    ) -> MemoryLoad {
         crate::memory::load(
             &self.reader,
-            &MemoryRequest {
-                dir: &dir.dir,
-                anchor: dir.anchor.as_deref(),
-                scope,
-                prompt,
-                cache: cache.as_deref(),
-            },
+            &MemoryRequest { dir: &dir.dir, anchor: dir.anchor.as_deref(), scope, prompt, cache },
         )
     }
 

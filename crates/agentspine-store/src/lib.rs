@@ -115,4 +115,7 @@ pub use registry::{
 pub use repair::REPAIR_PENDING;
 pub use reports::{MAX_REPORT_FIELD, ReportError, StoredReport};
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
-pub use session::{MAX_SESSION_BYTES, PRUNE_EVERY, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks};
+pub use session::{
+    MAX_SESSION_BYTES, Mark, PRUNE_EVERY, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks,
+    SessionRecord,
+};

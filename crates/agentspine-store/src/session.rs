@@ -3,7 +3,9 @@
 //!
 //! Kept beside the database, not in it: one small file per session in
 //! `sessions/` inside the state directory, one line per source sent
-//! (`<source id> TAB <content digest>`), appended once per hook run with
+//! (`<source id> TAB <content digest>`, then, for a file whose version
+//! tells whether it changed, `TAB <device>:<inode>:<size>:<mtime
+//! ns>:<ctime ns>`), appended once per hook run with
 //! one `write` call. Why not a table: a hook asks and marks on nearly every
 //! event, and a write transaction grows the WAL that every later hook
 //! process reads back in full before its first query; an append is one
@@ -24,11 +26,11 @@
 //!   desktop socket) removes the files of sessions not written for
 //!   [`SESSION_TTL`]. A hook never lists a directory of agentspine's own.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use agentspine_fs::{FsError, PrivateDir};
+use agentspine_fs::{FsError, Identity, PrivateDir};
 use sha2::Digest;
 
 /// Directory of the session files inside the state directory.
@@ -102,8 +104,13 @@ impl SessionMarks {
 
     /// Everything `session_id` was sent, as `(source_id, sha256)` pairs.
     pub fn sent(&self, session_id: &str) -> Result<HashSet<(String, String)>, SessionError> {
+        Ok(self.record(session_id)?.sent)
+    }
+
+    /// Everything `session_id` was sent, with the versions recorded.
+    pub fn record(&self, session_id: &str) -> Result<SessionRecord, SessionError> {
         let fail = |source| error("check", session_id, source);
-        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(HashSet::new()) };
+        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(SessionRecord::default()) };
         let bytes = dir.read(&file_name(session_id), MAX_SESSION_BYTES).map_err(fail)?;
         Ok(bytes.map(|bytes| parse(&bytes)).unwrap_or_default())
     }
@@ -112,12 +119,24 @@ impl SessionMarks {
     /// one append. A pair that cannot be written as one line (a tab or a
     /// line break in it, or empty) is left out: it is sent again.
     pub fn mark_sent_all(&self, session_id: &str, sources: &[(&str, &str)]) -> Result<(), SessionError> {
+        let marks: Vec<Mark<'_>> =
+            sources.iter().map(|&(source_id, sha256)| Mark { source_id, sha256, version: None }).collect();
+        self.mark_all(session_id, &marks)
+    }
+
+    /// Records each mark, in one append ([`SessionMarks::mark_sent_all`],
+    /// with the versions).
+    pub fn mark_all(&self, session_id: &str, marks: &[Mark<'_>]) -> Result<(), SessionError> {
         let mut lines = String::new();
-        for (source_id, sha256) in sources {
-            if line_safe(source_id) && line_safe(sha256) {
-                lines.push_str(source_id);
+        for mark in marks {
+            if line_safe(mark.source_id) && line_safe(mark.sha256) {
+                lines.push_str(mark.source_id);
                 lines.push('\t');
-                lines.push_str(sha256);
+                lines.push_str(mark.sha256);
+                if let Some(v) = &mark.version {
+                    lines
+                        .push_str(&format!("\t{}:{}:{}:{}:{}", v.dev, v.ino, v.size, v.mtime_ns, v.ctime_ns));
+                }
                 lines.push('\n');
             }
         }
@@ -164,6 +183,27 @@ impl SessionMarks {
     }
 }
 
+/// One source sent to a session.
+#[derive(Debug, Clone, Copy)]
+pub struct Mark<'a> {
+    /// The keyed source id.
+    pub source_id: &'a str,
+    /// SHA-256 of what was sent.
+    pub sha256: &'a str,
+    /// The version of the file that was read, when a later run may trust
+    /// it instead of reading the file again (memory facts).
+    pub version: Option<Identity>,
+}
+
+/// What a session's file says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionRecord {
+    /// Every `(source_id, sha256)` sent.
+    pub sent: HashSet<(String, String)>,
+    /// The last version recorded for a source id, with its digest.
+    pub versions: HashMap<String, (String, Identity)>,
+}
+
 /// The file of `session_id`: a digest, so that no session id (host-chosen
 /// text) becomes a path.
 fn file_name(session_id: &str) -> String {
@@ -176,22 +216,53 @@ fn line_safe(text: &str) -> bool {
 }
 
 /// The whole, well-formed lines of a session's file.
-fn parse(bytes: &[u8]) -> HashSet<(String, String)> {
+fn parse(bytes: &[u8]) -> SessionRecord {
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let Ok(text) = std::str::from_utf8(&bytes[..whole]) else {
-        // Cut in the middle of a character: keep the lines before it.
-        return parse_lossy(&bytes[..whole]);
+    let mut record = SessionRecord::default();
+    let mut take = |line: &str| {
+        if let Some((source_id, sha256, version)) = entry(line) {
+            if let Some(version) = version {
+                record.versions.insert(source_id.to_owned(), (sha256.to_owned(), version));
+            }
+            record.sent.insert((source_id.to_owned(), sha256.to_owned()));
+        }
     };
-    text.lines().filter_map(pair).collect()
+    match std::str::from_utf8(&bytes[..whole]) {
+        Ok(text) => text.lines().for_each(&mut take),
+        // Cut in the middle of a character: keep the lines before it.
+        Err(_) => {
+            bytes[..whole].split(|&b| b == b'\n').filter_map(|l| std::str::from_utf8(l).ok()).for_each(take)
+        }
+    }
+    record
 }
 
-fn parse_lossy(bytes: &[u8]) -> HashSet<(String, String)> {
-    bytes.split(|&b| b == b'\n').filter_map(|line| std::str::from_utf8(line).ok()).filter_map(pair).collect()
+/// One line: source id, digest and, when it has one, a well-formed version.
+fn entry(line: &str) -> Option<(&str, &str, Option<Identity>)> {
+    let mut fields = line.split('\t');
+    let (source_id, sha256) = (fields.next()?, fields.next()?);
+    if !(line_safe(source_id) && line_safe(sha256)) {
+        return None;
+    }
+    let version = match (fields.next(), fields.next()) {
+        (None, _) => None,
+        (Some(version), None) => Some(parse_version(version)?),
+        _ => return None,
+    };
+    Some((source_id, sha256, version))
 }
 
-fn pair(line: &str) -> Option<(String, String)> {
-    let (source_id, sha256) = line.split_once('\t')?;
-    (line_safe(source_id) && line_safe(sha256)).then(|| (source_id.to_owned(), sha256.to_owned()))
+fn parse_version(text: &str) -> Option<Identity> {
+    let mut parts = text.split(':');
+    let mut next = || parts.next();
+    let version = Identity {
+        dev: next()?.parse().ok()?,
+        ino: next()?.parse().ok()?,
+        size: next()?.parse().ok()?,
+        mtime_ns: next()?.parse().ok()?,
+        ctime_ns: next()?.parse().ok()?,
+    };
+    parts.next().is_none().then_some(version)
 }
 
 fn error(operation: &'static str, session_id: &str, source: FsError) -> SessionError {
@@ -204,11 +275,24 @@ mod tests {
 
     #[test]
     fn only_whole_well_formed_lines_count() {
-        let set = parse(b"a\th1\nbroken line\n\tnosource\nb\th2\nc\th3");
+        let set = parse(b"a\th1\nbroken line\n\tnosource\nb\th2\nc\th3").sent;
         let want: HashSet<_> = [("a", "h1"), ("b", "h2")].map(|(a, b)| (a.to_owned(), b.to_owned())).into();
         assert_eq!(set, want);
         // A character cut at the end of a line break keeps what came before.
-        assert_eq!(parse(b"a\th1\n\xff\xfe\tx\n").len(), 1);
+        assert_eq!(parse(b"a\th1\n\xff\xfe\tx\n").sent.len(), 1);
+    }
+
+    #[test]
+    fn a_version_is_kept_only_when_whole_and_the_last_one_counts() {
+        let record = parse(
+            b"a\th1\t1:2:3:4:5\nb\th2\t1:2:3:4\nc\th3\t1:2:3:4:5:6\nd\th4\t1:2:3:4:5\textra\na\th9\t9:8:7:6:-5\n",
+        );
+        let want = Identity { dev: 9, ino: 8, size: 7, mtime_ns: 6, ctime_ns: -5 };
+        assert_eq!(record.versions.len(), 1);
+        assert_eq!(record.versions["a"], ("h9".to_owned(), want));
+        // A malformed version makes the whole line malformed.
+        let sent: HashSet<_> = [("a", "h1"), ("a", "h9")].map(|(a, b)| (a.to_owned(), b.to_owned())).into();
+        assert_eq!(record.sent, sent);
     }
 
     #[test]

@@ -390,7 +390,7 @@ impl SnapshotCache for StoreCache<'_> {
         self.changes.borrow_mut().push(CacheChange::Drop(rel.to_owned()));
     }
 
-    fn retain(&self, linked: &[String]) {
+    fn retain(&self, _index: &agentspine_fs::Identity, linked: &[String]) {
         self.changes.borrow_mut().push(CacheChange::Retain(linked.to_vec()));
     }
 
@@ -460,7 +460,7 @@ mod tests {
         {
             let cache = state.cache_for(memory).unwrap();
             assert_eq!(cache.get("a.md").unwrap().bytes, b"one", "read from the store");
-            cache.retain(&["c.md".to_owned()]);
+            cache.retain(&snapshot(b"index", 9).identity, &["c.md".to_owned()]);
             assert!(cache.get("a.md").is_none(), "not kept by the retain");
             cache.put("c.md", &snapshot(b"three", 3), "sha-three");
             cache.drop_all();

@@ -28,10 +28,28 @@ pub trait SnapshotCache {
     /// Forgets `rel` (changed, deleted, or no longer linked).
     fn forget(&self, rel: &str);
     /// Forgets every snapshot of this directory except those of `linked`
-    /// (a link removed from the index drops its snapshot at once).
-    fn retain(&self, linked: &[String]);
+    /// (a link removed from the index drops its snapshot at once). `index`
+    /// is the version of `MEMORY.md` the links were read from.
+    fn retain(&self, index: &Identity, linked: &[String]);
     /// Forgets every snapshot of this directory (a fresh session).
     fn forget_all(&self);
+    /// The version of `rel` the caller already has, whose bytes it does
+    /// not need again (a hook: the version its session was sent; see
+    /// [`crate::memory::session`]). The file is still opened and its
+    /// identity compared; when it matches, the fact is loaded as
+    /// [`Fact::held`], without its text. `None` by default.
+    fn held(&self, _rel: &str) -> Option<HeldVersion> {
+        None
+    }
+}
+
+/// A version of a file the caller already has (see [`SnapshotCache::held`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldVersion {
+    /// Identity of that version.
+    pub identity: Identity,
+    /// Its SHA-256.
+    pub sha256: String,
 }
 
 /// A snapshot as the cache returns it.
@@ -93,6 +111,13 @@ pub struct Fact {
     pub bytes: u64,
     /// SHA-256 of its bytes.
     pub sha256: String,
+    /// The version loaded.
+    #[serde(skip)]
+    pub identity: Identity,
+    /// The caller already has this version ([`SnapshotCache::held`]): it
+    /// was opened and its identity compared, and `text` is empty.
+    #[serde(skip)]
+    pub held: bool,
 }
 
 /// A link that was not loaded, and why.
@@ -126,6 +151,9 @@ pub struct IndexText {
     pub bytes: u64,
     /// SHA-256.
     pub sha256: String,
+    /// The version read.
+    #[serde(skip)]
+    pub identity: Identity,
 }
 
 /// Everything one load found.
@@ -263,7 +291,7 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
     if let Some(cache) = request.cache {
         let linked: Vec<String> =
             parsed.links.iter().filter(|l| l.escape.is_none()).map(|l| percent_decode(&l.target)).collect();
-        cache.retain(&linked);
+        cache.retain(&index_snapshot.identity, &linked);
     }
     let selection = select(&parsed.links, request.scope, request.prompt);
     report.relevant = (selection.chosen.len()
@@ -283,7 +311,7 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
         let link = &parsed.links[position];
         let rel = percent_decode(&link.target);
         match fetch(root, &rel, request.cache, &mut report) {
-            Ok((bytes, identity, sha256)) => facts.push(Fact {
+            Ok(Fetched { bytes, identity, sha256, held }) => facts.push(Fact {
                 position,
                 label: link.label.clone(),
                 target: rel,
@@ -291,6 +319,8 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
                 text: String::from_utf8_lossy(&bytes).into_owned(),
                 bytes: identity.size,
                 sha256,
+                identity,
+                held,
             }),
             Err(e) => {
                 match e.code() {
@@ -341,6 +371,7 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
             text,
             bytes: index_snapshot.identity.size,
             sha256: sha256_hex(&index_snapshot.bytes),
+            identity: index_snapshot.identity,
         }),
         links: parsed.links,
         facts,
@@ -349,21 +380,43 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
     }
 }
 
-/// Reads a fact, or serves it from the cache after checking its identity.
+/// A fact's bytes (none when held) and version.
+struct Fetched {
+    bytes: Vec<u8>,
+    identity: Identity,
+    sha256: String,
+    held: bool,
+}
+
+/// Reads a fact, or finds it held by the caller or cached, after checking
+/// its identity (one open either way: a version that no longer matches is
+/// looked up in the cache, then read).
 fn fetch(
     root: &Root,
     rel: &str,
     cache: Option<&dyn SnapshotCache>,
     report: &mut MemoryReport,
-) -> Result<(Vec<u8>, Identity, String), FsError> {
-    if let Some(cached) = cache.and_then(|c| c.get(rel)) {
+) -> Result<Fetched, FsError> {
+    let matches = |identity: &Identity| -> Result<bool, FsError> {
         let handle = root.open(rel)?;
-        if handle.metadata.kind == agentspine_fs::FileKind::File
-            && handle.metadata.identity == cached.identity
-        {
-            report.cache_hits += 1;
-            return Ok((cached.bytes, cached.identity, cached.sha256));
-        }
+        Ok(handle.metadata.kind == agentspine_fs::FileKind::File && handle.metadata.identity == *identity)
+    };
+    if let Some(held) = cache.and_then(|c| c.held(rel))
+        && matches(&held.identity)?
+    {
+        report.cache_hits += 1;
+        return Ok(Fetched { bytes: Vec::new(), identity: held.identity, sha256: held.sha256, held: true });
+    }
+    if let Some(cached) = cache.and_then(|c| c.get(rel))
+        && matches(&cached.identity)?
+    {
+        report.cache_hits += 1;
+        return Ok(Fetched {
+            bytes: cached.bytes,
+            identity: cached.identity,
+            sha256: cached.sha256,
+            held: false,
+        });
     }
     let snapshot = root.read(rel, FILE_CAP)?;
     let sha = sha256_hex(&snapshot.bytes);
@@ -371,7 +424,7 @@ fn fetch(
     if let Some(cache) = cache {
         cache.put(rel, &snapshot, &sha);
     }
-    Ok((snapshot.bytes, snapshot.identity, sha))
+    Ok(Fetched { bytes: snapshot.bytes, identity: snapshot.identity, sha256: sha, held: false })
 }
 
 /// Decodes `%XX` escapes (separators and NUL were refused before).

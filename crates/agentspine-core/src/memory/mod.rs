@@ -6,6 +6,9 @@ pub mod claude_dir;
 pub mod index;
 pub mod load;
 pub mod relevance;
+pub mod session;
 
-pub use load::{CachedSnapshot, Fact, MemoryLoad, MemoryReport, MemoryRequest, SnapshotCache, load};
+pub use load::{
+    CachedSnapshot, Fact, HeldVersion, MemoryLoad, MemoryReport, MemoryRequest, SnapshotCache, load,
+};
 pub use relevance::ScopeIds;

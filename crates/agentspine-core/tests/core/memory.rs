@@ -5,7 +5,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 
-use agentspine_core::memory::{CachedSnapshot, MemoryLoad, MemoryRequest, ScopeIds, SnapshotCache, load};
+use agentspine_core::memory::session::{SessionSnapshots, StoreUse};
+use agentspine_core::memory::{
+    CachedSnapshot, HeldVersion, MemoryLoad, MemoryRequest, ScopeIds, SnapshotCache, load,
+};
 use agentspine_fs::{Budget, Counters, Reader, Snapshot};
 
 use crate::support::{unconfirmed, write};
@@ -94,7 +97,7 @@ impl SnapshotCache for TestCache {
     fn forget(&self, rel: &str) {
         self.0.borrow_mut().remove(rel);
     }
-    fn retain(&self, linked: &[String]) {
+    fn retain(&self, _index: &agentspine_fs::Identity, linked: &[String]) {
         self.0.borrow_mut().retain(|rel, _| linked.contains(rel));
     }
     fn forget_all(&self) {
@@ -134,6 +137,137 @@ fn a_warm_run_reads_no_fact_bytes_and_an_edit_rereads_exactly_that_fact() {
     let (gone, _) = run(dir.path(), &full_scope(), None, Some(&cache));
     assert_eq!(gone.report.missing_targets, 1);
     assert!(cache.get("owner.md").is_none());
+}
+
+/// A store's cache as the session tier opens it: the one `TestCache`.
+struct Shared<'a>(&'a TestCache);
+
+impl SnapshotCache for Shared<'_> {
+    fn get(&self, rel: &str) -> Option<CachedSnapshot> {
+        self.0.get(rel)
+    }
+    fn put(&self, rel: &str, snapshot: &Snapshot, sha256: &str) {
+        self.0.put(rel, snapshot, sha256);
+    }
+    fn forget(&self, rel: &str) {
+        self.0.forget(rel);
+    }
+    fn retain(&self, index: &agentspine_fs::Identity, linked: &[String]) {
+        self.0.retain(index, linked);
+    }
+    fn forget_all(&self) {
+        self.0.forget_all();
+    }
+}
+
+/// What a session holds after `loaded`: every fact's version and the
+/// index's, as a hook records them.
+fn held_after(loaded: &MemoryLoad) -> HashMap<String, HeldVersion> {
+    let mut held: HashMap<String, HeldVersion> = loaded
+        .facts
+        .iter()
+        .map(|f| (f.target.clone(), HeldVersion { identity: f.identity, sha256: f.sha256.clone() }))
+        .collect();
+    let index = loaded.index.as_ref().unwrap();
+    held.insert("MEMORY.md".into(), HeldVersion { identity: index.identity, sha256: index.sha256.clone() });
+    held
+}
+
+/// A load through the session tier: `held` first, then `store`, opened
+/// only when asked; returns how many times it was opened.
+fn run_session(
+    dir: &Path,
+    prompt: Option<&str>,
+    held: &HashMap<String, HeldVersion>,
+    store: &TestCache,
+    store_use: StoreUse,
+) -> (MemoryLoad, Counters, usize) {
+    let opened = std::cell::Cell::new(0);
+    let lookup = |rel: &str| held.get(rel).cloned();
+    let snapshots = SessionSnapshots::new(
+        &lookup,
+        store_use,
+        Box::new(|| {
+            opened.set(opened.get() + 1);
+            Some(Box::new(Shared(store)) as Box<dyn SnapshotCache>)
+        }),
+    );
+    let (loaded, cost) = run(dir, &full_scope(), prompt, Some(&snapshots));
+    drop(snapshots);
+    (loaded, cost, opened.get())
+}
+
+#[test]
+fn facts_a_session_holds_are_opened_never_read_and_a_prompt_asks_the_store_only_after_a_change() {
+    let dir = memory_dir(0);
+    let store = TestCache::default();
+    // A session start: nothing held yet, every fact read and put.
+    let (start, start_cost, opened) = run_session(dir.path(), None, &HashMap::new(), &store, StoreUse::All);
+    assert_eq!((start.report.cache_hits, start.report.cache_misses, opened), (0, 5, 1));
+    assert_eq!(start_cost.reads, 6);
+    assert_eq!(store.0.borrow().len(), 5);
+    let held = held_after(&start);
+
+    // A prompt: the five held facts are opened and compared, not read;
+    // the store is never opened.
+    let (prompt, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    assert_eq!(opened, 0, "nothing changed: the store is not opened");
+    assert_eq!((prompt.report.cache_hits, prompt.report.cache_misses), (5, 0));
+    assert!(prompt.facts.iter().all(|f| f.held && f.text.is_empty()));
+    assert_eq!(cost.reads, 1, "only the index is read");
+    assert_eq!(cost.bytes_read, INDEX.len() as u64);
+    assert_eq!(cost.opens, start_cost.opens, "each fact is still opened once");
+
+    // A correction: that fact is read again and its snapshot replaced at
+    // once (the store is opened for it); the others stay held.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    write(&dir.path().join("blun.md"), b"blun, corrected\n");
+    let (corrected, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    assert_eq!(opened, 1);
+    assert_eq!((corrected.report.cache_hits, corrected.report.cache_misses), (4, 1));
+    assert_eq!(cost.bytes_read, (INDEX.len() + "blun, corrected\n".len()) as u64);
+    let blun = corrected.facts.iter().find(|f| f.target == "blun.md").unwrap();
+    assert!(!blun.held);
+    assert_eq!(blun.text, "blun, corrected\n");
+    assert_eq!(store.0.borrow()["blun.md"].bytes, b"blun, corrected\n");
+
+    // A deletion drops its snapshot at once.
+    std::fs::remove_file(dir.path().join("owner.md")).unwrap();
+    let (gone, _, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    assert_eq!((gone.report.missing_targets, opened), (1, 1));
+    assert!(!store.0.borrow().contains_key("owner.md"));
+
+    // An index the session's record does not hold: the store is opened and
+    // the snapshot of the removed link dropped at once.
+    write(&dir.path().join("owner.md"), b"fact in owner.md\n");
+    write(
+        &dir.path().join("MEMORY.md"),
+        INDEX.replace("- [Alpha team](alpha.md) <!-- agentspine:group=group:alpha -->\n", "").as_bytes(),
+    );
+    assert!(store.0.borrow().contains_key("alpha.md"));
+    let (_, _, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    assert_eq!(opened, 1);
+    assert!(!store.0.borrow().contains_key("alpha.md"));
+}
+
+#[test]
+fn a_prompt_reads_a_fact_the_session_does_not_hold_without_the_store_and_a_start_asks_it() {
+    let dir = memory_dir(0);
+    let store = TestCache::default();
+    let (start, _, _) = run_session(dir.path(), None, &HashMap::new(), &store, StoreUse::All);
+    let mut held = held_after(&start);
+    held.remove("style.md");
+    let (prompt, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    assert_eq!(opened, 0, "a fact not held is read, not looked up in the store");
+    assert_eq!((prompt.report.cache_hits, prompt.report.cache_misses), (4, 1));
+    assert_eq!(cost.reads, 2);
+    let style = prompt.facts.iter().find(|f| f.target == "style.md").unwrap();
+    assert_eq!((style.held, style.text.as_str()), (false, "fact in style.md\n"));
+    // A session start that does not hold it is served by the store: no read.
+    let (resume, cost, opened) = run_session(dir.path(), None, &held, &store, StoreUse::All);
+    assert_eq!(opened, 1);
+    assert_eq!((resume.report.cache_hits, resume.report.cache_misses), (5, 0));
+    assert_eq!(cost.reads, 1, "only the index");
 }
 
 #[test]

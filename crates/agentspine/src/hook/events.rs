@@ -10,7 +10,6 @@
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -37,7 +36,15 @@ pub(super) struct Hook<'a> {
     pub session_dir: PathBuf,
     /// What this session was sent, read from the store at the first
     /// question (see [`Hook::was_sent`]).
-    pub sent: std::cell::OnceCell<HashSet<(String, String)>>,
+    pub sent: std::cell::OnceCell<agentspine_store::SessionRecord>,
+    /// The versions of the files read for this run's blocks, by source
+    /// id, recorded with them (memory facts: see
+    /// `agentspine_core::memory::session`).
+    pub versions: std::cell::RefCell<std::collections::HashMap<String, agentspine_fs::Identity>>,
+    /// Recorded with what is sent, though not sent: the memory index's
+    /// version, and facts the session has whose version changed while
+    /// their bytes did not.
+    pub also_mark: std::cell::RefCell<Vec<(String, String, agentspine_fs::Identity)>>,
     /// The gate to the output; once the deadline closed it, this run is
     /// abandoned and writes no more audit rows (the late row is the main
     /// thread's).
@@ -105,6 +112,8 @@ fn event(
         resolver,
         state,
         sent: std::cell::OnceCell::new(),
+        versions: std::cell::RefCell::default(),
+        also_mark: std::cell::RefCell::default(),
         shared,
     };
     let mut tail = None;
@@ -278,27 +287,43 @@ impl Hook<'_> {
     /// session's record is read once per run: nothing this run marks is
     /// asked about afterwards (marks come last, once printed).
     pub(super) fn was_sent(&self, source_id: &str, sha256: &str) -> bool {
-        let Some(marks) = self.marks() else { return false };
-        let sent = self.sent.get_or_init(|| {
-            marks.sent(&self.payload.session_id).unwrap_or_else(|e| {
-                tracing::warn!("{e}");
-                HashSet::new()
-            })
-        });
-        sent.contains(&(source_id.to_owned(), sha256.to_owned()))
+        self.record().is_some_and(|record| record.sent.contains(&(source_id.to_owned(), sha256.to_owned())))
     }
 
-    /// Records `blocks` as sent to this session, in one append; what the
+    /// The session's record, read once per run; `None` without a store.
+    pub(super) fn record(&self) -> Option<&agentspine_store::SessionRecord> {
+        let marks = self.marks()?;
+        Some(self.sent.get_or_init(|| {
+            marks.record(&self.payload.session_id).unwrap_or_else(|e| {
+                tracing::warn!("{e}");
+                agentspine_store::SessionRecord::default()
+            })
+        }))
+    }
+
+    /// Records `blocks` as sent to this session (with the versions read
+    /// for them, and what `also_mark` holds), in one append; what the
     /// session's record already holds is not written again.
     fn mark_sent<'b>(&self, blocks: impl IntoIterator<Item = &'b Block>) {
         let known = self.sent.get();
-        let sources: Vec<(&str, &str)> = blocks
+        let versions = self.versions.borrow();
+        let also = self.also_mark.borrow();
+        let is_known = |id: &str, sha: &str, version: Option<&agentspine_fs::Identity>| {
+            known.is_some_and(|k| {
+                k.sent.contains(&(id.to_owned(), sha.to_owned()))
+                    && version
+                        .is_none_or(|v| k.versions.get(id).is_some_and(|(s, held)| s == sha && held == v))
+            })
+        };
+        let marks: Vec<agentspine_store::Mark<'_>> = blocks
             .into_iter()
-            .map(|b| (b.source_id.as_str(), b.sha256.as_str()))
-            .filter(|(id, sha)| !known.is_some_and(|k| k.contains(&((*id).to_owned(), (*sha).to_owned()))))
+            .map(|b| (b.source_id.as_str(), b.sha256.as_str(), versions.get(&b.source_id).copied()))
+            .chain(also.iter().map(|(id, sha, v)| (id.as_str(), sha.as_str(), Some(*v))))
+            .filter(|(id, sha, version)| !is_known(id, sha, version.as_ref()))
+            .map(|(source_id, sha256, version)| agentspine_store::Mark { source_id, sha256, version })
             .collect();
-        if let Some(marks) = self.marks()
-            && let Err(e) = marks.mark_sent_all(&self.payload.session_id, &sources)
+        if let Some(marks_dir) = self.marks()
+            && let Err(e) = marks_dir.mark_all(&self.payload.session_id, &marks)
         {
             tracing::warn!("{e}");
         }

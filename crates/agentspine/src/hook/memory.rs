@@ -3,7 +3,7 @@
 //! proves relevant, each once per session.
 
 use agentspine_core::MemoryOutcome;
-use agentspine_core::memory::ScopeIds;
+use agentspine_core::memory::{HeldVersion, ScopeIds};
 use sha2::{Digest, Sha256};
 
 use super::context::Block;
@@ -24,7 +24,16 @@ impl Hook<'_> {
         fresh: bool,
     ) -> (Vec<Block>, Option<agentspine_core::memory::MemoryReport>) {
         let scope = self.scope();
-        let outcome = match self.resolver.memory(&self.session_request(), &scope, prompt, fresh) {
+        // What the session holds: a fact sent at a version that still
+        // matches is neither read nor sent again (core's
+        // `memory::session`). Read after a fresh start forgot the record.
+        let ids = self.resolver.ids();
+        let held = |dir: &std::path::Path, rel: &str| {
+            let (sha256, identity) = self.record()?.versions.get(&ids.of_fact(dir, rel))?;
+            Some(HeldVersion { identity: *identity, sha256: sha256.clone() })
+        };
+        let request = self.session_request();
+        let outcome = match self.resolver.session_memory(&request, &scope, prompt, fresh, &held) {
             Ok((outcome, _warnings)) => outcome,
             Err(e) => {
                 self.audit(
@@ -54,16 +63,29 @@ impl Hook<'_> {
                 self.audit("memory", refused, target, None);
             }
         }
+        // The index's version goes into the record with what is sent: the
+        // store's snapshots were kept in step with it by this load.
+        if let Some(index_text) = &loaded.index {
+            let source_id = ids.of_fact(&found.dir, agentspine_core::memory::load::INDEX);
+            self.also_mark.borrow_mut().push((source_id, index_text.sha256.clone(), index_text.identity));
+        }
         let mut blocks = Vec::new();
         for fact in &loaded.facts {
+            if fact.held {
+                continue;
+            }
+            let source_id = ids.of_fact(&found.dir, &fact.target);
+            if self.was_sent(&source_id, &fact.sha256) {
+                // The same bytes at a new version (a touch, a copy back):
+                // recorded, so that the next load trusts it again.
+                self.also_mark.borrow_mut().push((source_id, fact.sha256.clone(), fact.identity));
+                continue;
+            }
             let text = fact.text.trim();
             if text.is_empty() {
                 continue;
             }
-            let source_id = self.resolver.ids().of_fact(&found.dir, &fact.target);
-            if self.was_sent(&source_id, &fact.sha256) {
-                continue;
-            }
+            self.versions.borrow_mut().insert(source_id.clone(), fact.identity);
             let path = found.dir.join(&fact.target);
             blocks.push(Block {
                 heading: self.heading(&path, &fact.target),
