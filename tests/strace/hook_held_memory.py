@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""A Claude Code prompt hook trusts the facts its session holds and asks
+the state database only after a change, counted with strace.
+
+    hook_held_memory.py --agentspine PATH
+
+A session's record keeps each memory fact's digest and the version
+(device, inode, size, times) it was read at (core's memory::session).
+Under `strace -f`, after a session start:
+- a prompt that proves a new fact relevant reads that fact from disk,
+  opens none of `state.db`, `-wal` and `-shm`, and sends it;
+- the same prompt again opens both facts and reads neither (no read
+  returns their bytes), opens no database file and sends nothing;
+- after the fact is corrected, the prompt opens the database (its
+  snapshot is replaced at once), reads the new text and sends it.
+The database's cache holds only what the session start put there until
+the correction (`agentspine cache stats --json`).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, summary  # noqa: E402
+
+
+DB_OPEN = re.compile(r'\bopen(at)?\(.*state\.db(-wal|-shm)?"')
+STYLE = "Answer in British English, briefly."
+PASTA = "Carbonara: guanciale, pecorino, egg yolks."
+PASTA_NEW = "Carbonara: guanciale, pecorino, whole eggs."
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--agentspine", required=True)
+    a = ap.parse_args()
+    if not shutil.which("strace"):
+        print("strace is missing (apt-get install strace)", file=sys.stderr)
+        return 2
+    binary = os.path.abspath(a.agentspine)
+    with tempfile.TemporaryDirectory(prefix="agentspine-held-memory-") as base:
+        home = os.path.join(base, "home")
+        state = os.path.join(base, "state")
+        project = os.path.join(base, "project")
+        memory = os.path.join(home, "memory")
+        os.makedirs(os.path.join(home, ".claude"))
+        os.makedirs(memory)
+        os.makedirs(os.path.join(project, ".git"))
+        with open(os.path.join(project, "CLAUDE.md"), "w") as f:
+            f.write("# Project\n")
+        with open(os.path.join(home, ".claude", "settings.json"), "w") as f:
+            json.dump({"autoMemoryDirectory": memory}, f)
+        with open(os.path.join(memory, "MEMORY.md"), "w") as f:
+            f.write("# Memory\n\n- [Style](style.md) <!-- agentspine:always -->\n"
+                    "- [Pasta](pasta.md) <!-- agentspine:keywords=carbonara -->\n")
+        for name, text in (("style.md", STYLE), ("pasta.md", PASTA)):
+            with open(os.path.join(memory, name), "w") as f:
+                f.write(text + "\n")
+        env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": state,
+               "AGENTSPINE_SCOPE": "project:none"}
+
+        def hook(event: dict, trace: str | None) -> tuple[str, list[str]]:
+            argv = [binary, "hook", "claude"]
+            if trace:
+                argv = ["strace", "-f", "-qq", "-s", "256", "-o", trace] + argv
+            r = subprocess.run(argv, env=env, input=json.dumps(event), capture_output=True, text=True,
+                               timeout=60)
+            assert r.returncode == 0, r.stderr
+            lines = []
+            if trace:
+                with open(trace) as f:
+                    lines = f.read().splitlines()
+            return r.stdout, lines
+
+        def context(out: str) -> str:
+            return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+        def cached_rows() -> int:
+            r = subprocess.run([binary, "cache", "stats", "--json"], env=env, capture_output=True, text=True,
+                               timeout=60)
+            assert r.returncode == 0, r.stderr
+            return json.loads(r.stdout)["cache"]["rows"]
+
+        def opened(lines: list, name: str) -> list:
+            return [l for l in lines if re.search(r'\bopen(at2?)?\(.*"' + re.escape(name) + '"', l)]
+
+        def reads_of(lines: list, text: str) -> list:
+            return [l for l in lines if re.search(r'\bread\(\d+, "' + re.escape(text[:20]), l)]
+
+        common = {"session_id": "s1", "cwd": project, "transcript_path": os.path.join(base, "t.jsonl")}
+        start = {**common, "hook_event_name": "SessionStart", "source": "startup"}
+        prompt = {**common, "hook_event_name": "UserPromptSubmit", "prompt": "what goes in a carbonara?"}
+        trace = os.path.join(base, "trace")
+
+        out, _ = hook(start, None)
+        check(STYLE in context(out), "the session start sends the fact that is always relevant", out)
+        check(cached_rows() == 1, "and puts it in the database's cache")
+
+        out, lines = hook(prompt, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(db == [], "a prompt with a fact the session does not hold opens no database file", "\n".join(db))
+        check(PASTA in context(out) and STYLE not in context(out), "it sends that fact, not the held one", out)
+        check(len(reads_of(lines, PASTA)) == 1, "it reads that fact once",
+              "\n".join(reads_of(lines, PASTA)))
+        check(reads_of(lines, STYLE) == [] and len(opened(lines, "style.md")) == 1,
+              "the held fact is opened once and not read", "\n".join(opened(lines, "style.md")))
+        check(cached_rows() == 1, "the fact read at the prompt is not put in the database")
+
+        out, lines = hook(prompt, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(db == [], "the same prompt again opens no database file", "\n".join(db))
+        check(out == "", "and sends nothing (the session holds both facts)", out)
+        check(reads_of(lines, PASTA) == [] and reads_of(lines, STYLE) == [],
+              "neither fact is read", "\n".join(reads_of(lines, PASTA) + reads_of(lines, STYLE)))
+        check(len(opened(lines, "pasta.md")) == 1 and len(opened(lines, "style.md")) == 1,
+              "each is opened once and its version compared")
+
+        # A correction, with a new size and a later time: a new version.
+        time.sleep(0.01)
+        with open(os.path.join(memory, "pasta.md"), "w") as f:
+            f.write(PASTA_NEW + " Never cream.\n")
+        out, lines = hook(prompt, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(len(db) >= 1, "after a correction the prompt opens the database", f"{len(lines)} calls")
+        check(PASTA_NEW in context(out), "and sends the corrected fact", out)
+        check(len(reads_of(lines, PASTA_NEW)) == 1, "read once")
+        check(cached_rows() == 2, "its snapshot is put at once")
+
+        out, lines = hook(prompt, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(db == [] and out == "", "then the session holds the new version: no database, nothing sent",
+              "\n".join(db) + out)
+
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
