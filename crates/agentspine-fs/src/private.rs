@@ -135,6 +135,45 @@ impl PrivateDir {
         Ok(true)
     }
 
+    /// Replaces the file `name` with `bytes` whole: written to a new
+    /// temporary file (`.<name>.<pid>.<nanoseconds>`, `0600`, created
+    /// exclusively, never through a link) that is then renamed over
+    /// `name`, so a reader sees the old bytes or the new ones, never a
+    /// mix, and a process killed half-way leaves `name` as it was. Not
+    /// synced. A link or anything else that is not a regular file at `name`
+    /// is refused and left alone (a rename would replace the link itself,
+    /// never its target). A temporary file that cannot be renamed is
+    /// removed.
+    pub fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), FsError> {
+        let shown = || self.path.join(name).display().to_string();
+        plain_name(name, shown)?;
+        match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(st) => match FileKind::from_file_type(FileType::from_raw_mode(st.st_mode)) {
+                FileKind::File => {}
+                FileKind::Symlink => return Err(FsError::Symlink { path: shown() }),
+                kind => return Err(FsError::NotRegular { path: shown(), kind }),
+            },
+            Err(Errno::NOENT) => {}
+            Err(e) => return Err(map_lookup_errno(e, &shown)),
+        }
+        let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let temp = format!(".{name}.{}.{nanos}", std::process::id());
+        let fd = rustix::fs::openat(
+            &self.fd,
+            temp.as_str(),
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            FILE_MODE,
+        )
+        .map_err(|e| self.refusal(&temp, e))?;
+        let written = write_all(&fd, bytes)
+            .map_err(|e| map_lookup_errno(e, &shown))
+            .and_then(|()| rustix::fs::renameat(&self.fd, temp.as_str(), &self.fd, name).map_err(|e| map_lookup_errno(e, &shown)));
+        if written.is_err() {
+            let _ = rustix::fs::unlinkat(&self.fd, temp.as_str(), AtFlags::empty());
+        }
+        written
+    }
+
     /// The bytes of the file `name`, or `None` when it does not exist. At
     /// most `cap` bytes are read: a longer file gives its first `cap`.
     pub fn read(&self, name: &str, cap: usize) -> Result<Option<Vec<u8>>, FsError> {

@@ -295,13 +295,7 @@ impl Store {
     /// using this state directory; nothing in the database names the path,
     /// and the digest cannot be recomputed without the key.
     pub fn root_digest(&self, canonical_root: &Path) -> String {
-        let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(&self.key)
-            .expect("HMAC takes a key of any length");
-        mac.update(b"agentspine root v1\0");
-        mac.update(canonical_root.as_os_str().as_bytes());
-        let mut digest = hex::encode(mac.finalize().into_bytes());
-        digest.truncate(32);
-        digest
+        root_digest_with(&self.key, canonical_root)
     }
 
     /// A 32-byte key for one purpose (e.g. `"source-id"`), derived from the
@@ -815,6 +809,18 @@ pub(crate) fn now_ns() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// [`Store::root_digest`] under `key` (the database's, or the copy a hook
+/// reads beside it).
+pub(crate) fn root_digest_with(key: &[u8; 32], canonical_root: &Path) -> String {
+    let mut mac =
+        <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(b"agentspine root v1\0");
+    mac.update(canonical_root.as_os_str().as_bytes());
+    let mut digest = hex::encode(mac.finalize().into_bytes());
+    digest.truncate(32);
+    digest
 }
 
 #[cfg(test)]

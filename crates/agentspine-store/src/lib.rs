@@ -113,7 +113,7 @@ pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
 pub use repair::REPAIR_PENDING;
-pub use reports::{MAX_REPORT_FIELD, ReportError, StoredReport};
+pub use reports::{MAX_REPORT_FIELD, MAX_REPORT_FILE, MAX_REPORTS, REPORTS_DIR, ReportError, ReportFiles, StoredReport};
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::{
     MAX_SESSION_BYTES, Mark, PRUNE_EVERY, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks,

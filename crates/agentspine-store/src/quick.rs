@@ -97,6 +97,11 @@ impl Quick {
         self.key.as_ref().map(|key| derive(key, purpose))
     }
 
+    /// [`crate::Store::root_digest`], when the key's copy is there.
+    pub fn root_digest(&self, canonical_root: &std::path::Path) -> Option<String> {
+        self.key.as_ref().map(|key| crate::db::root_digest_with(key, canonical_root))
+    }
+
     /// Whether an unacknowledged incident may exist (the file is there, or
     /// could not be looked at): then the database must be asked.
     pub fn may_have_incident(&self) -> bool {

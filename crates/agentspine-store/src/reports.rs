@@ -1,16 +1,32 @@
 //! The latest `sourceResolution` report of each project root and host: the
 //! compact line a hook sent at session start, kept so that `agentspine
-//! audit` can show it beside the event rows. One row per root and host,
-//! replaced by the next session start; derived state, never salvaged.
+//! audit` can show it beside the event rows. Derived state, never
+//! salvaged.
+//!
+//! Kept beside the database, not in it (as the session files are): one
+//! small file per root and host in `reports/` inside the state directory,
+//! named `<root digest>-<host>` (the digest is keyed: no path becomes a
+//! name), holding one JSON object. Why not a table: every session start
+//! makes a report, and a hook that needs nothing else of the database
+//! then opens none (about a millisecond of its run, BENCHMARKS.md).
+//! - A session start that makes the report the file holds writes nothing;
+//!   another replaces the file whole (a new file renamed over it: a reader
+//!   sees one report or the other), unsynced.
+//! - Only regular files of this user with one name are read or replaced,
+//!   never through a link ([`agentspine_fs::PrivateDir`]); a file that is
+//!   not a well-formed report, or is over [`MAX_REPORT_FILE`], is skipped.
+//! - A listing looks at most [`MAX_REPORTS`] files; only commands list.
 
-use crate::db::{Store, now_ms};
+use agentspine_fs::{FsError, PrivateDir};
+
+use crate::db::now_ms;
 
 /// The longest project root and line stored, in bytes (longer ones are cut
 /// on a character boundary and marked).
 pub const MAX_REPORT_FIELD: usize = 512;
 
 /// One stored report.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StoredReport {
     /// The host whose rules applied.
     pub host: String,
@@ -24,6 +40,13 @@ pub struct StoredReport {
     pub at_ms: i64,
 }
 
+/// Directory of the report files inside the state directory.
+pub const REPORTS_DIR: &str = "reports";
+/// The most bytes of one report file that are read.
+pub const MAX_REPORT_FILE: usize = 4096;
+/// The most report files one listing looks at.
+pub const MAX_REPORTS: usize = 10_000;
+
 /// A failure of a report operation.
 #[derive(Debug, thiserror::Error)]
 #[error("reports: {operation}: {source}")]
@@ -32,7 +55,7 @@ pub struct ReportError {
     operation: &'static str,
     /// The underlying error.
     #[source]
-    source: rusqlite::Error,
+    source: FsError,
 }
 
 fn capped(text: &str) -> String {
@@ -46,86 +69,168 @@ fn capped(text: &str) -> String {
     format!("{}…[cut]", &text[..end])
 }
 
-impl Store {
-    /// Stores `line` as the latest report of `root_digest` for `host`.
-    pub fn report_put(
-        &self,
-        root_digest: &str,
-        host: &str,
-        project_root: &str,
-        line: &str,
-    ) -> Result<(), ReportError> {
-        // Most session starts make the report the last one made: a read
-        // then, not a write (a write takes the database's write lock and
-        // grows the WAL every hook process reads back).
-        let (root, line) = (capped(project_root), capped(line));
-        let same = self
-            .read(|tx| {
-                use rusqlite::OptionalExtension;
-                tx.query_row(
-                    "SELECT project_root = ?3 AND line = ?4 FROM reports WHERE root_digest = ?1 AND host = ?2",
-                    (root_digest, host, &root, &line),
-                    |row| row.get::<_, bool>(0),
-                )
-                .optional()
+/// The report files of one state directory.
+#[derive(Debug)]
+pub struct ReportFiles {
+    state: PrivateDir,
+    /// `reports/`, once it exists.
+    dir: std::cell::OnceCell<PrivateDir>,
+}
+
+impl ReportFiles {
+    /// The report files of the state directory `state` (`reports/` is
+    /// made at the first report).
+    pub fn in_dir(state: PrivateDir) -> ReportFiles {
+        ReportFiles { state, dir: std::cell::OnceCell::new() }
+    }
+
+    /// The report files of the state directory at `state_dir`, which
+    /// must exist.
+    pub fn open(state_dir: &std::path::Path) -> Result<ReportFiles, ReportError> {
+        let state = PrivateDir::open(state_dir).map_err(|source| ReportError { operation: "open", source })?;
+        Ok(ReportFiles::in_dir(state))
+    }
+
+    fn dir(&self, create: bool) -> Result<Option<&PrivateDir>, FsError> {
+        if let Some(dir) = self.dir.get() {
+            return Ok(Some(dir));
+        }
+        match self.state.subdir(REPORTS_DIR, create)? {
+            Some(dir) => Ok(Some(self.dir.get_or_init(|| dir))),
+            None => Ok(None),
+        }
+    }
+
+    /// Keeps `line` as the latest report of `root_digest` for `host`.
+    pub fn put(&self, root_digest: &str, host: &str, project_root: &str, line: &str) -> Result<(), ReportError> {
+        let fail = |source| ReportError { operation: "put", source };
+        let name = file_name(root_digest, host).ok_or_else(|| {
+            fail(FsError::Io {
+                path: format!("{REPORTS_DIR}/{root_digest}-{host}"),
+                error: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a report file name"),
             })
-            .map_err(|source| ReportError { operation: "put", source })?;
-        if same == Some(true) {
+        })?;
+        let dir = self.dir(true).map_err(fail)?.expect("made when missing");
+        let (project_root, line) = (capped(project_root), capped(line));
+        // Most session starts make the report the last one made: a read
+        // then, not a write.
+        let held = dir.read(&name, MAX_REPORT_FILE).map_err(fail)?.and_then(|bytes| parse(&bytes));
+        if held.is_some_and(|r| r.host == host && r.project_root == project_root && r.line == line) {
             return Ok(());
         }
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO reports (root_digest, host, project_root, line, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (root_digest, host) DO UPDATE SET project_root = excluded.project_root,
-                     line = excluded.line, at_ms = excluded.at_ms",
-                (root_digest, host, &root, &line, now_ms()),
-            )
-        })
-        .map(|_| ())
-        .map_err(|source| ReportError { operation: "put", source })
+        let report = StoredReport { host: host.to_owned(), project_root, line, at_ms: now_ms() };
+        let bytes = serde_json::to_vec(&report).expect("reports serialize");
+        dir.replace(&name, &bytes).map_err(fail)
     }
 
     /// The latest report of every root, newest first (`host`: that host's
     /// only).
-    pub fn reports(&self, host: Option<&str>) -> Result<Vec<StoredReport>, ReportError> {
-        self.read(|tx| {
-            let mut statement = tx.prepare(
-                "SELECT host, project_root, line, at_ms FROM reports
-                 WHERE ?1 IS NULL OR host = ?1 ORDER BY at_ms DESC, root_digest",
-            )?;
-            let rows = statement.query_map([host], |row| {
-                Ok(StoredReport {
-                    host: row.get(0)?,
-                    project_root: row.get(1)?,
-                    line: row.get(2)?,
-                    at_ms: row.get(3)?,
-                })
-            })?;
-            rows.collect()
-        })
-        .map_err(|source| ReportError { operation: "list", source })
+    pub fn list(&self, host: Option<&str>) -> Result<Vec<StoredReport>, ReportError> {
+        let fail = |source| ReportError { operation: "list", source };
+        let Some(dir) = self.dir(false).map_err(fail)? else { return Ok(Vec::new()) };
+        let mut reports = Vec::new();
+        for entry in dir.entries(MAX_REPORTS).map_err(fail)? {
+            if entry.name.starts_with('.') {
+                continue;
+            }
+            // A file replaced or removed since the listing is skipped, as is
+            // one that is not a report (or no longer a regular file).
+            let Ok(Some(bytes)) = dir.read(&entry.name, MAX_REPORT_FILE) else { continue };
+            let Some(report) = parse(&bytes) else { continue };
+            if file_name_of(&entry.name).is_none_or(|of_host| of_host != report.host) {
+                continue;
+            }
+            if host.is_none_or(|h| h == report.host) {
+                reports.push((entry.name, report));
+            }
+        }
+        reports.sort_by(|(a_name, a), (b_name, b)| b.at_ms.cmp(&a.at_ms).then_with(|| a_name.cmp(b_name)));
+        Ok(reports.into_iter().map(|(_, r)| r).collect())
     }
+}
+
+/// The file of a root and host: `None` for a digest or host that could
+/// not be a plain name of this form.
+fn file_name(root_digest: &str, host: &str) -> Option<String> {
+    let plain = |text: &str, extra: &[u8]| {
+        !text.is_empty() && text.len() <= 64 && text.bytes().all(|b| b.is_ascii_alphanumeric() || extra.contains(&b))
+    };
+    (plain(root_digest, b"") && plain(host, b"-_.") && !host.starts_with('.')).then(|| format!("{root_digest}-{host}"))
+}
+
+/// The host a file's name says (after the digest's dash).
+fn file_name_of(name: &str) -> Option<&str> {
+    name.split_once('-').map(|(_, host)| host)
+}
+
+fn parse(bytes: &[u8]) -> Option<StoredReport> {
+    serde_json::from_slice(bytes).ok()
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::Store;
+    use super::*;
+
+    fn files() -> (tempfile::TempDir, ReportFiles) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        let files = ReportFiles::open(&state).unwrap();
+        (dir, files)
+    }
 
     #[test]
     fn the_same_report_again_writes_nothing_and_a_new_one_replaces_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap().store;
-        store.report_put("d1", "codex", "/p", "line one").unwrap();
-        let first = store.reports(None).unwrap();
-        let changes = store.conn.total_changes();
+        let (dir, files) = files();
+        let path = dir.path().join("state/reports/d1-codex");
+        files.put("d1", "codex", "/p", "line one").unwrap();
+        let first = files.list(None).unwrap();
+        let written = std::fs::metadata(&path).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(5));
-        store.report_put("d1", "codex", "/p", "line one").unwrap();
-        assert_eq!(store.conn.total_changes(), changes, "no row was written");
-        assert_eq!(store.reports(None).unwrap(), first, "the first time stays");
-        store.report_put("d1", "codex", "/p", "line two").unwrap();
-        assert_eq!(store.conn.total_changes(), changes + 1);
-        let now = store.reports(None).unwrap();
+        files.put("d1", "codex", "/p", "line one").unwrap();
+        let again = std::fs::metadata(&path).unwrap();
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!((again.ino(), again.mtime_nsec()), (written.ino(), written.mtime_nsec()), "nothing was written");
+        assert_eq!(files.list(None).unwrap(), first, "the first time stays");
+        files.put("d1", "codex", "/p", "line two").unwrap();
+        let now = files.list(None).unwrap();
         assert_eq!((now.len(), now[0].line.as_str()), (1, "line two"));
         assert!(now[0].at_ms > first[0].at_ms);
+        assert_eq!(again.mode() & 0o777, 0o600);
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("state/reports")).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left");
+    }
+
+    #[test]
+    fn reports_list_newest_first_by_host_and_skip_what_is_not_one() {
+        let (dir, files) = files();
+        files.put("d1", "codex", "/p1", "one").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        files.put("d2", "claude", "/p2", "two").unwrap();
+        let reports = dir.path().join("state/reports");
+        std::fs::write(reports.join("d3-codex"), b"not json").unwrap();
+        std::fs::write(reports.join(".d1-codex.1.2"), b"{}").unwrap();
+        std::os::unix::fs::symlink(reports.join("d1-codex"), reports.join("d4-codex")).unwrap();
+        let all: Vec<String> = files.list(None).unwrap().into_iter().map(|r| r.line).collect();
+        assert_eq!(all, ["two", "one"]);
+        let codex: Vec<String> = files.list(Some("codex")).unwrap().into_iter().map(|r| r.line).collect();
+        assert_eq!(codex, ["one"]);
+        // A report under another host's name is not that host's.
+        std::fs::copy(reports.join("d2-claude"), reports.join("d5-codex")).unwrap();
+        assert_eq!(files.list(Some("codex")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_link_in_place_of_a_report_is_refused_and_left_alone() {
+        let (dir, files) = files();
+        let outside = dir.path().join("outside");
+        std::fs::write(&outside, b"keep").unwrap();
+        std::fs::create_dir_all(dir.path().join("state/reports")).unwrap();
+        std::os::unix::fs::symlink(&outside, dir.path().join("state/reports/d1-codex")).unwrap();
+        let e = files.put("d1", "codex", "/p", "line").unwrap_err();
+        assert!(e.to_string().contains("d1-codex"), "{e}");
+        assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
+        assert!(std::fs::symlink_metadata(dir.path().join("state/reports/d1-codex")).unwrap().file_type().is_symlink());
+        assert!(files.put("../x", "codex", "/p", "line").is_err());
+        assert!(files.put("d1", "../codex", "/p", "line").is_err());
     }
 }

@@ -26,6 +26,9 @@ pub struct State {
     /// What each session was sent (beside the database), opened at the
     /// first question.
     marks: OnceCell<Option<agentspine_store::SessionMarks>>,
+    /// The latest report of each root (beside the database), opened at the
+    /// first question.
+    reports: OnceCell<Option<agentspine_store::ReportFiles>>,
 }
 
 impl State {
@@ -73,7 +76,7 @@ impl State {
             Ok(opened) => (Some(opened.store), opened.warnings),
             Err(e) => (None, vec![format!("{e}; continuing without the cache (nothing is stored)")]),
         };
-        State { store: OnceCell::from(store), warnings, mode, quick: None, marks: OnceCell::new() }
+        State { store: OnceCell::from(store), warnings, mode, quick: None, marks: OnceCell::new(), reports: OnceCell::new() }
     }
 
     /// The state directory as a hook uses it: the database is opened only
@@ -91,6 +94,7 @@ impl State {
                 mode,
                 quick: Some(quick),
                 marks: OnceCell::new(),
+            reports: OnceCell::new(),
             },
             None => State::open_with(mode),
         }
@@ -122,6 +126,29 @@ impl State {
                 opened.inspect_err(|e| tracing::warn!("{e}")).ok()
             })
             .as_ref()
+    }
+
+    /// The latest `sourceResolution` report of each root and host (files
+    /// beside the database); none without a state directory.
+    pub fn report_files(&self) -> Option<&agentspine_store::ReportFiles> {
+        self.reports
+            .get_or_init(|| {
+                let opened = match &self.quick {
+                    Some(quick) => {
+                        quick.dir().try_clone().map(agentspine_store::ReportFiles::in_dir).map_err(|e| e.to_string())
+                    }
+                    None => agentspine_store::ReportFiles::open(self.store()?.dir()).map_err(|e| e.to_string()),
+                };
+                opened.inspect_err(|e| tracing::warn!("{e}")).ok()
+            })
+            .as_ref()
+    }
+
+    /// The digest that stands for `canonical_root` ([`Store::root_digest`]),
+    /// from the key's copy when a hook has it, else from the store.
+    pub fn root_digest(&self, canonical_root: &Path) -> Option<String> {
+        let quick = self.quick.as_ref().and_then(|quick| quick.root_digest(canonical_root));
+        quick.or_else(|| self.store().map(|store| store.root_digest(canonical_root)))
     }
 
     /// Source ids keyed by the state directory (stable across processes);
@@ -437,6 +464,7 @@ mod tests {
             mode: agentspine_store::OpenMode::Default,
             quick: None,
             marks: OnceCell::new(),
+            reports: OnceCell::new(),
         };
         let memory = Path::new("/memory");
         {

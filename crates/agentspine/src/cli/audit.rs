@@ -107,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     let pruned = store.audit_prunes()?;
     // The latest sourceResolution report per root, as the hooks sent it.
-    let reports = store.reports(args.host.as_deref())?;
+    let reports = agentspine_store::ReportFiles::open(store.dir())?.list(args.host.as_deref())?;
     if args.out.json {
         let events: Vec<serde_json::Value> = rows
             .iter()
