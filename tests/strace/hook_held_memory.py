@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""A Claude Code prompt hook trusts the facts its session holds and asks
-the state database only after a change, counted with strace.
+"""A Claude Code hook trusts the memory facts its session holds, never
+fills the database's cache, and opens the database only to drop what a
+change made stale, counted with strace.
 
     hook_held_memory.py --agentspine PATH
 
 A session's record keeps each memory fact's digest and the version
 (device, inode, size, times) it was read at (core's memory::session).
-Under `strace -f`, after a session start:
+Under `strace -f`, after a session start (which leaves the database's cache
+empty):
 - a prompt that proves a new fact relevant reads that fact from disk,
   opens none of `state.db`, `-wal` and `-shm`, and sends it;
 - the same prompt again opens both facts and reads neither (no read
   returns their bytes), opens no database file and sends nothing;
-- after the fact is corrected, the prompt opens the database (its
-  snapshot is replaced at once), reads the new text and sends it.
-The database's cache holds only what the session start put there until
-the correction (`agentspine cache stats --json`).
+- once `agentspine memory` has cached both facts, a correction of one
+  makes the prompt open the database, drop that fact's snapshot at once,
+  read the new text and send it; the next prompt opens no database again;
+- a session start then drops the memory directory's snapshots;
+- no scope is stored (`state.db.no-scopes`) until `agentspine scope set`;
+  then the prompt asks the database for it and sends the fact it makes
+  relevant.
 """
 
 import argparse
@@ -35,6 +40,7 @@ DB_OPEN = re.compile(r'\bopen(at)?\(.*state\.db(-wal|-shm)?"')
 STYLE = "Answer in British English, briefly."
 PASTA = "Carbonara: guanciale, pecorino, egg yolks."
 PASTA_NEW = "Carbonara: guanciale, pecorino, whole eggs."
+BLUN = "BLUN ships on Thursdays."
 
 
 def main() -> int:
@@ -59,12 +65,14 @@ def main() -> int:
             json.dump({"autoMemoryDirectory": memory}, f)
         with open(os.path.join(memory, "MEMORY.md"), "w") as f:
             f.write("# Memory\n\n- [Style](style.md) <!-- agentspine:always -->\n"
-                    "- [Pasta](pasta.md) <!-- agentspine:keywords=carbonara -->\n")
-        for name, text in (("style.md", STYLE), ("pasta.md", PASTA)):
+                    "- [Pasta](pasta.md) <!-- agentspine:keywords=carbonara -->\n"
+                    "- [Blun](blun.md) <!-- agentspine:project=project:blun -->\n")
+        for name, text in (("style.md", STYLE), ("pasta.md", PASTA), ("blun.md", BLUN)):
             with open(os.path.join(memory, name), "w") as f:
                 f.write(text + "\n")
-        env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": state,
-               "AGENTSPINE_SCOPE": "project:none"}
+        # No AGENTSPINE_SCOPE: the scope is the project's stored one, and
+        # none is stored (state.db.no-scopes), so no hook asks for it.
+        env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": state}
 
         def hook(event: dict, trace: str | None) -> tuple[str, list[str]]:
             argv = [binary, "hook", "claude"]
@@ -101,7 +109,7 @@ def main() -> int:
 
         out, _ = hook(start, None)
         check(STYLE in context(out), "the session start sends the fact that is always relevant", out)
-        check(cached_rows() == 1, "and puts it in the database's cache")
+        check(cached_rows() == 0, "and puts nothing in the database's cache")
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
@@ -111,7 +119,6 @@ def main() -> int:
               "\n".join(reads_of(lines, PASTA)))
         check(reads_of(lines, STYLE) == [] and len(opened(lines, "style.md")) == 1,
               "the held fact is opened once and not read", "\n".join(opened(lines, "style.md")))
-        check(cached_rows() == 1, "the fact read at the prompt is not put in the database")
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
@@ -122,6 +129,10 @@ def main() -> int:
         check(len(opened(lines, "pasta.md")) == 1 and len(opened(lines, "style.md")) == 1,
               "each is opened once and its version compared")
 
+        r = subprocess.run([binary, "memory", "--host", "claude", "--cwd", project, "--prompt", "carbonara",
+                            "--json"], env=env, capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0 and cached_rows() == 2, "`agentspine memory` caches both facts", r.stderr)
+
         # A correction, with a new size and a later time: a new version.
         time.sleep(0.01)
         with open(os.path.join(memory, "pasta.md"), "w") as f:
@@ -131,12 +142,27 @@ def main() -> int:
         check(len(db) >= 1, "after a correction the prompt opens the database", f"{len(lines)} calls")
         check(PASTA_NEW in context(out), "and sends the corrected fact", out)
         check(len(reads_of(lines, PASTA_NEW)) == 1, "read once")
-        check(cached_rows() == 2, "its snapshot is put at once")
+        check(cached_rows() == 1, "the stale snapshot is dropped at once, nothing put")
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
         check(db == [] and out == "", "then the session holds the new version: no database, nothing sent",
               "\n".join(db) + out)
+
+        hook(start, None)
+        check(cached_rows() == 0, "a session start drops the memory directory's snapshots")
+
+        # A stored scope removes state.db.no-scopes: the next prompt asks the
+        # database for it and sends the fact it makes relevant.
+        check(os.path.isfile(os.path.join(state, "state.db.no-scopes")), "no scope is stored, and the file says so")
+        r = subprocess.run([binary, "scope", "set", "project:blun", "--cwd", project], env=env,
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0 and not os.path.exists(os.path.join(state, "state.db.no-scopes")),
+              "`agentspine scope set` removes it", r.stderr)
+        out, lines = hook(prompt, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(len(db) >= 1 and BLUN in context(out), "the prompt then reads the stored scope and sends its fact",
+              out)
 
     return summary()
 

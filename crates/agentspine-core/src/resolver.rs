@@ -37,6 +37,12 @@ use crate::resolution::{Resolution, Warning};
 pub trait CacheProvider {
     /// The cache for `dir` (canonical), or `None` to read uncached.
     fn cache_for<'a>(&'a self, dir: &Path) -> Option<Box<dyn SnapshotCache + 'a>>;
+
+    /// Whether any cache may hold a snapshot (`false`: the store says it
+    /// holds none, so there is nothing to drop).
+    fn may_hold_snapshots(&self) -> bool {
+        true
+    }
 }
 
 /// How long the never-a-project check may spend canonicalising the home
@@ -222,9 +228,10 @@ impl<'a> Resolver<'a> {
     }
 
     /// [`Resolver::memory`] for a hook's session: the facts the session
-    /// holds (`held`, by the memory directory and the path beneath it)
-    /// first, then the store's cache as `store_use` says; the store is
-    /// opened only when it is asked (see [`crate::memory::session`]).
+    /// holds (`held`, by the memory directory and the path beneath it) are
+    /// opened and compared, every other one read; the store's cache is
+    /// opened only to drop what a change makes stale (see
+    /// [`crate::memory::session`]).
     pub fn session_memory(
         &self,
         request: &Request,
@@ -233,14 +240,14 @@ impl<'a> Resolver<'a> {
         fresh: bool,
         held: &dyn Fn(&Path, &str) -> Option<crate::memory::HeldVersion>,
     ) -> Result<(Option<MemoryOutcome>, Vec<Warning>), ResolveError> {
-        use crate::memory::session::{SessionSnapshots, StoreUse};
+        use crate::memory::session::SessionSnapshots;
         let (found, warnings) = self.memory_dir(request)?;
         let Some(dir) = found else { return Ok((None, warnings)) };
         let held_here = |rel: &str| held(&dir.dir, rel);
+        let may_hold = self.caches.is_some_and(|caches| caches.may_hold_snapshots());
         let snapshots = SessionSnapshots::new(
             &held_here,
-            StoreUse::for_event(prompt.is_none()),
-            Box::new(|| self.store_cache(&dir)),
+            Box::new(|| if may_hold { self.store_cache(&dir) } else { None }),
         );
         if fresh {
             snapshots.forget_all();

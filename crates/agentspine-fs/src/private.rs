@@ -165,9 +165,10 @@ impl PrivateDir {
             FILE_MODE,
         )
         .map_err(|e| self.refusal(&temp, e))?;
-        let written = write_all(&fd, bytes)
-            .map_err(|e| map_lookup_errno(e, &shown))
-            .and_then(|()| rustix::fs::renameat(&self.fd, temp.as_str(), &self.fd, name).map_err(|e| map_lookup_errno(e, &shown)));
+        let written = write_all(&fd, bytes).map_err(|e| map_lookup_errno(e, &shown)).and_then(|()| {
+            rustix::fs::renameat(&self.fd, temp.as_str(), &self.fd, name)
+                .map_err(|e| map_lookup_errno(e, &shown))
+        });
         if written.is_err() {
             let _ = rustix::fs::unlinkat(&self.fd, temp.as_str(), AtFlags::empty());
         }

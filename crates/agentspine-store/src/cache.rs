@@ -176,7 +176,11 @@ impl Store {
                 return Ok(0);
             }
         }
+        let puts = changes.iter().any(|change| matches!(change, CacheChange::Put { .. }));
         self.write(|tx| {
+            if puts {
+                crate::quick::rows_may_exist(self.dir(), crate::quick::Empty::Cache)?;
+            }
             let mut evicted = 0;
             // A root dropped in the batch loses its rows at the end, except
             // those put again: an unchanged snapshot put again keeps its
@@ -276,8 +280,15 @@ impl Store {
         if len > CACHE_CAP_BYTES {
             return Err(CacheError::TooLarge { rel_path: rel.to_owned(), size: len, cap: CACHE_CAP_BYTES });
         }
-        self.write(|tx| put_in(tx, root_digest, rel, identity, sha256, bytes, binding_id))
-            .map_err(|source| CacheError::Database { operation: "put", key: key(root_digest, rel), source })
+        self.write(|tx| {
+            crate::quick::rows_may_exist(self.dir(), crate::quick::Empty::Cache)?;
+            put_in(tx, root_digest, rel, identity, sha256, bytes, binding_id)
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "put",
+            key: key(root_digest, rel),
+            source,
+        })
     }
 
     /// Drops the snapshot of `rel` under `root_digest`; returns rows removed

@@ -70,7 +70,7 @@ impl Store {
                         seen.push((binding.source_root.clone(), record.id));
                         let sha256 = hex::encode(Sha256::digest(record.text.as_bytes()));
                         let rel = crate::records::derived_rel_path(&binding.id, record.id);
-                        refresh_derived(tx, &binding, &rel, &record, &sha256)?;
+                        refresh_derived(tx, self.dir(), &binding, &rel, &record, &sha256)?;
                         keep.push(rel);
                         out.push(ContinuityRecord {
                             binding_id: binding.id.clone(),
@@ -108,6 +108,7 @@ impl Store {
 /// `binding`, with its current digest.
 fn refresh_derived(
     tx: &rusqlite::Transaction<'_>,
+    dir: &std::path::Path,
     binding: &Binding,
     rel: &str,
     record: &crate::Record,
@@ -124,6 +125,7 @@ fn refresh_derived(
         return Ok(());
     }
     tx.execute("DELETE FROM cache WHERE root_digest = ?1 AND rel_path = ?2", (&binding.source_root, rel))?;
+    crate::quick::rows_may_exist(dir, crate::quick::Empty::Cache)?;
     let len = record.text.len() as u64;
     crate::cache::evict_for(tx, len)?;
     let last_used = crate::cache::next_use(tx)?;

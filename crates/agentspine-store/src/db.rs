@@ -18,7 +18,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, OpenFlags, Transaction, TransactionBehavior};
 
 use crate::migrations;
-use crate::quick::{Quick, Seen};
+use crate::quick::{Empty, Quick, Seen};
 
 /// How the state database is opened, here and when a repair builds its
 /// replacement: read-write, created when missing, never through a link,
@@ -565,12 +565,14 @@ fn attempt(seen: Seen<'_>, mode: OpenMode) -> Result<Store, Attempt> {
         .map_err(|e| classify(&path, e))?,
     };
     let _ = seen.sync_incident(unacknowledged);
-    let continuity = match &current {
-        Some(p) => p.continuity,
-        None => retry_busy(|| conn.query_row(CONTINUITY_ROWS, [], |row| row.get(0)))
-            .map_err(|e| classify(&path, e))?,
-    };
-    sync_no_continuity(&conn, &seen, continuity);
+    for which in Empty::ALL {
+        let rows = match &current {
+            Some(p) => p.rows[which.index()],
+            None => retry_busy(|| conn.query_row(which.rows_sql(), [], |row| row.get(0)))
+                .map_err(|e| classify(&path, e))?,
+        };
+        sync_empty(&conn, &seen, which, rows);
+    }
     // Sessions that ended without a word (see `session.rs`).
     if mode == OpenMode::Default
         && let Ok(dir) = seen.dir.try_clone()
@@ -586,20 +588,16 @@ fn attempt(seen: Seen<'_>, mode: OpenMode) -> Result<Store, Attempt> {
     Ok(Store { conn, dir: dir.to_path_buf(), key, mode, unacknowledged_at_open: unacknowledged })
 }
 
-/// Whether a record or a binding event is stored.
-const CONTINUITY_ROWS: &str =
-    "SELECT EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM binding_events)";
-
-/// Brings the no-continuity file in step with the tables (`continuity`:
-/// whether they hold a row), best effort: rows with the file there remove
-/// it; no rows and no file create it under the write lock, if it is free
-/// at once (a hook does not wait for it), after asking the tables again
-/// (see `quick.rs`). A file that cannot be looked at is left alone, and a
-/// hook does not trust it either.
-fn sync_no_continuity(conn: &Connection, seen: &Seen<'_>, continuity: bool) {
-    match (continuity, seen.no_continuity()) {
+/// Brings the file of `which` in step with its tables (`rows`: whether
+/// they hold a row), best effort: rows with the file there remove it; no
+/// rows and no file create it under the write lock, if it is free at once
+/// (a hook does not wait for it), after asking the tables again (see
+/// `quick.rs`). A file that cannot be looked at is left alone, and a hook
+/// does not trust it either.
+fn sync_empty(conn: &Connection, seen: &Seen<'_>, which: Empty, rows: bool) {
+    match (rows, seen.empty(which)) {
         (true, Some(true)) => {
-            let _ = seen.dir.remove(crate::quick::NO_CONTINUITY_FILE);
+            let _ = seen.dir.remove(which.file());
         }
         (false, Some(false)) => {
             if conn.busy_timeout(Duration::ZERO).is_err() {
@@ -607,13 +605,10 @@ fn sync_no_continuity(conn: &Connection, seen: &Seen<'_>, continuity: bool) {
             }
             let _ = (|| -> rusqlite::Result<()> {
                 let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-                let rows: bool = tx.query_row(CONTINUITY_ROWS, [], |row| row.get(0))?;
+                let rows: bool = tx.query_row(which.rows_sql(), [], |row| row.get(0))?;
                 if !rows {
-                    let _ = agentspine_fs::write_private_file_atomic(
-                        seen.dir.path(),
-                        crate::quick::NO_CONTINUITY_FILE,
-                        b"no records and no binding events are stored\n",
-                    );
+                    let _ =
+                        agentspine_fs::write_private_file_atomic(seen.dir.path(), which.file(), which.text());
                 }
                 tx.commit()
             })();
@@ -638,8 +633,9 @@ struct Probe {
     key: Option<[u8; 32]>,
     /// An incident is unacknowledged.
     unacknowledged: bool,
-    /// A record or a binding event is stored (see `quick::NO_CONTINUITY_FILE`).
-    continuity: bool,
+    /// Whether the tables of each of [`Empty::ALL`] hold a row (see
+    /// `quick.rs`).
+    rows: [bool; 3],
 }
 
 /// Asks the probe's one statement; `None` when the schema lacks a table it
@@ -653,7 +649,9 @@ fn probe(conn: &Connection) -> rusqlite::Result<Option<Probe>> {
                 (SELECT CAST(value AS BLOB) FROM meta WHERE key = ?1),
                 (SELECT value FROM meta WHERE key = ?2),
                 EXISTS (SELECT 1 FROM incidents WHERE acknowledged_at IS NULL),
-                EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM binding_events)",
+                EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM binding_events),
+                EXISTS (SELECT 1 FROM cache),
+                EXISTS (SELECT 1 FROM scopes)",
         [CHECKED_KEY, ROOT_KEY],
         |row| {
             let mode: Option<String> = row.get(0)?;
@@ -669,7 +667,7 @@ fn probe(conn: &Connection) -> rusqlite::Result<Option<Probe>> {
                 last_check,
                 key,
                 unacknowledged: row.get(4)?,
-                continuity: row.get(5)?,
+                rows: [row.get(5)?, row.get(6)?, row.get(7)?],
             })
         },
     );

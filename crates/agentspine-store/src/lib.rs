@@ -104,7 +104,7 @@ pub use db::{
 pub use dir::{Platform, state_dir, state_dir_path};
 pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
-pub use quick::{INCIDENT_FILE, KEY_FILE, NO_CONTINUITY_FILE, Quick};
+pub use quick::{Empty, INCIDENT_FILE, KEY_FILE, NO_CACHE_FILE, NO_CONTINUITY_FILE, NO_SCOPES_FILE, Quick};
 pub use records::{
     MAX_RECORD_BYTES, NEVER_CONTEXT_KINDS, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange,
     RecordError, RecordKind, RecordStatus,
@@ -113,7 +113,9 @@ pub use registry::{
     BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
 };
 pub use repair::REPAIR_PENDING;
-pub use reports::{MAX_REPORT_FIELD, MAX_REPORT_FILE, MAX_REPORTS, REPORTS_DIR, ReportError, ReportFiles, StoredReport};
+pub use reports::{
+    MAX_REPORT_FIELD, MAX_REPORT_FILE, MAX_REPORTS, REPORTS_DIR, ReportError, ReportFiles, StoredReport,
+};
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::{
     MAX_SESSION_BYTES, Mark, PRUNE_EVERY, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks,

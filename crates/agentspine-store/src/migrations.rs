@@ -15,7 +15,7 @@ use crate::db::{StoreError, retry_busy};
 
 /// Every migration, in order; `MIGRATIONS[n]` takes a database from
 /// version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// The version a fully migrated database has.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -239,4 +239,13 @@ DROP TABLE session_sent;
 /// than any such agentspine opens.
 const V6: &str = r#"
 -- state.db.no-continuity is kept in step from here on.
+"#;
+
+/// The latest reports moved out of the database into files beside it
+/// (`reports.rs`): the table goes. And from this version on, every write
+/// that caches a snapshot removes `state.db.no-cache`, and every write that
+/// stores a scope removes `state.db.no-scopes`, in its transaction
+/// (`quick.rs`); no older agentspine, which does not, opens the database.
+const V7: &str = r#"
+DROP TABLE reports;
 "#;

@@ -37,6 +37,11 @@
 //!   The file's rules hold from schema version 6 on, which no older
 //!   agentspine opens (one that does not keep the file could not add a
 //!   record while it is there).
+//! - [`NO_CACHE_FILE`] and [`NO_SCOPES_FILE`] follow the same rules for
+//!   the `cache` table (no snapshot is held: a hook's session start or
+//!   correction has nothing to drop there) and the `scopes` table (no
+//!   project has a stored scope: a hook's memory scope is the
+//!   environment's or none), from schema version 7 on. See [`Empty`].
 
 use std::path::Path;
 
@@ -49,6 +54,69 @@ pub const KEY_FILE: &str = "state.db.key";
 pub const INCIDENT_FILE: &str = "state.db.incident";
 /// Present while the database holds no record and no binding event.
 pub const NO_CONTINUITY_FILE: &str = "state.db.no-continuity";
+/// Present while the database holds no cached snapshot.
+pub const NO_CACHE_FILE: &str = "state.db.no-cache";
+/// Present while no project has a stored scope.
+pub const NO_SCOPES_FILE: &str = "state.db.no-scopes";
+
+/// What a file beside the database says is empty (see the module docs):
+/// it exists only while the tables hold no row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Empty {
+    /// `records` and `binding_events` ([`NO_CONTINUITY_FILE`]).
+    Continuity,
+    /// `cache` ([`NO_CACHE_FILE`]).
+    Cache,
+    /// `scopes` ([`NO_SCOPES_FILE`]).
+    Scopes,
+}
+
+impl Empty {
+    /// Every one, in the order of [`Empty::index`].
+    pub const ALL: [Empty; 3] = [Empty::Continuity, Empty::Cache, Empty::Scopes];
+
+    /// The file beside the database.
+    pub fn file(self) -> &'static str {
+        match self {
+            Empty::Continuity => NO_CONTINUITY_FILE,
+            Empty::Cache => NO_CACHE_FILE,
+            Empty::Scopes => NO_SCOPES_FILE,
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether the tables hold a row (one `SELECT`).
+    pub(crate) fn rows_sql(self) -> &'static str {
+        match self {
+            Empty::Continuity => {
+                "SELECT EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM binding_events)"
+            }
+            Empty::Cache => "SELECT EXISTS (SELECT 1 FROM cache)",
+            Empty::Scopes => "SELECT EXISTS (SELECT 1 FROM scopes)",
+        }
+    }
+
+    /// The text the file holds.
+    pub(crate) fn text(self) -> &'static [u8] {
+        match self {
+            Empty::Continuity => b"no records and no binding events are stored\n",
+            Empty::Cache => b"no snapshots are cached\n",
+            Empty::Scopes => b"no scopes are stored\n",
+        }
+    }
+
+    /// What a write that fails on the file would have stored.
+    fn stored(self) -> &'static str {
+        match self {
+            Empty::Continuity => "the record or binding",
+            Empty::Cache => "the snapshot",
+            Empty::Scopes => "the scope",
+        }
+    }
+}
 
 /// The state directory as a hook sees it before (or instead of) opening
 /// the database.
@@ -60,9 +128,9 @@ pub struct Quick {
     /// Whether the incident file is there; `None` when it could not be
     /// looked at.
     incident: Option<bool>,
-    /// Whether the no-continuity file is there; `None` when it could not
-    /// be looked at.
-    no_continuity: Option<bool>,
+    /// Whether each file of [`Empty::ALL`] is there; `None` when it could
+    /// not be looked at.
+    empty: [Option<bool>; 3],
 }
 
 impl Quick {
@@ -82,8 +150,8 @@ impl Quick {
     fn read(dir: PrivateDir) -> Result<Quick, FsError> {
         let key = dir.read(KEY_FILE, 33)?.and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok());
         let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).ok();
-        let no_continuity = dir.modified(NO_CONTINUITY_FILE).map(|m| m.is_some()).ok();
-        Ok(Quick { dir, key, incident, no_continuity })
+        let empty = Empty::ALL.map(|which| dir.modified(which.file()).map(|m| m.is_some()).ok());
+        Ok(Quick { dir, key, incident, empty })
     }
 
     /// The state directory, open.
@@ -113,7 +181,13 @@ impl Quick {
     /// bindings and no project has records of its own, and continuity need
     /// not be asked.
     pub fn has_no_continuity(&self) -> bool {
-        self.no_continuity == Some(true)
+        self.is_empty(Empty::Continuity)
+    }
+
+    /// Whether the file of `which` was there: the tables held no row when
+    /// it was looked at.
+    pub fn is_empty(&self, which: Empty) -> bool {
+        self.empty[which.index()] == Some(true)
     }
 }
 
@@ -129,24 +203,20 @@ pub(crate) struct Seen<'a> {
     key: Option<Option<[u8; 32]>>,
     /// Whether the incident file was there; `None` when not looked at.
     incident: Option<bool>,
-    /// Whether the no-continuity file was there; `None` when not looked at.
-    no_continuity: Option<bool>,
+    /// Whether each file of [`Empty::ALL`] was there; `None` when not
+    /// looked at.
+    empty: [Option<bool>; 3],
 }
 
 impl<'a> Seen<'a> {
     /// Nothing seen yet: an open reads the files.
     pub(crate) fn nothing(dir: &'a PrivateDir) -> Seen<'a> {
-        Seen { dir, key: None, incident: None, no_continuity: None }
+        Seen { dir, key: None, incident: None, empty: [None; 3] }
     }
 
     /// What `quick` read.
     pub(crate) fn by(quick: &'a Quick) -> Seen<'a> {
-        Seen {
-            dir: &quick.dir,
-            key: Some(quick.key),
-            incident: quick.incident,
-            no_continuity: quick.no_continuity,
-        }
+        Seen { dir: &quick.dir, key: Some(quick.key), incident: quick.incident, empty: quick.empty }
     }
 
     /// The same directory, with what was seen forgotten (a repair has
@@ -177,10 +247,10 @@ impl<'a> Seen<'a> {
 }
 
 impl Seen<'_> {
-    /// Whether the no-continuity file is there (looked at again only when
-    /// it was not seen); `None` when it cannot be looked at.
-    pub(crate) fn no_continuity(&self) -> Option<bool> {
-        self.no_continuity.or_else(|| self.dir.modified(NO_CONTINUITY_FILE).map(|m| m.is_some()).ok())
+    /// Whether the file of `which` is there (looked at again only when it
+    /// was not seen); `None` when it cannot be looked at.
+    pub(crate) fn empty(&self, which: Empty) -> Option<bool> {
+        self.empty[which.index()].or_else(|| self.dir.modified(which.file()).map(|m| m.is_some()).ok())
     }
 }
 
@@ -189,13 +259,20 @@ impl Seen<'_> {
 /// file that cannot be removed fails the write (a hook would go on
 /// trusting it).
 pub(crate) fn continuity_may_exist(dir: &Path) -> rusqlite::Result<()> {
-    let removed = PrivateDir::open_existing(dir).and_then(|dir| dir.remove(NO_CONTINUITY_FILE));
+    rows_may_exist(dir, Empty::Continuity)
+}
+
+/// For a write that adds a row to the tables of `which`, inside its
+/// transaction and before the commit: their file goes, and a file that
+/// cannot be removed fails the write.
+pub(crate) fn rows_may_exist(dir: &Path, which: Empty) -> rusqlite::Result<()> {
+    let removed = PrivateDir::open_existing(dir).and_then(|dir| dir.remove(which.file()));
     match removed {
-        Ok(_) => Ok(()),
+        // No directory: no file in it either.
+        Ok(_) | Err(FsError::NotFound { .. }) => Ok(()),
         // Carried as the transaction's error (shown as this text alone).
         Err(e) => Err(rusqlite::Error::ToSqlConversionFailure(
-            format!("{e}; the record or binding is not stored while {NO_CONTINUITY_FILE} says there is none")
-                .into(),
+            format!("{e}; {} is not stored while {} says there is none", which.stored(), which.file()).into(),
         )),
     }
 }

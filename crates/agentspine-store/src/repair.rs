@@ -92,9 +92,11 @@ fn finish(dir: &Path, aside: &str, reason: &str) -> Result<String, StoreError> {
     }
     // What the damaged file held may come back: no hook trusts "none" until
     // the next open has asked the new database.
-    match agentspine_fs::remove_file(dir, crate::quick::NO_CONTINUITY_FILE) {
-        Ok(()) | Err(FsError::NotFound { .. }) => {}
-        Err(e) => return Err(unavailable(&dir.join(crate::quick::NO_CONTINUITY_FILE), &e)),
+    for which in crate::quick::Empty::ALL {
+        match agentspine_fs::remove_file(dir, which.file()) {
+            Ok(()) | Err(FsError::NotFound { .. }) => {}
+            Err(e) => return Err(unavailable(&dir.join(which.file()), &e)),
+        }
     }
     let incident = build(dir, aside, reason)?;
     agentspine_fs::move_aside(dir, BUILDING, DB_FILE).map_err(|e| unavailable(&dir.join(DB_FILE), &e))?;

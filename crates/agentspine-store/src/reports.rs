@@ -87,7 +87,8 @@ impl ReportFiles {
     /// The report files of the state directory at `state_dir`, which
     /// must exist.
     pub fn open(state_dir: &std::path::Path) -> Result<ReportFiles, ReportError> {
-        let state = PrivateDir::open(state_dir).map_err(|source| ReportError { operation: "open", source })?;
+        let state =
+            PrivateDir::open(state_dir).map_err(|source| ReportError { operation: "open", source })?;
         Ok(ReportFiles::in_dir(state))
     }
 
@@ -102,7 +103,13 @@ impl ReportFiles {
     }
 
     /// Keeps `line` as the latest report of `root_digest` for `host`.
-    pub fn put(&self, root_digest: &str, host: &str, project_root: &str, line: &str) -> Result<(), ReportError> {
+    pub fn put(
+        &self,
+        root_digest: &str,
+        host: &str,
+        project_root: &str,
+        line: &str,
+    ) -> Result<(), ReportError> {
         let fail = |source| ReportError { operation: "put", source };
         let name = file_name(root_digest, host).ok_or_else(|| {
             fail(FsError::Io {
@@ -153,9 +160,12 @@ impl ReportFiles {
 /// not be a plain name of this form.
 fn file_name(root_digest: &str, host: &str) -> Option<String> {
     let plain = |text: &str, extra: &[u8]| {
-        !text.is_empty() && text.len() <= 64 && text.bytes().all(|b| b.is_ascii_alphanumeric() || extra.contains(&b))
+        !text.is_empty()
+            && text.len() <= 64
+            && text.bytes().all(|b| b.is_ascii_alphanumeric() || extra.contains(&b))
     };
-    (plain(root_digest, b"") && plain(host, b"-_.") && !host.starts_with('.')).then(|| format!("{root_digest}-{host}"))
+    (plain(root_digest, b"") && plain(host, b"-_.") && !host.starts_with('.'))
+        .then(|| format!("{root_digest}-{host}"))
 }
 
 /// The host a file's name says (after the digest's dash).
@@ -189,7 +199,11 @@ mod tests {
         files.put("d1", "codex", "/p", "line one").unwrap();
         let again = std::fs::metadata(&path).unwrap();
         use std::os::unix::fs::MetadataExt;
-        assert_eq!((again.ino(), again.mtime_nsec()), (written.ino(), written.mtime_nsec()), "nothing was written");
+        assert_eq!(
+            (again.ino(), again.mtime_nsec()),
+            (written.ino(), written.mtime_nsec()),
+            "nothing was written"
+        );
         assert_eq!(files.list(None).unwrap(), first, "the first time stays");
         files.put("d1", "codex", "/p", "line two").unwrap();
         let now = files.list(None).unwrap();
@@ -229,7 +243,12 @@ mod tests {
         let e = files.put("d1", "codex", "/p", "line").unwrap_err();
         assert!(e.to_string().contains("d1-codex"), "{e}");
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
-        assert!(std::fs::symlink_metadata(dir.path().join("state/reports/d1-codex")).unwrap().file_type().is_symlink());
+        assert!(
+            std::fs::symlink_metadata(dir.path().join("state/reports/d1-codex"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert!(files.put("../x", "codex", "/p", "line").is_err());
         assert!(files.put("d1", "../codex", "/p", "line").is_err());
     }

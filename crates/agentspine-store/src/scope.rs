@@ -98,6 +98,7 @@ impl Store {
         }
         let text = serde_json::Value::from(unique).to_string();
         self.write(|tx| {
+            crate::quick::rows_may_exist(self.dir(), crate::quick::Empty::Scopes)?;
             tx.execute(
                 "INSERT INTO scopes (root_digest, ids, updated_at_ms) VALUES (?1, ?2, ?3)
                  ON CONFLICT (root_digest) DO UPDATE SET ids = excluded.ids, updated_at_ms = excluded.updated_at_ms",

@@ -76,7 +76,14 @@ impl State {
             Ok(opened) => (Some(opened.store), opened.warnings),
             Err(e) => (None, vec![format!("{e}; continuing without the cache (nothing is stored)")]),
         };
-        State { store: OnceCell::from(store), warnings, mode, quick: None, marks: OnceCell::new(), reports: OnceCell::new() }
+        State {
+            store: OnceCell::from(store),
+            warnings,
+            mode,
+            quick: None,
+            marks: OnceCell::new(),
+            reports: OnceCell::new(),
+        }
     }
 
     /// The state directory as a hook uses it: the database is opened only
@@ -94,7 +101,7 @@ impl State {
                 mode,
                 quick: Some(quick),
                 marks: OnceCell::new(),
-            reports: OnceCell::new(),
+                reports: OnceCell::new(),
             },
             None => State::open_with(mode),
         }
@@ -134,14 +141,25 @@ impl State {
         self.reports
             .get_or_init(|| {
                 let opened = match &self.quick {
-                    Some(quick) => {
-                        quick.dir().try_clone().map(agentspine_store::ReportFiles::in_dir).map_err(|e| e.to_string())
+                    Some(quick) => quick
+                        .dir()
+                        .try_clone()
+                        .map(agentspine_store::ReportFiles::in_dir)
+                        .map_err(|e| e.to_string()),
+                    None => {
+                        agentspine_store::ReportFiles::open(self.store()?.dir()).map_err(|e| e.to_string())
                     }
-                    None => agentspine_store::ReportFiles::open(self.store()?.dir()).map_err(|e| e.to_string()),
                 };
                 opened.inspect_err(|e| tracing::warn!("{e}")).ok()
             })
             .as_ref()
+    }
+
+    /// Whether the tables of `which` may hold a row: always, unless this is
+    /// a hook's state whose look beside the database found them empty and
+    /// that has not opened the database since.
+    pub fn may_have(&self, which: agentspine_store::Empty) -> bool {
+        self.store.get().is_some() || !self.quick.as_ref().is_some_and(|quick| quick.is_empty(which))
     }
 
     /// The digest that stands for `canonical_root` ([`Store::root_digest`]),
@@ -429,6 +447,12 @@ impl SnapshotCache for StoreCache<'_> {
 impl agentspine_core::CacheProvider for State {
     fn cache_for<'a>(&'a self, dir: &Path) -> Option<Box<dyn SnapshotCache + 'a>> {
         State::cache_for(self, dir).map(|c| Box::new(c) as Box<dyn SnapshotCache + 'a>)
+    }
+
+    /// A hook trusts `state.db.no-cache` unless it opened the database
+    /// anyway (then the database answers when asked).
+    fn may_hold_snapshots(&self) -> bool {
+        self.may_have(agentspine_store::Empty::Cache)
     }
 }
 

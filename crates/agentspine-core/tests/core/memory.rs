@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 
-use agentspine_core::memory::session::{SessionSnapshots, StoreUse};
+use agentspine_core::memory::session::SessionSnapshots;
 use agentspine_core::memory::{
     CachedSnapshot, HeldVersion, MemoryLoad, MemoryRequest, ScopeIds, SnapshotCache, load,
 };
@@ -180,13 +180,11 @@ fn run_session(
     prompt: Option<&str>,
     held: &HashMap<String, HeldVersion>,
     store: &TestCache,
-    store_use: StoreUse,
 ) -> (MemoryLoad, Counters, usize) {
     let opened = std::cell::Cell::new(0);
     let lookup = |rel: &str| held.get(rel).cloned();
     let snapshots = SessionSnapshots::new(
         &lookup,
-        store_use,
         Box::new(|| {
             opened.set(opened.get() + 1);
             Some(Box::new(Shared(store)) as Box<dyn SnapshotCache>)
@@ -198,19 +196,29 @@ fn run_session(
 }
 
 #[test]
-fn facts_a_session_holds_are_opened_never_read_and_a_prompt_asks_the_store_only_after_a_change() {
+fn facts_a_session_holds_are_opened_never_read_and_the_store_is_asked_only_to_drop_what_changed() {
     let dir = memory_dir(0);
+    // What other surfaces cached (a `memory` command): every fact.
     let store = TestCache::default();
-    // A session start: nothing held yet, every fact read and put.
-    let (start, start_cost, opened) = run_session(dir.path(), None, &HashMap::new(), &store, StoreUse::All);
-    assert_eq!((start.report.cache_hits, start.report.cache_misses, opened), (0, 5, 1));
-    assert_eq!(start_cost.reads, 6);
+    let (cold, cold_cost) = run(dir.path(), &full_scope(), None, Some(&store));
     assert_eq!(store.0.borrow().len(), 5);
+    // A session that holds nothing yet reads every fact and puts none; the
+    // store is opened once, to drop the snapshots of links the index no
+    // longer has (none here: it holds no index version yet).
+    let (start, start_cost, opened) = run_session(dir.path(), None, &HashMap::new(), &store);
+    assert_eq!((start.report.cache_hits, start.report.cache_misses, opened), (0, 5, 1));
+    assert_eq!(store.0.borrow().len(), 5);
+    assert_eq!(start_cost.reads, 6);
+    assert_eq!(start_cost.opens, cold_cost.opens);
+    assert_eq!(
+        start.facts.iter().map(|f| &f.text).collect::<Vec<_>>(),
+        cold.facts.iter().map(|f| &f.text).collect::<Vec<_>>()
+    );
     let held = held_after(&start);
 
-    // A prompt: the five held facts are opened and compared, not read;
-    // the store is never opened.
-    let (prompt, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    // The five held facts are opened and compared, not read; the store is
+    // never opened.
+    let (prompt, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store);
     assert_eq!(opened, 0, "nothing changed: the store is not opened");
     assert_eq!((prompt.report.cache_hits, prompt.report.cache_misses), (5, 0));
     assert!(prompt.facts.iter().all(|f| f.held && f.text.is_empty()));
@@ -218,22 +226,21 @@ fn facts_a_session_holds_are_opened_never_read_and_a_prompt_asks_the_store_only_
     assert_eq!(cost.bytes_read, INDEX.len() as u64);
     assert_eq!(cost.opens, start_cost.opens, "each fact is still opened once");
 
-    // A correction: that fact is read again and its snapshot replaced at
-    // once (the store is opened for it); the others stay held.
+    // A correction: that fact is read again and its stale snapshot dropped
+    // at once; the others stay held.
     std::thread::sleep(std::time::Duration::from_millis(5));
     write(&dir.path().join("blun.md"), b"blun, corrected\n");
-    let (corrected, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    let (corrected, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store);
     assert_eq!(opened, 1);
     assert_eq!((corrected.report.cache_hits, corrected.report.cache_misses), (4, 1));
     assert_eq!(cost.bytes_read, (INDEX.len() + "blun, corrected\n".len()) as u64);
     let blun = corrected.facts.iter().find(|f| f.target == "blun.md").unwrap();
-    assert!(!blun.held);
-    assert_eq!(blun.text, "blun, corrected\n");
-    assert_eq!(store.0.borrow()["blun.md"].bytes, b"blun, corrected\n");
+    assert_eq!((blun.held, blun.text.as_str()), (false, "blun, corrected\n"));
+    assert!(!store.0.borrow().contains_key("blun.md"), "the stale snapshot is dropped, none put");
 
     // A deletion drops its snapshot at once.
     std::fs::remove_file(dir.path().join("owner.md")).unwrap();
-    let (gone, _, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    let (gone, _, opened) = run_session(dir.path(), Some("hello"), &held, &store);
     assert_eq!((gone.report.missing_targets, opened), (1, 1));
     assert!(!store.0.borrow().contains_key("owner.md"));
 
@@ -245,29 +252,36 @@ fn facts_a_session_holds_are_opened_never_read_and_a_prompt_asks_the_store_only_
         INDEX.replace("- [Alpha team](alpha.md) <!-- agentspine:group=group:alpha -->\n", "").as_bytes(),
     );
     assert!(store.0.borrow().contains_key("alpha.md"));
-    let (_, _, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    let (_, _, opened) = run_session(dir.path(), Some("hello"), &held, &store);
     assert_eq!(opened, 1);
     assert!(!store.0.borrow().contains_key("alpha.md"));
+    assert!(store.0.borrow().contains_key("style.md"), "what did not change stays");
 }
 
 #[test]
-fn a_prompt_reads_a_fact_the_session_does_not_hold_without_the_store_and_a_start_asks_it() {
+fn a_fact_the_session_does_not_hold_is_read_and_a_store_that_holds_nothing_is_never_opened() {
     let dir = memory_dir(0);
     let store = TestCache::default();
-    let (start, _, _) = run_session(dir.path(), None, &HashMap::new(), &store, StoreUse::All);
+    let (start, _, _) = run_session(dir.path(), None, &HashMap::new(), &store);
     let mut held = held_after(&start);
     held.remove("style.md");
-    let (prompt, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store, StoreUse::Changes);
+    let (prompt, cost, opened) = run_session(dir.path(), Some("hello"), &held, &store);
     assert_eq!(opened, 0, "a fact not held is read, not looked up in the store");
     assert_eq!((prompt.report.cache_hits, prompt.report.cache_misses), (4, 1));
     assert_eq!(cost.reads, 2);
     let style = prompt.facts.iter().find(|f| f.target == "style.md").unwrap();
     assert_eq!((style.held, style.text.as_str()), (false, "fact in style.md\n"));
-    // A session start that does not hold it is served by the store: no read.
-    let (resume, cost, opened) = run_session(dir.path(), None, &held, &store, StoreUse::All);
-    assert_eq!(opened, 1);
-    assert_eq!((resume.report.cache_hits, resume.report.cache_misses), (5, 0));
-    assert_eq!(cost.reads, 1, "only the index");
+    assert!(store.0.borrow().is_empty(), "nothing is put");
+
+    // A correction with no store to drop from (it holds nothing): read,
+    // and no store is opened.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    write(&dir.path().join("blun.md"), b"blun, again\n");
+    let lookup = |rel: &str| held.get(rel).cloned();
+    let snapshots = SessionSnapshots::new(&lookup, Box::new(|| None));
+    let (again, _) = run(dir.path(), &full_scope(), Some("hello"), Some(&snapshots));
+    assert!(!snapshots.store_opened());
+    assert_eq!(again.facts.iter().find(|f| f.target == "blun.md").unwrap().text, "blun, again\n");
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod check;
 mod concurrency;
 mod corrupt;
 mod guard;
+mod no_cache_no_scopes;
 mod no_continuity;
 mod open;
 mod quick;

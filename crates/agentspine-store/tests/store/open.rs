@@ -24,17 +24,7 @@ fn migrates_an_empty_file_and_sets_user_version() {
     assert_eq!(version, SCHEMA_VERSION);
     assert_eq!(
         tables(&raw),
-        [
-            "audit",
-            "audit_prunes",
-            "binding_events",
-            "cache",
-            "incidents",
-            "meta",
-            "records",
-            "reports",
-            "scopes"
-        ]
+        ["audit", "audit_prunes", "binding_events", "cache", "incidents", "meta", "records", "scopes"]
     );
     let mode: String = raw.pragma_query_value(None, "journal_mode", |row| row.get(0)).unwrap();
     assert_eq!(mode, "wal");

@@ -159,6 +159,11 @@ pub(crate) fn current_scope(
     let environment = std::env::var("AGENTSPINE_SCOPE").ok();
     let mut stored_error = None;
     let scope = ScopeIds::resolve(flag.map(|f| ("--scope", f)), environment.as_deref(), || {
+        // No project has a stored scope (`state.db.no-scopes`): nothing to
+        // ask the database.
+        if !state.may_have(agentspine_store::Empty::Scopes) {
+            return None;
+        }
         let store = state.store()?;
         let root = super::project_root(Some(cwd)).ok()?;
         store.scope_get(&store.root_digest(&root)).map_err(|e| stored_error = Some(e)).ok()?

@@ -254,7 +254,8 @@ impl Hook<'_> {
         };
         let text = report.line();
         // Kept as the root's latest report, for `agentspine audit`.
-        if let (Some(files), Some(digest)) = (self.state.report_files(), self.state.root_digest(&report.project_root))
+        if let (Some(files), Some(digest)) =
+            (self.state.report_files(), self.state.root_digest(&report.project_root))
         {
             let root = report.project_root.display().to_string();
             if let Err(e) = files.put(&digest, self.host.host().as_str(), &root, &text) {

@@ -892,6 +892,16 @@ fn a_tool_call_hook_answers_without_opening_the_database() {
     assert!(ex.context(&out).contains("packages/api/CLAUDE.md"), "{}", ex.stdout(&out));
     assert_eq!(std::fs::read(ex.state.join("state.db.key")).unwrap().len(), 32);
     assert!(!ex.state.join("state.db.incident").exists());
+    // An accepted record: from now on a prompt has continuity to ask the
+    // database for.
+    let added = ex.run(
+        "",
+        &["record", "add", "--kind", "preference", "Answer briefly.", "--cwd", web.to_str().unwrap()],
+    );
+    assert!(added.status.success(), "{added:?}");
+    let id = String::from_utf8_lossy(&added.stdout).split_whitespace().nth(1).unwrap().to_owned();
+    let accepted = ex.run("", &["record", "accept", &id, "--cwd", web.to_str().unwrap()]);
+    assert!(accepted.status.success(), "{accepted:?}");
     let db = ex.state.join("state.db");
     let junk = b"not a database at all, and never opened by a tool call's hook".repeat(100);
     std::fs::write(&db, &junk).unwrap();
