@@ -12,9 +12,12 @@ use crate::state::State;
 /// Inspect or empty the snapshot cache.
 ///
 /// The cache keeps integrity-checked snapshots of memory facts in
-/// agentspine's state directory (at most 16 MiB). A cached fact is still
-/// opened and its identity compared on every use; only its bytes are not
-/// read again. Purging is always safe: the next use reads from disk.
+/// agentspine's state directory (at most 16 MiB), put there by `memory`,
+/// `briefing`, `query`, the MCP server and the desktop socket. A cached
+/// fact is still opened and its identity compared on every use; only its
+/// bytes are not read again. Hooks never put snapshots here (each session's
+/// file keeps the versions it was sent), but drop those a change made
+/// stale. Purging is always safe: the next use reads from disk.
 ///
 /// Examples:
 ///
