@@ -25,6 +25,7 @@ mod no_continuity;
 mod open;
 mod quick;
 mod records;
+mod reports;
 mod salvage;
 mod scope;
 mod session;
