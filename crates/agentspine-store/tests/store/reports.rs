@@ -5,7 +5,6 @@
 
 use agentspine_store::ReportFiles;
 
-
 fn files() -> (tempfile::TempDir, ReportFiles) {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
