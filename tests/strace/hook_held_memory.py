@@ -8,7 +8,8 @@ change made stale, counted with strace.
 A session's record keeps each memory fact's digest and the version
 (device, inode, size, times) it was read at (core's memory::session).
 Under `strace -f`, after a session start (which leaves the database's cache
-empty):
+empty, so that the next session start opens no database file either, and
+writes its report to `reports/`):
 - a prompt that proves a new fact relevant reads that fact from disk,
   opens none of `state.db`, `-wal` and `-shm`, and sends it;
 - the same prompt again opens both facts and reads neither (no read
@@ -110,6 +111,16 @@ def main() -> int:
         out, _ = hook(start, None)
         check(STYLE in context(out), "the session start sends the fact that is always relevant", out)
         check(cached_rows() == 0, "and puts nothing in the database's cache")
+        # With no snapshot, scope, record or binding stored, a session start
+        # needs no database: its report goes to reports/.
+        out, lines = hook(start, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(db == [] and STYLE in context(out), "a session start opens no database file", "\n".join(db))
+        r = subprocess.run([binary, "audit", "--host", "claude", "--json"], env=env, capture_output=True,
+                           text=True, timeout=60)
+        reports = json.loads(r.stdout)["reports"] if r.returncode == 0 else []
+        check(len(reports) == 1 and reports[0]["project_root"] == os.path.realpath(project),
+              "and its report is what `agentspine audit` shows", r.stdout + r.stderr)
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
