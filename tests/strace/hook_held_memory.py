@@ -23,21 +23,18 @@ writes its report to `reports/`):
   relevant.
 """
 
-import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, summary  # noqa: E402
+from checks import DB_OPEN, agentspine_binary, check, run_hook, summary  # noqa: E402
 
 
-DB_OPEN = re.compile(r'\bopen(at)?\(.*state\.db(-wal|-shm)?"')
 STYLE = "Answer in British English, briefly."
 PASTA = "Carbonara: guanciale, pecorino, egg yolks."
 PASTA_NEW = "Carbonara: guanciale, pecorino, whole eggs."
@@ -45,13 +42,7 @@ BLUN = "BLUN ships on Thursdays."
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--agentspine", required=True)
-    a = ap.parse_args()
-    if not shutil.which("strace"):
-        print("strace is missing (apt-get install strace)", file=sys.stderr)
-        return 2
-    binary = os.path.abspath(a.agentspine)
+    binary = agentspine_binary(__doc__)
     with tempfile.TemporaryDirectory(prefix="agentspine-held-memory-") as base:
         home = os.path.join(base, "home")
         state = os.path.join(base, "state")
@@ -76,17 +67,7 @@ def main() -> int:
         env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": state}
 
         def hook(event: dict, trace: str | None) -> tuple[str, list[str]]:
-            argv = [binary, "hook", "claude"]
-            if trace:
-                argv = ["strace", "-f", "-qq", "-s", "256", "-o", trace] + argv
-            r = subprocess.run(argv, env=env, input=json.dumps(event), capture_output=True, text=True,
-                               timeout=60)
-            assert r.returncode == 0, r.stderr
-            lines = []
-            if trace:
-                with open(trace) as f:
-                    lines = f.read().splitlines()
-            return r.stdout, lines
+            return run_hook(binary, "claude", env, event, trace)
 
         def context(out: str) -> str:
             return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""

@@ -14,30 +14,18 @@ opens the database and the record reaches the model: the file never hides
 one.
 """
 
-import argparse
 import json
 import os
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, summary  # noqa: E402
-
-
-DB_OPEN = re.compile(r'\bopen(at)?\(.*state\.db(-wal|-shm)?"')
+from checks import DB_OPEN, agentspine_binary, check, run_hook, summary  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--agentspine", required=True)
-    a = ap.parse_args()
-    if not shutil.which("strace"):
-        print("strace is missing (apt-get install strace)", file=sys.stderr)
-        return 2
-    binary = os.path.abspath(a.agentspine)
+    binary = agentspine_binary(__doc__)
     with tempfile.TemporaryDirectory(prefix="agentspine-no-continuity-") as base:
         home = os.path.join(base, "home")
         state = os.path.join(base, "state")
@@ -50,17 +38,7 @@ def main() -> int:
         flag = os.path.join(state, "state.db.no-continuity")
 
         def hook(event: dict, trace: str | None) -> tuple[str, list[str]]:
-            argv = [binary, "hook", "codex"]
-            if trace:
-                argv = ["strace", "-f", "-qq", "-o", trace] + argv
-            r = subprocess.run(argv, env=env, input=json.dumps(event), capture_output=True, text=True,
-                               timeout=60)
-            assert r.returncode == 0, r.stderr
-            lines = []
-            if trace:
-                with open(trace) as f:
-                    lines = f.read().splitlines()
-            return r.stdout, lines
+            return run_hook(binary, "codex", env, event, trace)
 
         common = {"session_id": "s1", "cwd": project, "transcript_path": os.path.join(base, "t.jsonl")}
         start = {**common, "hook_event_name": "SessionStart", "source": "startup"}

@@ -147,15 +147,7 @@ impl PrivateDir {
     pub fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), FsError> {
         let shown = || self.path.join(name).display().to_string();
         plain_name(name, shown)?;
-        match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(st) => match FileKind::from_file_type(FileType::from_raw_mode(st.st_mode)) {
-                FileKind::File => {}
-                FileKind::Symlink => return Err(FsError::Symlink { path: shown() }),
-                kind => return Err(FsError::NotRegular { path: shown(), kind }),
-            },
-            Err(Errno::NOENT) => {}
-            Err(e) => return Err(map_lookup_errno(e, &shown)),
-        }
+        self.regular_or_absent(name)?;
         let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
         let temp = format!(".{name}.{}.{nanos}", std::process::id());
         let fd = rustix::fs::openat(
@@ -212,14 +204,8 @@ impl PrivateDir {
     pub fn remove(&self, name: &str) -> Result<bool, FsError> {
         let shown = || self.path.join(name).display().to_string();
         plain_name(name, shown)?;
-        match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(st) => match FileKind::from_file_type(FileType::from_raw_mode(st.st_mode)) {
-                FileKind::File => {}
-                FileKind::Symlink => return Err(FsError::Symlink { path: shown() }),
-                kind => return Err(FsError::NotRegular { path: shown(), kind }),
-            },
-            Err(Errno::NOENT) => return Ok(false),
-            Err(e) => return Err(map_lookup_errno(e, &shown)),
+        if !self.regular_or_absent(name)? {
+            return Ok(false);
         }
         match rustix::fs::unlinkat(&self.fd, name, AtFlags::empty()) {
             Ok(()) => Ok(true),
@@ -290,6 +276,21 @@ impl PrivateDir {
             out.push(PrivateEntry { name: name.to_owned(), modified: mtime(&st) });
         }
         Ok(out)
+    }
+
+    /// Whether a regular file is at `name` (`false`: nothing is); a link or
+    /// anything else there is refused (`symlink`, `not-regular`).
+    fn regular_or_absent(&self, name: &str) -> Result<bool, FsError> {
+        let shown = || self.path.join(name).display().to_string();
+        match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(st) => match FileKind::from_file_type(FileType::from_raw_mode(st.st_mode)) {
+                FileKind::File => Ok(true),
+                FileKind::Symlink => Err(FsError::Symlink { path: shown() }),
+                kind => Err(FsError::NotRegular { path: shown(), kind }),
+            },
+            Err(Errno::NOENT) => Ok(false),
+            Err(e) => Err(map_lookup_errno(e, &shown)),
+        }
     }
 
     /// A regular file of this user with one name, or the refusal; its size.

@@ -22,6 +22,17 @@ fn identity(n: u64) -> Identity {
     Identity { dev: 1, ino: n, size: 3, mtime_ns: 10, ctime_ns: 10 }
 }
 
+/// A batch's put of `b.md`.
+fn put_b() -> CacheChange {
+    CacheChange::Put {
+        rel: "b.md".into(),
+        identity: identity(2),
+        sha256: "sha-b".into(),
+        bytes: b"two".to_vec(),
+        binding_id: None,
+    }
+}
+
 #[test]
 fn an_open_of_an_empty_store_says_so_and_a_hook_sees_both() {
     let state = StateDir::new();
@@ -51,13 +62,7 @@ fn a_snapshot_put_either_way_removes_no_cache_in_its_write_and_no_open_brings_it
     drop(store);
     let store = state.open();
     assert!(there(&state, NO_CACHE_FILE), "an open that finds the table empty creates it");
-    let put = CacheChange::Put {
-        rel: "b.md".into(),
-        identity: identity(2),
-        sha256: "sha-b".into(),
-        bytes: b"two".to_vec(),
-        binding_id: None,
-    };
+    let put = put_b();
     store.cache_apply(&root, &[put]).unwrap();
     assert!(!there(&state, NO_CACHE_FILE));
     assert_eq!(count(&state, "cache"), 1);
@@ -88,13 +93,7 @@ fn a_write_that_cannot_remove_a_file_stores_nothing() {
     let root = store.root_digest(std::path::Path::new("/project"));
     let err = store.cache_put(&root, "a.md", &identity(1), "sha-a", b"one", None).unwrap_err();
     assert!(err.to_string().contains(NO_CACHE_FILE), "{err}");
-    let put = CacheChange::Put {
-        rel: "b.md".into(),
-        identity: identity(2),
-        sha256: "sha-b".into(),
-        bytes: b"two".to_vec(),
-        binding_id: None,
-    };
+    let put = put_b();
     assert!(store.cache_apply(&root, &[put]).is_err());
     let err = store.scope_set(&root, &["project:blun".to_owned()]).unwrap_err();
     assert!(err.to_string().contains(NO_SCOPES_FILE), "{err}");
@@ -118,13 +117,7 @@ fn an_open_that_finds_rows_removes_a_stale_file_and_a_repair_removes_both() {
     drop(Store::open_after(&quick, OpenMode::Hook).unwrap().store);
     assert!(!there(&state, NO_CACHE_FILE) && !there(&state, NO_SCOPES_FILE), "removed by the hook's open");
 
-    std::fs::write(state.db(), b"not a database, and long enough to be read as one".repeat(100)).unwrap();
-    for name in ["state.db-wal", "state.db-shm"] {
-        let _ = std::fs::remove_file(state.dir.join(name));
-    }
-    let opened = Store::open(&state.dir).unwrap();
-    assert_eq!(opened.warnings.len(), 1, "{:?}", opened.warnings);
-    drop(opened.store);
+    state.damage_and_repair();
     // The new database holds no snapshot; its scopes are salvaged.
     assert!(there(&state, NO_CACHE_FILE));
     assert_eq!(there(&state, NO_SCOPES_FILE), count(&state, "scopes") == 0);

@@ -105,13 +105,7 @@ fn a_repair_removes_it_until_the_new_database_is_asked() {
     let state = StateDir::new();
     drop(state.open());
     assert!(flag(&state));
-    std::fs::write(state.db(), b"not a database, and long enough to be read as one".repeat(100)).unwrap();
-    for name in ["state.db-wal", "state.db-shm"] {
-        let _ = std::fs::remove_file(state.dir.join(name));
-    }
-    let opened = Store::open(&state.dir).unwrap();
-    assert_eq!(opened.warnings.len(), 1, "{:?}", opened.warnings);
-    drop(opened.store);
+    state.damage_and_repair();
     // The new database is empty of both, and the open after the repair
     // asked it.
     assert_eq!(rows(&state), (0, 0));

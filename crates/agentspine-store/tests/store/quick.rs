@@ -37,14 +37,6 @@ fn open_as_hook(state: &StateDir) -> (Quick, Store, Vec<String>) {
     (quick, store, warnings)
 }
 
-/// Makes the database damaged, so that the next open repairs it.
-fn damage(state: &StateDir) {
-    std::fs::write(state.db(), b"not a database, and long enough to be read as one".repeat(100)).unwrap();
-    for name in ["state.db-wal", "state.db-shm"] {
-        let _ = std::fs::remove_file(state.dir.join(name));
-    }
-}
-
 #[test]
 fn the_default_open_rewrites_a_missing_or_stale_key_file() {
     let state = StateDir::new();
@@ -73,7 +65,7 @@ fn the_default_open_after_a_repair_writes_the_new_key_and_the_incident_file() {
     drop(state.open());
     let old = db_key(&state);
     assert!(!incident_file(&state));
-    damage(&state);
+    state.damage();
     let Opened { store, warnings } = Store::open(&state.dir).unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     drop(store);
@@ -116,7 +108,7 @@ fn a_hooks_open_after_a_repair_writes_the_new_key_though_its_quick_read_the_old(
     let state = StateDir::new();
     drop(state.open());
     let old = db_key(&state);
-    damage(&state);
+    state.damage();
     let quick = Quick::open(&state.dir).unwrap();
     assert!(!quick.may_have_incident());
     let Opened { store, warnings } = Store::open_after(&quick, OpenMode::Hook).unwrap();
@@ -133,7 +125,7 @@ fn a_hooks_open_after_a_repair_writes_the_new_key_though_its_quick_read_the_old(
 fn a_hooks_open_keeps_the_incident_file_in_step_with_the_database() {
     let state = StateDir::new();
     drop(state.open());
-    damage(&state);
+    state.damage();
     drop(Store::open(&state.dir).unwrap().store);
     assert!(incident_file(&state));
 

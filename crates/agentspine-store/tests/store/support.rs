@@ -29,6 +29,24 @@ impl StateDir {
         self.dir.join("state.db")
     }
 
+    /// Puts a file that is no database in place of `state.db` (its WAL and
+    /// shared memory gone), so that the next open repairs it.
+    pub fn damage(&self) {
+        std::fs::write(self.db(), b"not a database, and long enough to be read as one".repeat(100)).unwrap();
+        for name in ["state.db-wal", "state.db-shm"] {
+            let _ = std::fs::remove_file(self.dir.join(name));
+        }
+    }
+
+    /// [`StateDir::damage`], then an open: it repairs the file, and says so
+    /// once.
+    pub fn damage_and_repair(&self) {
+        self.damage();
+        let opened = Store::open(&self.dir).unwrap();
+        assert_eq!(opened.warnings.len(), 1, "{:?}", opened.warnings);
+        drop(opened.store);
+    }
+
     /// A raw connection to the database file, as an attacker or a
     /// debugging user with `sqlite3` would have.
     pub fn raw(&self) -> rusqlite::Connection {
