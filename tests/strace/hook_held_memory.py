@@ -17,6 +17,8 @@ writes its report to `reports/`):
 - once `agentspine memory` has cached both facts, a correction of one
   makes the prompt open the database, drop that fact's snapshot at once,
   read the new text and send it; the next prompt opens no database again;
+- `agentspine cache purge` makes the next prompt read what the session
+  held once more (nothing is sent: the same bytes);
 - a session start then drops the memory directory's snapshots;
 - no scope is stored (`state.db.no-scopes`) until `agentspine scope set`;
   then the prompt asks the database for it and sends the fact it makes
@@ -140,6 +142,17 @@ def main() -> int:
         db = [l for l in lines if DB_OPEN.search(l)]
         check(db == [] and out == "", "then the session holds the new version: no database, nothing sent",
               "\n".join(db) + out)
+
+        # A purge of the cache renews its epoch: what the session holds is
+        # read again once (and not sent again: the same bytes), then held.
+        r = subprocess.run([binary, "cache", "purge"], env=env, capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, "`agentspine cache purge`", r.stderr)
+        out, lines = hook(prompt, trace)
+        check(out == "" and len(reads_of(lines, PASTA_NEW)) == 1 and len(reads_of(lines, STYLE)) == 1,
+              "after a purge the prompt reads the facts the session held, and sends nothing", out)
+        out, lines = hook(prompt, trace)
+        check(out == "" and reads_of(lines, PASTA_NEW) == [] and reads_of(lines, STYLE) == [],
+              "then holds them again: nothing read", out)
 
         hook(start, None)
         check(cached_rows() == 0, "a session start drops the memory directory's snapshots")

@@ -304,11 +304,19 @@ impl Store {
         })
     }
 
-    /// Drops every snapshot under `root_digest`; returns rows removed.
+    /// Drops every snapshot under `root_digest` (a purge of one
+    /// directory: the cache gets a new epoch, see
+    /// [`crate::CACHE_EPOCH_FILE`]); returns rows removed.
     pub fn cache_drop_root(&self, root_digest: &str) -> Result<usize, CacheError> {
-        self.write(|tx| run(tx, "DELETE FROM cache WHERE root_digest = ?1", [root_digest])).map_err(
-            |source| CacheError::Database { operation: "drop root", key: root_digest.to_owned(), source },
-        )
+        self.write(|tx| {
+            crate::quick::new_cache_epoch(self.dir())?;
+            run(tx, "DELETE FROM cache WHERE root_digest = ?1", [root_digest])
+        })
+        .map_err(|source| CacheError::Database {
+            operation: "drop root",
+            key: root_digest.to_owned(),
+            source,
+        })
     }
 
     /// Drops every snapshot derived through `binding_id`; returns rows
@@ -330,13 +338,14 @@ impl Store {
         })
     }
 
-    /// Drops every snapshot; returns rows removed.
+    /// Drops every snapshot (the cache gets a new epoch, see
+    /// [`crate::CACHE_EPOCH_FILE`]); returns rows removed.
     pub fn cache_purge_all(&self) -> Result<usize, CacheError> {
-        self.write(|tx| run(tx, "DELETE FROM cache", [])).map_err(|source| CacheError::Database {
-            operation: "purge",
-            key: "*".to_owned(),
-            source,
+        self.write(|tx| {
+            crate::quick::new_cache_epoch(self.dir())?;
+            run(tx, "DELETE FROM cache", [])
         })
+        .map_err(|source| CacheError::Database { operation: "purge", key: "*".to_owned(), source })
     }
 
     /// Rows, bytes and roots held.

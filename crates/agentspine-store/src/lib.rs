@@ -104,7 +104,10 @@ pub use db::{
 pub use dir::{Platform, state_dir, state_dir_path};
 pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
-pub use quick::{Empty, INCIDENT_FILE, KEY_FILE, NO_CACHE_FILE, NO_CONTINUITY_FILE, NO_SCOPES_FILE, Quick};
+pub use quick::{
+    CACHE_EPOCH_FILE, Empty, INCIDENT_FILE, KEY_FILE, NO_CACHE_FILE, NO_CONTINUITY_FILE, NO_SCOPES_FILE,
+    Quick, cache_epoch_in,
+};
 pub use records::{
     MAX_RECORD_BYTES, NEVER_CONTEXT_KINDS, NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordChange,
     RecordError, RecordKind, RecordStatus,
@@ -118,6 +121,6 @@ pub use reports::{
 };
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::{
-    MAX_SESSION_BYTES, Mark, PRUNE_EVERY, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks,
+    MAX_SESSION_BYTES, Mark, PRUNE_EVERY, Recorded, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks,
     SessionRecord,
 };

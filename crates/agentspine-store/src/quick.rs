@@ -58,6 +58,44 @@ pub const NO_CONTINUITY_FILE: &str = "state.db.no-continuity";
 pub const NO_CACHE_FILE: &str = "state.db.no-cache";
 /// Present while no project has a stored scope.
 pub const NO_SCOPES_FILE: &str = "state.db.no-scopes";
+/// Rewritten (a new random name of the cache's contents) by every purge
+/// of the snapshot cache; absent before the first.
+pub const CACHE_EPOCH_FILE: &str = "state.db.cache-epoch";
+
+/// The cache's epoch in the state directory `dir`: `"0"` before the first
+/// purge, else the name the last purge wrote; `None` when it cannot be
+/// read (then nothing recorded under an epoch is trusted).
+pub fn cache_epoch_in(dir: &PrivateDir) -> Option<String> {
+    match dir.read(CACHE_EPOCH_FILE, 64) {
+        Ok(None) => Some("0".to_owned()),
+        Ok(Some(bytes)) => {
+            let text = String::from_utf8(bytes).ok()?;
+            let text = text.trim();
+            (!text.is_empty() && text.len() <= 32 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| text.to_owned())
+        }
+        Err(_) => None,
+    }
+}
+
+/// Gives the cache a new epoch (inside a purge's transaction, before its
+/// commit): what any session recorded under the old one is read again.
+pub(crate) fn new_cache_epoch(dir: &Path) -> rusqlite::Result<()> {
+    let mut nonce = [0u8; 16];
+    let written = getrandom::fill(&mut nonce).map_err(|e| e.to_string()).and_then(|()| {
+        let text = format!("{}\n", hex::encode(nonce));
+        match agentspine_fs::write_private_file_atomic(dir, CACHE_EPOCH_FILE, text.as_bytes()) {
+            // No state directory: no session's file to hold a version either.
+            Ok(()) | Err(FsError::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.to_string()),
+        }
+    });
+    written.map_err(|e| {
+        rusqlite::Error::ToSqlConversionFailure(
+            format!("{e}; the snapshots are not dropped while {CACHE_EPOCH_FILE} cannot be renewed").into(),
+        )
+    })
+}
 
 /// What a file beside the database says is empty (see the module docs):
 /// it exists only while the tables hold no row.
@@ -131,6 +169,8 @@ pub struct Quick {
     /// Whether each file of [`Empty::ALL`] is there; `None` when it could
     /// not be looked at.
     empty: [Option<bool>; 3],
+    /// The cache's epoch ([`cache_epoch_in`]).
+    epoch: Option<String>,
 }
 
 impl Quick {
@@ -151,7 +191,8 @@ impl Quick {
         let key = dir.read(KEY_FILE, 33)?.and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok());
         let incident = dir.modified(INCIDENT_FILE).map(|m| m.is_some()).ok();
         let empty = Empty::ALL.map(|which| dir.modified(which.file()).map(|m| m.is_some()).ok());
-        Ok(Quick { dir, key, incident, empty })
+        let epoch = cache_epoch_in(&dir);
+        Ok(Quick { dir, key, incident, empty, epoch })
     }
 
     /// The state directory, open.
@@ -182,6 +223,11 @@ impl Quick {
     /// not be asked.
     pub fn has_no_continuity(&self) -> bool {
         self.is_empty(Empty::Continuity)
+    }
+
+    /// The cache's epoch as read ([`cache_epoch_in`]).
+    pub fn cache_epoch(&self) -> Option<&str> {
+        self.epoch.as_deref()
     }
 
     /// Whether the file of `which` was there: the tables held no row when

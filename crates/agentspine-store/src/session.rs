@@ -5,7 +5,9 @@
 //! `sessions/` inside the state directory, one line per source sent
 //! (`<source id> TAB <content digest>`, then, for a file whose version
 //! tells whether it changed, `TAB <device>:<inode>:<size>:<mtime
-//! ns>:<ctime ns>`), appended once per hook run with
+//! ns>:<ctime ns> TAB <cache epoch>`: a version is trusted only under the
+//! epoch it was recorded in, which every purge of the snapshot cache
+//! renews), appended once per hook run with
 //! one `write` call. Why not a table: a hook asks and marks on nearly every
 //! event, and a write transaction grows the WAL that every later hook
 //! process reads back in full before its first query; an append is one
@@ -133,9 +135,13 @@ impl SessionMarks {
                 lines.push_str(mark.source_id);
                 lines.push('\t');
                 lines.push_str(mark.sha256);
-                if let Some(v) = &mark.version {
-                    lines
-                        .push_str(&format!("\t{}:{}:{}:{}:{}", v.dev, v.ino, v.size, v.mtime_ns, v.ctime_ns));
+                if let Some((v, epoch)) = &mark.version
+                    && line_safe(epoch)
+                {
+                    lines.push_str(&format!(
+                        "\t{}:{}:{}:{}:{}\t{epoch}",
+                        v.dev, v.ino, v.size, v.mtime_ns, v.ctime_ns
+                    ));
                 }
                 lines.push('\n');
             }
@@ -191,8 +197,20 @@ pub struct Mark<'a> {
     /// SHA-256 of what was sent.
     pub sha256: &'a str,
     /// The version of the file that was read, when a later run may trust
-    /// it instead of reading the file again (memory facts).
-    pub version: Option<Identity>,
+    /// it instead of reading the file again (memory facts), and the cache
+    /// epoch it is recorded under.
+    pub version: Option<(Identity, &'a str)>,
+}
+
+/// A version a session's file records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// SHA-256 of what was sent.
+    pub sha256: String,
+    /// The file's version.
+    pub identity: Identity,
+    /// The cache epoch it was recorded under.
+    pub epoch: String,
 }
 
 /// What a session's file says.
@@ -200,8 +218,9 @@ pub struct Mark<'a> {
 pub struct SessionRecord {
     /// Every `(source_id, sha256)` sent.
     pub sent: HashSet<(String, String)>,
-    /// The last version recorded for a source id, with its digest.
-    pub versions: HashMap<String, (String, Identity)>,
+    /// The last version recorded for a source id: its digest, identity
+    /// and cache epoch.
+    pub versions: HashMap<String, Recorded>,
 }
 
 /// The file of `session_id`: a digest, so that no session id (host-chosen
@@ -221,8 +240,9 @@ fn parse(bytes: &[u8]) -> SessionRecord {
     let mut record = SessionRecord::default();
     let mut take = |line: &str| {
         if let Some((source_id, sha256, version)) = entry(line) {
-            if let Some(version) = version {
-                record.versions.insert(source_id.to_owned(), (sha256.to_owned(), version));
+            if let Some((identity, epoch)) = version {
+                let recorded = Recorded { sha256: sha256.to_owned(), identity, epoch: epoch.to_owned() };
+                record.versions.insert(source_id.to_owned(), recorded);
             }
             record.sent.insert((source_id.to_owned(), sha256.to_owned()));
         }
@@ -237,16 +257,17 @@ fn parse(bytes: &[u8]) -> SessionRecord {
     record
 }
 
-/// One line: source id, digest and, when it has one, a well-formed version.
-fn entry(line: &str) -> Option<(&str, &str, Option<Identity>)> {
+/// One line: source id, digest and, when it has them, a well-formed
+/// version and its epoch.
+fn entry(line: &str) -> Option<(&str, &str, Option<(Identity, &str)>)> {
     let mut fields = line.split('\t');
     let (source_id, sha256) = (fields.next()?, fields.next()?);
     if !(line_safe(source_id) && line_safe(sha256)) {
         return None;
     }
-    let version = match (fields.next(), fields.next()) {
-        (None, _) => None,
-        (Some(version), None) => Some(parse_version(version)?),
+    let version = match (fields.next(), fields.next(), fields.next()) {
+        (None, _, _) => None,
+        (Some(version), Some(epoch), None) if line_safe(epoch) => Some((parse_version(version)?, epoch)),
         _ => return None,
     };
     Some((source_id, sha256, version))
@@ -285,11 +306,13 @@ mod tests {
     #[test]
     fn a_version_is_kept_only_when_whole_and_the_last_one_counts() {
         let record = parse(
-            b"a\th1\t1:2:3:4:5\nb\th2\t1:2:3:4\nc\th3\t1:2:3:4:5:6\nd\th4\t1:2:3:4:5\textra\na\th9\t9:8:7:6:-5\n",
+            b"a\th1\t1:2:3:4:5\te0\nb\th2\t1:2:3:4\te0\nc\th3\t1:2:3:4:5:6\te0\nd\th4\t1:2:3:4:5\te0\tx\n\
+              e\th5\t1:2:3:4:5\na\th9\t9:8:7:6:-5\te1\n",
         );
         let want = Identity { dev: 9, ino: 8, size: 7, mtime_ns: 6, ctime_ns: -5 };
         assert_eq!(record.versions.len(), 1);
-        assert_eq!(record.versions["a"], ("h9".to_owned(), want));
+        let recorded = Recorded { sha256: "h9".to_owned(), identity: want, epoch: "e1".to_owned() };
+        assert_eq!(record.versions["a"], recorded);
         // A malformed version makes the whole line malformed.
         let sent: HashSet<_> = [("a", "h1"), ("a", "h9")].map(|(a, b)| (a.to_owned(), b.to_owned())).into();
         assert_eq!(record.sent, sent);

@@ -162,6 +162,19 @@ impl State {
         self.store.get().is_some() || !self.quick.as_ref().is_some_and(|quick| quick.is_empty(which))
     }
 
+    /// The snapshot cache's epoch (`agentspine_store::cache_epoch_in`):
+    /// the one a hook read beside the database, else read now; `None`
+    /// when it cannot be read or there is no state directory.
+    pub fn cache_epoch(&self) -> Option<String> {
+        match &self.quick {
+            Some(quick) => quick.cache_epoch().map(str::to_owned),
+            None => {
+                let dir = agentspine_fs::PrivateDir::open_existing(self.store()?.dir()).ok()?;
+                agentspine_store::cache_epoch_in(&dir)
+            }
+        }
+    }
+
     /// The digest that stands for `canonical_root` ([`Store::root_digest`]),
     /// from the key's copy when a hook has it, else from the store.
     pub fn root_digest(&self, canonical_root: &Path) -> Option<String> {

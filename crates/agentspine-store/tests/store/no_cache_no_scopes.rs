@@ -122,3 +122,40 @@ fn an_open_that_finds_rows_removes_a_stale_file_and_a_repair_removes_both() {
     assert!(there(&state, NO_CACHE_FILE));
     assert_eq!(there(&state, NO_SCOPES_FILE), count(&state, "scopes") == 0);
 }
+
+#[test]
+fn every_purge_renews_the_cache_epoch_and_an_unreadable_one_is_none() {
+    use agentspine_store::{CACHE_EPOCH_FILE, cache_epoch_in};
+    let state = StateDir::new();
+    let store = state.open();
+    let dir = agentspine_fs::PrivateDir::open_existing(&state.dir).unwrap();
+    assert_eq!(cache_epoch_in(&dir).as_deref(), Some("0"), "before the first purge");
+    assert_eq!(Quick::open(&state.dir).unwrap().cache_epoch(), Some("0"));
+    let root = store.root_digest(std::path::Path::new("/memory"));
+    store.cache_put(&root, "a.md", &identity(1), "sha-a", b"one", None).unwrap();
+    store.cache_purge_all().unwrap();
+    let first = cache_epoch_in(&dir).unwrap();
+    assert_eq!(first.len(), 32, "{first}");
+    assert_eq!(Quick::open(&state.dir).unwrap().cache_epoch(), Some(first.as_str()));
+    store.cache_drop_root(&root).unwrap();
+    let second = cache_epoch_in(&dir).unwrap();
+    assert_ne!(second, first, "a purge of one directory renews it too");
+    // A retain or a batch drop is no purge.
+    store.cache_retain(&root, &[]).unwrap();
+    store.cache_apply(&root, &[CacheChange::DropRoot]).unwrap();
+    assert_eq!(cache_epoch_in(&dir).unwrap(), second);
+    // Something that is not an epoch is no epoch: nothing recorded under
+    // one is trusted.
+    std::fs::write(state.dir.join(CACHE_EPOCH_FILE), b"not hex\n").unwrap();
+    assert_eq!(cache_epoch_in(&dir), None);
+    std::fs::remove_file(state.dir.join(CACHE_EPOCH_FILE)).unwrap();
+    std::os::unix::fs::symlink(state.db(), state.dir.join(CACHE_EPOCH_FILE)).unwrap();
+    assert_eq!(cache_epoch_in(&dir), None);
+    // And a purge that cannot renew it drops nothing.
+    store.cache_put(&root, "b.md", &identity(2), "sha-b", b"two", None).unwrap();
+    std::fs::remove_file(state.dir.join(CACHE_EPOCH_FILE)).unwrap();
+    std::fs::create_dir(state.dir.join(CACHE_EPOCH_FILE)).unwrap();
+    let err = store.cache_purge_all().unwrap_err();
+    assert!(err.to_string().contains(CACHE_EPOCH_FILE), "{err}");
+    assert_eq!(count(&state, "cache"), 1);
+}

@@ -164,7 +164,16 @@ fn event(
             Output::new(&payload.hook_event_name, &fitted.text).with_system_message(message.as_deref())
         }
         (None, Some(message)) => Output::message_only(message),
-        (None, None) => return,
+        (None, None) => {
+            // Nothing to send; what this run learnt of versions the session
+            // already has (the memory index's, a fact read again after a
+            // purge or a touch) is still recorded: it claims nothing new.
+            if shared.is_open() {
+                shared.set_phase("session-state");
+                hook.mark_sent(std::iter::empty());
+            }
+            return;
+        }
     }
     .to_line();
     if !shared.print(&line) {
@@ -305,20 +314,32 @@ impl Hook<'_> {
         let known = self.sent.get();
         let versions = self.versions.borrow();
         let also = self.also_mark.borrow();
-        let is_known = |id: &str, sha: &str, version: Option<&agentspine_fs::Identity>| {
+        // Versions are recorded under the cache's epoch; without one (it
+        // could not be read) only what was sent is.
+        let epoch = self.state.cache_epoch();
+        let is_known = |id: &str, sha: &str, version: Option<&(agentspine_fs::Identity, &str)>| {
             known.is_some_and(|k| {
                 k.sent.contains(&(id.to_owned(), sha.to_owned()))
-                    && version
-                        .is_none_or(|v| k.versions.get(id).is_some_and(|(s, held)| s == sha && held == v))
+                    && version.is_none_or(|(v, epoch)| {
+                        k.versions
+                            .get(id)
+                            .is_some_and(|r| r.sha256 == sha && r.identity == *v && r.epoch == *epoch)
+                    })
             })
         };
+        let with_epoch = |v: Option<agentspine_fs::Identity>| v.zip(epoch.as_deref());
         let marks: Vec<agentspine_store::Mark<'_>> = blocks
             .into_iter()
-            .map(|b| (b.source_id.as_str(), b.sha256.as_str(), versions.get(&b.source_id).copied()))
-            .chain(also.iter().map(|(id, sha, v)| (id.as_str(), sha.as_str(), Some(*v))))
+            .map(|b| {
+                (b.source_id.as_str(), b.sha256.as_str(), with_epoch(versions.get(&b.source_id).copied()))
+            })
+            .chain(also.iter().map(|(id, sha, v)| (id.as_str(), sha.as_str(), with_epoch(Some(*v)))))
             .filter(|(id, sha, version)| !is_known(id, sha, version.as_ref()))
             .map(|(source_id, sha256, version)| agentspine_store::Mark { source_id, sha256, version })
             .collect();
+        if marks.is_empty() {
+            return;
+        }
         if let Some(marks_dir) = self.marks()
             && let Err(e) = marks_dir.mark_all(&self.payload.session_id, &marks)
         {

@@ -27,10 +27,13 @@ impl Hook<'_> {
         // What the session holds: a fact sent at a version that still
         // matches is neither read nor sent again (core's
         // `memory::session`). Read after a fresh start forgot the record.
+        // A version recorded before the cache's last purge is not trusted.
         let ids = self.resolver.ids();
+        let epoch = self.state.cache_epoch();
         let held = |dir: &std::path::Path, rel: &str| {
-            let (sha256, identity) = self.record()?.versions.get(&ids.of_fact(dir, rel))?;
-            Some(HeldVersion { identity: *identity, sha256: sha256.clone() })
+            let recorded = self.record()?.versions.get(&ids.of_fact(dir, rel))?;
+            (Some(recorded.epoch.as_str()) == epoch.as_deref())
+                .then(|| HeldVersion { identity: recorded.identity, sha256: recorded.sha256.clone() })
         };
         let request = self.session_request();
         let outcome = match self.resolver.session_memory(&request, &scope, prompt, fresh, &held) {
