@@ -257,9 +257,12 @@ fn parse(bytes: &[u8]) -> SessionRecord {
     record
 }
 
+/// A line's source id, digest and, when it has them, version and epoch.
+type Entry<'a> = (&'a str, &'a str, Option<(Identity, &'a str)>);
+
 /// One line: source id, digest and, when it has them, a well-formed
 /// version and its epoch.
-fn entry(line: &str) -> Option<(&str, &str, Option<(Identity, &str)>)> {
+fn entry(line: &str) -> Option<Entry<'_>> {
     let mut fields = line.split('\t');
     let (source_id, sha256) = (fields.next()?, fields.next()?);
     if !(line_safe(source_id) && line_safe(sha256)) {
