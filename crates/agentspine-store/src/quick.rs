@@ -42,6 +42,12 @@
 //!   correction has nothing to drop there) and the `scopes` table (no
 //!   project has a stored scope: a hook's memory scope is the
 //!   environment's or none), from schema version 7 on. See [`Empty`].
+//! - [`CACHE_EPOCH_FILE`] names the snapshot cache's epoch: every purge
+//!   writes a new random one inside its transaction (and fails if it
+//!   cannot). A session's file records each memory fact's version under
+//!   the epoch it was read in, and a hook trusts a recorded version only
+//!   under the same epoch, so a purge makes every session read its facts
+//!   once more.
 
 use std::path::Path;
 

@@ -17,7 +17,9 @@ use crate::state::State;
 /// fact is still opened and its identity compared on every use; only its
 /// bytes are not read again. Hooks never put snapshots here (each session's
 /// file keeps the versions it was sent), but drop those a change made
-/// stale. Purging is always safe: the next use reads from disk.
+/// stale. Purging is always safe: the next use reads from disk, hooks
+/// included (a purge renews the cache's epoch, and a session trusts only
+/// the versions it recorded since).
 ///
 /// Examples:
 ///
