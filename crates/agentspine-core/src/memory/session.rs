@@ -1,9 +1,11 @@
-//! A hook's memory load: the versions its session already holds first,
-//! then the state store's snapshot cache, which is opened only when it is
-//! needed.
+//! A hook's memory load: the versions its session already holds, and the
+//! state store's snapshot cache only to drop what a change made stale (the
+//! database is opened then, never before).
 //!
 //! A hook knows what its session was sent: each fact's digest and the
-//! version (identity) it was read at are in the session's record. A fact
+//! version (identity) it was read at are in the session's record (trusted
+//! only until the next purge of the cache: the front end's lookup gives
+//! none recorded before it). A fact
 //! the session holds is opened and its identity compared, as on a cache
 //! hit; when it matches, it is loaded as held (no read, no hash, no text)
 //! and the hook sends nothing for it. So a prompt whose relevant facts the
