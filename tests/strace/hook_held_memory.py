@@ -14,6 +14,8 @@ writes its report to `reports/`):
   opens none of `state.db`, `-wal` and `-shm`, and sends it;
 - the same prompt again opens both facts and reads neither (no read
   returns their bytes), opens no database file and sends nothing;
+- a correction while nothing is cached is read and sent without opening
+  the database;
 - once `agentspine memory` has cached both facts, a correction of one
   makes the prompt open the database, drop that fact's snapshot at once,
   read the new text and send it; the next prompt opens no database again;
@@ -38,6 +40,7 @@ from checks import DB_OPEN, agentspine_binary, check, run_hook, summary  # noqa:
 
 
 STYLE = "Answer in British English, briefly."
+STYLE_NEW = "Answer in British English, briefly and plainly."
 PASTA = "Carbonara: guanciale, pecorino, egg yolks."
 PASTA_NEW = "Carbonara: guanciale, pecorino, whole eggs."
 BLUN = "BLUN ships on Thursdays."
@@ -122,6 +125,16 @@ def main() -> int:
               "neither fact is read", "\n".join(reads_of(lines, PASTA) + reads_of(lines, STYLE)))
         check(len(opened(lines, "pasta.md")) == 1 and len(opened(lines, "style.md")) == 1,
               "each is opened once and its version compared")
+
+        # A correction while nothing is cached (state.db.no-cache): read
+        # and sent, and still no database file opened.
+        time.sleep(0.01)
+        with open(os.path.join(memory, "style.md"), "w") as f:
+            f.write(STYLE_NEW + "\n")
+        out, lines = hook(prompt, trace)
+        db = [l for l in lines if DB_OPEN.search(l)]
+        check(db == [] and STYLE_NEW in context(out),
+              "a correction with nothing cached is sent without opening the database", "\n".join(db) + out)
 
         r = subprocess.run([binary, "memory", "--host", "claude", "--cwd", project, "--prompt", "carbonara",
                             "--json"], env=env, capture_output=True, text=True, timeout=60)

@@ -80,3 +80,38 @@ pub fn state_dir(vars: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, Sto
     agentspine_fs::ensure_private_dir(&dir)
         .map_err(|e| StoreError::Unavailable { path: dir.clone(), reason: e.to_string() })
 }
+
+/// A directory of agentspine's own inside the state directory (`sessions/`,
+/// `reports/`), opened at the first use and made only by a write.
+#[derive(Debug)]
+pub(crate) struct Subdir {
+    state: agentspine_fs::PrivateDir,
+    name: &'static str,
+    dir: std::cell::OnceCell<agentspine_fs::PrivateDir>,
+}
+
+impl Subdir {
+    pub(crate) fn new(state: agentspine_fs::PrivateDir, name: &'static str) -> Subdir {
+        Subdir { state, name, dir: std::cell::OnceCell::new() }
+    }
+
+    /// The state directory it is in.
+    pub(crate) fn state(&self) -> &agentspine_fs::PrivateDir {
+        &self.state
+    }
+
+    /// The directory, made (`0700`) when `create` is set; `None` when it
+    /// is missing and not made.
+    pub(crate) fn get(
+        &self,
+        create: bool,
+    ) -> Result<Option<&agentspine_fs::PrivateDir>, agentspine_fs::FsError> {
+        if let Some(dir) = self.dir.get() {
+            return Ok(Some(dir));
+        }
+        match self.state.subdir(self.name, create)? {
+            Some(dir) => Ok(Some(self.dir.get_or_init(|| dir))),
+            None => Ok(None),
+        }
+    }
+}

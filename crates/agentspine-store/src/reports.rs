@@ -72,16 +72,15 @@ fn capped(text: &str) -> String {
 /// The report files of one state directory.
 #[derive(Debug)]
 pub struct ReportFiles {
-    state: PrivateDir,
-    /// `reports/`, once it exists.
-    dir: std::cell::OnceCell<PrivateDir>,
+    /// `reports/` in the state directory, opened at the first use.
+    dir: crate::dir::Subdir,
 }
 
 impl ReportFiles {
     /// The report files of the state directory `state` (`reports/` is
     /// made at the first report).
     pub fn in_dir(state: PrivateDir) -> ReportFiles {
-        ReportFiles { state, dir: std::cell::OnceCell::new() }
+        ReportFiles { dir: crate::dir::Subdir::new(state, REPORTS_DIR) }
     }
 
     /// The report files of the state directory at `state_dir`, which
@@ -93,13 +92,7 @@ impl ReportFiles {
     }
 
     fn dir(&self, create: bool) -> Result<Option<&PrivateDir>, FsError> {
-        if let Some(dir) = self.dir.get() {
-            return Ok(Some(dir));
-        }
-        match self.state.subdir(REPORTS_DIR, create)? {
-            Some(dir) => Ok(Some(self.dir.get_or_init(|| dir))),
-            None => Ok(None),
-        }
+        self.dir.get(create)
     }
 
     /// Keeps `line` as the latest report of `root_digest` for `host`.

@@ -69,9 +69,8 @@ pub enum SessionError {
 /// The session files of one state directory.
 #[derive(Debug)]
 pub struct SessionMarks {
-    state: PrivateDir,
-    /// `sessions/`, once it exists.
-    dir: std::cell::OnceCell<PrivateDir>,
+    /// `sessions/` in the state directory, opened at the first use.
+    dir: crate::dir::Subdir,
 }
 
 impl SessionMarks {
@@ -85,23 +84,17 @@ impl SessionMarks {
 
     /// The session files of the state directory `state`, already open.
     pub fn in_dir(state: PrivateDir) -> SessionMarks {
-        SessionMarks { state, dir: std::cell::OnceCell::new() }
+        SessionMarks { dir: crate::dir::Subdir::new(state, SESSIONS_DIR) }
     }
 
     /// The directory of the session files.
     pub fn path(&self) -> PathBuf {
-        self.state.path().join(SESSIONS_DIR)
+        self.dir.state().path().join(SESSIONS_DIR)
     }
 
     /// `sessions/`, made when `create` is set; `None` when it is missing.
     fn dir(&self, create: bool) -> Result<Option<&PrivateDir>, FsError> {
-        if let Some(dir) = self.dir.get() {
-            return Ok(Some(dir));
-        }
-        match self.state.subdir(SESSIONS_DIR, create)? {
-            Some(dir) => Ok(Some(self.dir.get_or_init(|| dir))),
-            None => Ok(None),
-        }
+        self.dir.get(create)
     }
 
     /// Everything `session_id` was sent, as `(source_id, sha256)` pairs.

@@ -118,41 +118,24 @@ impl State {
     /// What each session was sent: the session files of the state
     /// directory; none without one (then everything is sent).
     pub fn session_marks(&self) -> Option<&agentspine_store::SessionMarks> {
-        self.marks
-            .get_or_init(|| {
-                let opened = match &self.quick {
-                    Some(quick) => quick
-                        .dir()
-                        .try_clone()
-                        .map(agentspine_store::SessionMarks::in_dir)
-                        .map_err(|e| e.to_string()),
-                    None => {
-                        agentspine_store::SessionMarks::open(self.store()?.dir()).map_err(|e| e.to_string())
-                    }
-                };
-                opened.inspect_err(|e| tracing::warn!("{e}")).ok()
-            })
-            .as_ref()
+        self.marks.get_or_init(|| self.state_dir().map(agentspine_store::SessionMarks::in_dir)).as_ref()
     }
 
     /// The latest `sourceResolution` report of each root and host (files
     /// beside the database); none without a state directory.
     pub fn report_files(&self) -> Option<&agentspine_store::ReportFiles> {
-        self.reports
-            .get_or_init(|| {
-                let opened = match &self.quick {
-                    Some(quick) => quick
-                        .dir()
-                        .try_clone()
-                        .map(agentspine_store::ReportFiles::in_dir)
-                        .map_err(|e| e.to_string()),
-                    None => {
-                        agentspine_store::ReportFiles::open(self.store()?.dir()).map_err(|e| e.to_string())
-                    }
-                };
-                opened.inspect_err(|e| tracing::warn!("{e}")).ok()
-            })
-            .as_ref()
+        self.reports.get_or_init(|| self.state_dir().map(agentspine_store::ReportFiles::in_dir)).as_ref()
+    }
+
+    /// A handle on the state directory: the hook's own, or the store's
+    /// directory opened (and checked) now; `None` with a warning when
+    /// there is none.
+    fn state_dir(&self) -> Option<agentspine_fs::PrivateDir> {
+        let opened = match &self.quick {
+            Some(quick) => quick.dir().try_clone(),
+            None => agentspine_fs::PrivateDir::open(self.store()?.dir()),
+        };
+        opened.inspect_err(|e| tracing::warn!("{e}")).ok()
     }
 
     /// Whether the tables of `which` may hold a row: always, unless this is
@@ -168,10 +151,7 @@ impl State {
     pub fn cache_epoch(&self) -> Option<String> {
         match &self.quick {
             Some(quick) => quick.cache_epoch().map(str::to_owned),
-            None => {
-                let dir = agentspine_fs::PrivateDir::open_existing(self.store()?.dir()).ok()?;
-                agentspine_store::cache_epoch_in(&dir)
-            }
+            None => agentspine_store::cache_epoch_in(&self.state_dir()?),
         }
     }
 

@@ -64,11 +64,6 @@ impl<'a> SessionSnapshots<'a> {
         }
     }
 
-    /// Whether the store was opened.
-    pub fn store_opened(&self) -> bool {
-        self.store.get().is_some_and(Option::is_some)
-    }
-
     fn store(&self) -> Option<&dyn SnapshotCache> {
         self.store.get_or_init(|| self.open.borrow_mut().take().and_then(|open| open())).as_deref()
     }
