@@ -57,9 +57,14 @@ pub(crate) fn verdict_of(e: &FsError) -> Verdict {
     }
 }
 
-/// Reads `name` in `dir` whole if at most `cap` bytes.
+/// Reads `name` in `dir` whole if at most `cap` bytes. With a reader that
+/// remembers reads (a hook run, see
+/// [`agentspine_fs::Reader::remembering_reads`]), a file already read
+/// beneath the same directory handle in this run is not read again: the
+/// chains one request resolves (a tool call's session and target chains,
+/// the memory index of both) share one version of each file.
 pub(crate) fn fetch(dir: &Root, name: &str, cap: u64) -> Result<Snapshot, Verdict> {
-    dir.read(name, cap).map_err(|e| verdict_of(&e))
+    dir.read_remembered(name, cap).map_err(|e| verdict_of(&e))
 }
 
 /// Reads at most the first `limit` bytes of `name` in `dir`.

@@ -84,7 +84,9 @@ pub(crate) fn find_marked_root(
 /// `/`), touching nothing: how every surface reads a path it was given
 /// before checking it against a root.
 pub fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
+    // Never longer than the path and its leading `/`: one allocation.
+    let mut out = PathBuf::with_capacity(path.as_os_str().len() + 1);
+    out.push("/");
     for component in path.components() {
         match component {
             Component::Normal(name) => out.push(name),

@@ -236,7 +236,7 @@ pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
     };
     let mut attempt = 0;
     loop {
-        let mut load = load_once(&root, request);
+        let mut load = load_once(&root, request, attempt == 0);
         load.report.live_directory_enumerations = (reader.counters() - before).dir_enumerations;
         if load.status != "index-changed" || attempt == INDEX_RETRIES {
             return load;
@@ -254,9 +254,15 @@ pub fn open_dir(reader: &Reader, dir: &Path, anchor: Option<&Path>) -> Result<Ro
     }
 }
 
-fn load_once(root: &Root, request: &MemoryRequest<'_>) -> MemoryLoad {
+/// One load. The first attempt may take the index as this run already
+/// read it (the chain's memory part, with a reader that remembers reads):
+/// the look at the index after the facts compares that version with the
+/// file as it is then, so a change in between is an `index-changed` like
+/// any other, and each retry reads the index afresh.
+fn load_once(root: &Root, request: &MemoryRequest<'_>, first: bool) -> MemoryLoad {
     let mut report = MemoryReport::default();
-    let index_snapshot = match root.read(INDEX, FILE_CAP) {
+    let index = if first { root.read_remembered(INDEX, FILE_CAP) } else { root.read(INDEX, FILE_CAP) };
+    let index_snapshot = match index {
         Ok(snapshot) => snapshot,
         Err(e) => {
             let status = match e.code() {

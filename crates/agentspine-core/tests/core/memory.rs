@@ -376,3 +376,39 @@ fn an_index_over_the_limits_fails_closed() {
     let (loaded, _) = run(dir.path(), &ScopeIds::default(), None, None);
     assert_eq!(loaded.status, "loaded", "deeply nested lists are parsed without trouble");
 }
+
+/// In a hook run the index is read first by the chain (its memory part),
+/// through a reader that remembers reads: the load takes that version
+/// without reading it again, and still answers for the file as it is
+/// after the facts: an index changed in between is seen, counted as a
+/// race, and read afresh.
+#[test]
+fn the_load_takes_the_index_the_run_read_and_reads_it_again_when_it_changed() {
+    let dir = memory_dir(0);
+    let scope = full_scope();
+    let request = MemoryRequest { dir: dir.path(), anchor: None, scope: &scope, prompt: None, cache: None };
+    let reader = Reader::new(Budget::UNLIMITED).remembering_roots().remembering_reads();
+    let first = reader.open_root(dir.path()).unwrap().read_remembered("MEMORY.md", 1 << 20).unwrap();
+    assert_eq!(first.bytes, INDEX.as_bytes());
+    let before = reader.counters();
+    let loaded = load(&reader, &request);
+    assert_eq!(loaded.status, "loaded");
+    let facts = (reader.counters() - before).reads;
+    assert_eq!(facts, 5, "the five facts in scope, not the index again");
+    assert_eq!(loaded.report.races, 0);
+
+    let reader = Reader::new(Budget::UNLIMITED).remembering_roots().remembering_reads();
+    reader.open_root(dir.path()).unwrap().read_remembered("MEMORY.md", 1 << 20).unwrap();
+    let changed = format!("{INDEX}- [Late](late.md) <!-- agentspine:always -->\n");
+    write(&dir.path().join("MEMORY.md"), changed.as_bytes());
+    let before = reader.counters();
+    let loaded = load(&reader, &request);
+    assert_eq!(loaded.status, "loaded");
+    assert_eq!(loaded.report.races, 0, "a retry's report starts afresh");
+    assert_eq!(loaded.index.as_ref().map(|i| i.bytes), Some(changed.len() as u64), "the index as it is now");
+    assert_eq!(
+        (reader.counters() - before).reads,
+        facts * 2 + 1,
+        "the facts under the remembered index, then the index and the facts again"
+    );
+}

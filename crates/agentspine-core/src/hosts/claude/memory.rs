@@ -114,8 +114,8 @@ pub(crate) fn index_part(
             return;
         }
     };
-    match dir.read(INDEX, FILE_CAP) {
-        Err(e) => gather.probe(label, Scope::Memory, crate::chain::verdict_of(&e)),
+    match crate::chain::fetch(&dir, INDEX, FILE_CAP) {
+        Err(verdict) => gather.probe(label, Scope::Memory, verdict),
         Ok(snap) => {
             let decoded = String::from_utf8_lossy(&snap.bytes);
             let text = decoded.trim();
