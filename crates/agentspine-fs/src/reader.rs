@@ -115,10 +115,11 @@ impl Reader {
     /// This reader (new, nothing read yet), also remembering what
     /// [`crate::Root::read_remembered`] reads: a second read of the same
     /// file beneath the same directory handle gives the first snapshot,
-    /// without a system call. For the settings one short request consults
+    /// without a system call. For the files one short request consults
     /// from several places (a hook run reads Claude Code's settings for the
-    /// memory directory, the resolution and the installed entries): one
-    /// version of them, read once. Not for a long-lived reader.
+    /// memory directory, the resolution and the installed entries, and a
+    /// tool call's two chains share their upper levels and the memory
+    /// index): one version of each, read once. Not for a long-lived reader.
     pub fn remembering_reads(self) -> Reader {
         let shared = &self.shared;
         let mut reader = Reader::build(shared.backend, shared.budget, shared.race_retries)
