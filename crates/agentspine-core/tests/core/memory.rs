@@ -380,8 +380,8 @@ fn an_index_over_the_limits_fails_closed() {
 /// In a hook run the index is read first by the chain (its memory part),
 /// through a reader that remembers reads: the load takes that version
 /// without reading it again, and still answers for the file as it is
-/// after the facts: an index changed in between is seen, counted as a
-/// race, and read afresh.
+/// after the facts: an index changed in between closes the first attempt
+/// (`index-changed`), and the retry reads it afresh.
 #[test]
 fn the_load_takes_the_index_the_run_read_and_reads_it_again_when_it_changed() {
     let dir = memory_dir(0);
