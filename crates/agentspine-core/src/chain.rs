@@ -62,14 +62,16 @@ pub(crate) fn verdict_of(e: &FsError) -> Verdict {
 /// [`agentspine_fs::Reader::remembering_reads`]), a file already read
 /// beneath the same directory handle in this run is not read again: the
 /// chains one request resolves (a tool call's session and target chains,
-/// the memory index of both) share one version of each file.
+/// the memory index of both) share one version of each file, whole or
+/// cut ([`fetch_head`]).
 pub(crate) fn fetch(dir: &Root, name: &str, cap: u64) -> Result<Snapshot, Verdict> {
     dir.read_remembered(name, cap).map_err(|e| verdict_of(&e))
 }
 
-/// Reads at most the first `limit` bytes of `name` in `dir`.
+/// Reads at most the first `limit` bytes of `name` in `dir`, remembered
+/// as [`fetch`] is.
 pub(crate) fn fetch_head(dir: &Root, name: &str, limit: u64) -> Result<Snapshot, Verdict> {
-    dir.read_head(name, limit).map_err(|e| verdict_of(&e))
+    dir.read_head_remembered(name, limit).map_err(|e| verdict_of(&e))
 }
 
 /// SHA-256 of bytes, lowercase hex.

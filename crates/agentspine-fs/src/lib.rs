@@ -142,6 +142,7 @@
 //! | [`Root::read`], `d = 1` | 1 open, 1 reopen, 3 stats, 1 read | same |
 //! | [`Root::read`], `d > 1` | 2 opens, 1 reopen, 3 stats, 1 read | `d` opens, 1 reopen, 4 stats, 1 read |
 //! | [`Root::open`] | as read, 1 stat fewer, no read | same |
+//! | [`Root::read_remembered`], [`Root::read_head_remembered`] | as read the first time; nothing for a file a [`Reader::remembering_reads`] reader read before beneath the same handle (whole, or for a head, a prefix at least as long) | same |
 //! | [`Root::stat`], `d = 1` | 1 stat | 1 stat |
 //! | [`Root::stat`], `d > 1` | 1 open, 1 stat | `d - 1` opens, 2 stats |
 //! | [`Root::subdir`] | as stat, 1 open instead of the last stat | as stat, 1 open and 1 stat instead of the last stat |

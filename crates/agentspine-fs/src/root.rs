@@ -273,19 +273,44 @@ impl Root {
     /// `too-large` if it is over this call's `cap`) without a system call.
     /// Refusals are not remembered. Any other reader reads every time.
     pub fn read_remembered(&self, rel: impl AsRef<Path>, cap: u64) -> Result<Snapshot, FsError> {
-        let rel = rel.as_ref();
-        let Some(memo) = &self.reader.shared.files else { return self.read(rel, cap) };
+        self.remembered(rel.as_ref(), crate::read::Limit::Cap(cap))
+    }
+
+    /// [`Root::read_head`], with the same memory as
+    /// [`Root::read_remembered`] (one per reader, shared by both): a file
+    /// this run read whole, or a prefix at least `limit` bytes long, gives
+    /// its first `limit` bytes without a system call. A shorter prefix is
+    /// read again, and the longer one is remembered.
+    pub fn read_head_remembered(&self, rel: impl AsRef<Path>, limit: u64) -> Result<Snapshot, FsError> {
+        self.remembered(rel.as_ref(), crate::read::Limit::Head(limit))
+    }
+
+    fn remembered(&self, rel: &Path, limit: crate::read::Limit) -> Result<Snapshot, FsError> {
+        use crate::read::Limit;
+        let Some(memo) = &self.reader.shared.files else { return self.read_with(rel, limit) };
         let key = (Arc::as_ptr(&self.fd) as usize, rel.to_path_buf());
         let known =
             memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key).map(|(_, s)| s.clone());
-        if let Some(snapshot) = known {
-            let size = snapshot.bytes.len() as u64;
-            if size > cap {
-                return Err(self.reader.refused(FsError::TooLarge { path: self.shown(rel), size, cap }));
+        if let Some(mut snapshot) = known {
+            let kept = snapshot.bytes.len() as u64;
+            let whole = kept == snapshot.identity.size;
+            match limit {
+                Limit::Cap(cap) if whole && kept > cap => {
+                    return Err(self.reader.refused(FsError::TooLarge {
+                        path: self.shown(rel),
+                        size: kept,
+                        cap,
+                    }));
+                }
+                Limit::Cap(_) if whole => return Ok(snapshot),
+                Limit::Head(head) if whole || kept >= head => {
+                    snapshot.bytes.truncate(usize::try_from(head).unwrap_or(usize::MAX));
+                    return Ok(snapshot);
+                }
+                _ => {}
             }
-            return Ok(snapshot);
         }
-        let snapshot = self.read(rel, cap)?;
+        let snapshot = self.read_with(rel, limit)?;
         memo.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(key, (Arc::clone(&self.fd), snapshot.clone()));

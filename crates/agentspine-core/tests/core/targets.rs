@@ -120,7 +120,8 @@ fn claude_path_rules_match_a_file_about_to_be_written() {
 /// A tool call resolves two chains in one run: the session's (what the
 /// host loaded at start) and the target's. With the reader a hook run
 /// uses, the files both chains hold are read once and the second chain
-/// takes the version the first read; any other reader reads them twice.
+/// takes the version the first read, whole (Claude Code) or cut at the
+/// host's byte budget (Codex); any other reader reads them twice.
 #[test]
 fn a_tool_call_reads_the_files_its_two_chains_share_once_per_run() {
     use agentspine_core::Resolver;
@@ -130,22 +131,37 @@ fn a_tool_call_reads_the_files_its_two_chains_share_once_per_run() {
     let p = Project::git();
     p.file("CLAUDE.md", "root\n").file("CLAUDE.local.md", "mine\n").file(".claude/rules/style.md", "tabs\n");
     p.file("web/CLAUDE.md", "web\n").file("api/CLAUDE.md", "api rules\n").file("api/src/x.ts", "x\n");
-    let session = p.request(Host::Claude, "web");
+    p.file("AGENTS.md", "agents root\n")
+        .file("web/AGENTS.md", "agents web\n")
+        .file("api/AGENTS.md", "agents api\n");
     let targets = [p.tree.join("api/src/x.ts")];
-    let run = |reader: Reader| {
+    let run = |host: Host, reader: Reader| {
         let resolver = Resolver::new(p.env(), reader, SourceIds::new([0; 32]));
-        let delta = resolver.tool_delta(&session, &targets, false);
+        let delta = resolver.tool_delta(&p.request(host, "web"), &targets, false);
         let sent: Vec<(String, String)> =
             delta.send.iter().map(|x| (x.label.clone(), x.text.clone())).collect();
         (sent, resolver.reader().counters())
     };
-    let (plain_sent, plain) = run(Reader::new(Budget::UNLIMITED));
-    let (sent, once) = run(Reader::new(Budget::UNLIMITED).remembering_roots().remembering_reads());
-    assert_eq!(sent, vec![("api/CLAUDE.md".to_owned(), "api rules".to_owned())]);
-    assert_eq!(plain_sent, sent, "the same answer with either reader");
-    // The session chain reads CLAUDE.md, the rule, CLAUDE.local.md and
-    // web/CLAUDE.md; the target chain the first three again, and
-    // api/CLAUDE.md.
-    assert_eq!((plain.reads, plain.bytes_read), (8, 5 + 5 + 5 + 4 + 5 + 5 + 5 + 10));
-    assert_eq!((once.reads, once.bytes_read), (5, 5 + 5 + 5 + 4 + 10));
+    // Claude Code: the session chain reads CLAUDE.md, the rule,
+    // CLAUDE.local.md and web/CLAUDE.md; the target chain the first three
+    // again, and api/CLAUDE.md. Codex: AGENTS.md and web/AGENTS.md, then
+    // AGENTS.md again and api/AGENTS.md.
+    let cases = [
+        (
+            Host::Claude,
+            ("api/CLAUDE.md", "api rules"),
+            (8, 5 + 5 + 5 + 4 + 5 + 5 + 5 + 10),
+            (5, 5 + 5 + 5 + 4 + 10),
+        ),
+        (Host::Codex, ("api/AGENTS.md", "agents api\n"), (4, 12 + 11 + 12 + 11), (3, 12 + 11 + 11)),
+    ];
+    for (host, (label, text), twice, once) in cases {
+        let (plain_sent, plain) = run(host, Reader::new(Budget::UNLIMITED));
+        let (sent, remembered) =
+            run(host, Reader::new(Budget::UNLIMITED).remembering_roots().remembering_reads());
+        assert_eq!(sent, vec![(label.to_owned(), text.to_owned())], "{host}");
+        assert_eq!(plain_sent, sent, "{host}: the same answer with either reader");
+        assert_eq!((plain.reads, plain.bytes_read), twice, "{host}");
+        assert_eq!((remembered.reads, remembered.bytes_read), once, "{host}");
+    }
 }

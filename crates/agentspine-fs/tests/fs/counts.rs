@@ -206,6 +206,40 @@ fn a_remembering_reader_opens_each_root_path_once() {
 }
 
 #[test]
+fn a_remembered_head_is_cut_from_what_the_run_read_and_a_longer_one_is_read() {
+    for backend in backends() {
+        let tree = Tree::new();
+        tree.file("AGENTS.md", b"0123456789");
+        let r = reader(backend).remembering_roots().remembering_reads();
+        let root = r.open_root(&tree.root).unwrap();
+        let head = root.read_head_remembered("AGENTS.md", 4).unwrap();
+        assert_eq!((head.bytes.as_slice(), head.identity.size), (&b"0123"[..], 10), "{backend:?}");
+        assert_eq!(r.counters().reads, 1, "{backend:?}");
+        // A shorter or equal head: cut from the remembered prefix, no call.
+        let before = r.counters();
+        assert_eq!(root.read_head_remembered("AGENTS.md", 2).unwrap().bytes, b"01", "{backend:?}");
+        assert_eq!(root.read_head_remembered("AGENTS.md", 4).unwrap().bytes, b"0123", "{backend:?}");
+        assert_eq!(r.counters(), before, "{backend:?}: nothing read, nothing counted");
+        // A longer head, or the whole file, is read (once) and remembered.
+        assert_eq!(root.read_head_remembered("AGENTS.md", 6).unwrap().bytes, b"012345", "{backend:?}");
+        assert_eq!(root.read_remembered("AGENTS.md", 1024).unwrap().bytes, b"0123456789", "{backend:?}");
+        assert_eq!(r.counters().reads, before.reads + 2, "{backend:?}");
+        // Now whole: any head, and the whole file again, without a call.
+        let before = r.counters();
+        assert_eq!(root.read_head_remembered("AGENTS.md", 64).unwrap().bytes, b"0123456789", "{backend:?}");
+        assert_eq!(root.read_head_remembered("AGENTS.md", 8).unwrap().bytes, b"01234567", "{backend:?}");
+        assert_eq!(root.read_remembered("AGENTS.md", 1024).unwrap().bytes, b"0123456789", "{backend:?}");
+        assert_eq!(r.counters(), before, "{backend:?}");
+        // Another reader reads each time.
+        let plain = reader(backend).remembering_roots();
+        let root = plain.open_root(&tree.root).unwrap();
+        root.read_head_remembered("AGENTS.md", 4).unwrap();
+        root.read_head_remembered("AGENTS.md", 4).unwrap();
+        assert_eq!(plain.counters().reads, 2, "{backend:?}");
+    }
+}
+
+#[test]
 fn a_reader_that_remembers_reads_reads_each_file_once_and_gives_that_version() {
     for backend in backends() {
         let tree = Tree::new();
