@@ -2,10 +2,12 @@
 //! the root down to the chain's end once each, fetching a candidate, and
 //! turning a reader refusal into a probe verdict.
 
-use agentspine_fs::{FsError, Root, Snapshot};
+use std::path::PathBuf;
+
+use agentspine_fs::{FsError, LinkTarget, Root, Snapshot};
 use sha2::{Digest, Sha256};
 
-use crate::resolution::Verdict;
+use crate::resolution::{Link, Part, Scope, Verdict};
 
 /// One directory of a chain: its path relative to the root (`""` for the
 /// root) and its handle, or why it could not be opened.
@@ -41,11 +43,71 @@ pub(crate) fn open_chain(root: &Root, names: &[String]) -> Vec<ChainDir> {
     out
 }
 
+/// A candidate read: the snapshot of the file, and where it led when the
+/// candidate is a link inside its root.
+#[derive(Debug, Clone)]
+pub(crate) struct Fetched {
+    pub(crate) snap: Snapshot,
+    pub(crate) link: Option<Link>,
+}
+
+impl std::ops::Deref for Fetched {
+    type Target = Snapshot;
+
+    fn deref(&self) -> &Snapshot {
+        &self.snap
+    }
+}
+
+impl Fetched {
+    /// A part made of this file, labelled as the candidate (`path`,
+    /// `label`), naming the file a link led to.
+    pub(crate) fn part(&self, scope: Scope, path: PathBuf, label: String, text: String) -> Part {
+        let mut part = crate::gather::part(scope, path, label, &self.snap, text);
+        part.link = self.link.clone();
+        part
+    }
+}
+
+/// Why a candidate was not read, and the file it links to when it is a
+/// link inside its root (the verdict is then that file's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NotRead {
+    pub(crate) verdict: Verdict,
+    pub(crate) link: Option<Link>,
+}
+
+impl From<Verdict> for NotRead {
+    fn from(verdict: Verdict) -> NotRead {
+        NotRead { verdict, link: None }
+    }
+}
+
+impl NotRead {
+    /// Whether the host itself would read something here that agentspine
+    /// refuses: a link out of the root or into `.git` (hosts follow every
+    /// link). A dangling or looping link, like a link to a directory, is
+    /// nothing to the host either.
+    pub(crate) fn host_reads_it(&self) -> bool {
+        matches!(
+            self.verdict,
+            Verdict::Symlink
+                | Verdict::LinkRefused {
+                    refusal: agentspine_fs::LinkRefusal::Outside | agentspine_fs::LinkRefusal::IntoGit,
+                    ..
+                }
+        )
+    }
+}
+
 /// The verdict for a candidate the reader refused.
 pub(crate) fn verdict_of(e: &FsError) -> Verdict {
     match e {
         FsError::NotFound { .. } => Verdict::Missing,
         FsError::Symlink { .. } => Verdict::Symlink,
+        FsError::Link { target, refusal, .. } => {
+            Verdict::LinkRefused { target: target.clone(), refusal: *refusal }
+        }
         FsError::NotRegular { kind, .. } | FsError::NotDirectory { kind, .. } => {
             Verdict::NotRegular { kind: *kind }
         }
@@ -64,14 +126,56 @@ pub(crate) fn verdict_of(e: &FsError) -> Verdict {
 /// chains one request resolves (a tool call's session and target chains,
 /// the memory index of both) share one version of each file, whole or
 /// cut ([`fetch_head`]).
-pub(crate) fn fetch(dir: &Root, name: &str, cap: u64) -> Result<Snapshot, Verdict> {
-    dir.read_remembered(name, cap).map_err(|e| verdict_of(&e))
+///
+/// A candidate that is a link inside the root `dir` was opened from is
+/// read as the hosts read it: the file it names
+/// ([`Root::follow_link`]), by that file's own path, under every rule of
+/// the reader. A link out of the root, dangling, looping or into `.git`
+/// is refused with [`Verdict::LinkRefused`].
+pub(crate) fn fetch(dir: &Root, name: &str, cap: u64) -> Result<Fetched, NotRead> {
+    match dir.read_remembered(name, cap) {
+        Ok(snap) => Ok(Fetched { snap, link: None }),
+        Err(FsError::Symlink { .. }) => fetch_linked(dir, name, |at, rel| at.read_remembered(rel, cap)),
+        Err(e) => Err(verdict_of(&e).into()),
+    }
 }
 
 /// Reads at most the first `limit` bytes of `name` in `dir`, remembered
-/// as [`fetch`] is.
-pub(crate) fn fetch_head(dir: &Root, name: &str, limit: u64) -> Result<Snapshot, Verdict> {
-    dir.read_head_remembered(name, limit).map_err(|e| verdict_of(&e))
+/// as [`fetch`] is, links inside the root included.
+pub(crate) fn fetch_head(dir: &Root, name: &str, limit: u64) -> Result<Fetched, NotRead> {
+    match dir.read_head_remembered(name, limit) {
+        Ok(snap) => Ok(Fetched { snap, link: None }),
+        Err(FsError::Symlink { .. }) => {
+            fetch_linked(dir, name, |at, rel| at.read_head_remembered(rel, limit))
+        }
+        Err(e) => Err(verdict_of(&e).into()),
+    }
+}
+
+/// The file the link `name` in `dir` names, read with `read` beneath `dir`
+/// when it lies there (so a file read both by its own name and through a
+/// link beside it is one remembered read), else beneath the top-level root.
+fn fetch_linked(
+    dir: &Root,
+    name: &str,
+    read: impl Fn(&Root, &str) -> Result<Snapshot, FsError>,
+) -> Result<Fetched, NotRead> {
+    let target: LinkTarget = dir.follow_link(name).map_err(|e| NotRead::from(verdict_of(&e)))?;
+    let top = dir.top();
+    let link =
+        Link { path: top.host_path().join(&target.path), target: target.path.clone(), hops: target.hops };
+    let within = match dir.prefix() {
+        "" => Some(target.path.as_str()),
+        prefix => target.path.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('/')),
+    };
+    let read = match within {
+        Some(rel) => read(dir, rel),
+        None => read(&top, &target.path),
+    };
+    match read {
+        Ok(snap) => Ok(Fetched { snap, link: Some(link) }),
+        Err(e) => Err(NotRead { verdict: verdict_of(&e), link: Some(link) }),
+    }
 }
 
 /// SHA-256 of bytes, lowercase hex.

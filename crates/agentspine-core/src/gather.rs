@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use agentspine_fs::Snapshot;
 
+use crate::chain::NotRead;
 use crate::chain::sha256_hex;
 use crate::resolution::{Cut, Part, Probe, Scope, Verdict};
 
@@ -15,13 +16,16 @@ pub(crate) struct Gather {
 }
 
 impl Gather {
-    /// Records a candidate that did not make it into the chain.
-    pub(crate) fn probe(&mut self, path: impl Into<String>, scope: Scope, verdict: Verdict) {
+    /// Records a candidate that did not make it into the chain (with the
+    /// file it links to, when it is a link inside its root).
+    pub(crate) fn probe(&mut self, path: impl Into<String>, scope: Scope, outcome: impl Into<NotRead>) {
+        let NotRead { verdict, link } = outcome.into();
         self.probes.push(Probe {
             path: path.into(),
             scope,
             verdict,
             host_differs: None,
+            link,
             imported_by: None,
             imported_at: None,
         });
@@ -32,22 +36,23 @@ impl Gather {
         &mut self,
         path: impl Into<String>,
         scope: Scope,
-        verdict: Verdict,
+        outcome: impl Into<NotRead>,
         note: String,
     ) {
-        self.probes.push(Probe {
-            path: path.into(),
-            scope,
-            verdict,
-            host_differs: Some(note),
-            imported_by: None,
-            imported_at: None,
-        });
+        self.probe(path, scope, outcome);
+        if let Some(probe) = self.probes.last_mut() {
+            probe.host_differs = Some(note);
+        }
     }
 
-    /// Adds a part (and its `included` probe).
+    /// Adds a part (and its `included` probe, which names the file a
+    /// link led to).
     pub(crate) fn include(&mut self, part: Part) {
-        self.probe(part.label.clone(), part.scope, Verdict::Included);
+        self.probe(
+            part.label.clone(),
+            part.scope,
+            NotRead { verdict: Verdict::Included, link: part.link.clone() },
+        );
         self.parts.push(part);
     }
 
@@ -103,6 +108,7 @@ pub(crate) fn part(scope: Scope, path: PathBuf, label: String, snapshot: &Snapsh
         sha256: sha256_hex(&snapshot.bytes),
         cut: None,
         imported_by: None,
+        link: None,
         code_imports: Vec::new(),
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use agentspine_fs::{Counters, FileKind};
+use agentspine_fs::{Counters, FileKind, LinkRefusal};
 use serde::Serialize;
 
 use crate::host::Host;
@@ -69,11 +69,29 @@ pub struct Part {
     pub cut: Option<Cut>,
     /// Label of the file whose `@` import brought this one in.
     pub imported_by: Option<String>,
+    /// Set when the candidate is a link inside its root: the file read in
+    /// its place (the text, bytes and digest above are that file's; the
+    /// path and label are the link's, as hosts show them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<Link>,
     /// `@path` tokens inside inline code or a code block of this file that
     /// look like imports, with their lines (1-based): the host expands
     /// none of them. Kept out of JSON; `check` reports them.
     #[serde(skip)]
     pub code_imports: Vec<(String, u64)>,
+}
+
+/// Where a candidate that is a link inside its root leads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Link {
+    /// The file the link names, relative to the root it lies beneath (the
+    /// project root, or the profile directory for a user file).
+    pub target: String,
+    /// Its absolute path.
+    pub path: PathBuf,
+    /// Links taken to reach it (2 for `CLAUDE.md -> AGENTS.md ->
+    /// .agents/AGENTS.md`).
+    pub hops: u32,
 }
 
 /// The outcome for one candidate that was probed.
@@ -91,8 +109,16 @@ pub enum Verdict {
         /// The winner's name.
         winner: String,
     },
-    /// A link; agentspine never follows links (the host itself would).
+    /// A link where agentspine never takes one (the host itself would).
     Symlink,
+    /// A link whose target agentspine does not read: out of the root,
+    /// dangling, looping, or into `.git`.
+    LinkRefused {
+        /// The link's text, as written.
+        target: String,
+        /// Why.
+        refusal: LinkRefusal,
+    },
     /// Above the project root: the host would read it; agentspine does not.
     OutsideRoot,
     /// Not a regular file.
@@ -156,6 +182,9 @@ impl fmt::Display for Verdict {
             Verdict::Empty => f.write_str("empty"),
             Verdict::ShadowedBy { winner } => write!(f, "shadowed-by {winner}"),
             Verdict::Symlink => f.write_str("symlink"),
+            Verdict::LinkRefused { target, refusal } => {
+                write!(f, "link-refused ({}: {target})", refusal.as_str())
+            }
             Verdict::OutsideRoot => f.write_str("outside-root"),
             Verdict::NotRegular { kind } => write!(f, "not-regular ({kind})"),
             Verdict::TooLarge { size, cap } => write!(f, "too-large ({size} bytes, cap {cap})"),
@@ -189,6 +218,10 @@ pub struct Probe {
     /// What the host itself would do differently, when it would.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_differs: Option<String>,
+    /// Set when the candidate is a link inside its root: the file looked
+    /// at in its place, to which the verdict applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<Link>,
     /// Label of the file whose `@` import named this candidate (kept out
     /// of JSON: `check` reads it to name the importing file).
     #[serde(skip)]

@@ -21,6 +21,8 @@ use crate::error::Code;
 /// - `reads`: `read` system calls on file contents, first reads only.
 /// - `bytes_read`: bytes those calls returned.
 /// - `stats`: `statx`/`fstat`/`fstatat` calls.
+/// - `readlinks`: `readlinkat` calls (a link's text read to find the file
+///   it names, never followed; see [`crate::Root::follow_link`]).
 /// - `dir_enumerations`: directories listed (one per [`crate::Root::list`]).
 /// - `dir_entries`: entries those listings returned to the reader.
 /// - `retries`: read attempts repeated because the file changed.
@@ -41,6 +43,8 @@ pub struct Counters {
     pub bytes_read: u64,
     /// `statx`/`fstat`/`fstatat` system calls.
     pub stats: u64,
+    /// `readlinkat` system calls.
+    pub readlinks: u64,
     /// Directories enumerated.
     pub dir_enumerations: u64,
     /// Directory entries seen while enumerating.
@@ -137,6 +141,7 @@ impl std::ops::Sub for Counters {
             reads: self.reads.saturating_sub(earlier.reads),
             bytes_read: self.bytes_read.saturating_sub(earlier.bytes_read),
             stats: self.stats.saturating_sub(earlier.stats),
+            readlinks: self.readlinks.saturating_sub(earlier.readlinks),
             dir_enumerations: self.dir_enumerations.saturating_sub(earlier.dir_enumerations),
             dir_entries: self.dir_entries.saturating_sub(earlier.dir_entries),
             retries: self.retries.saturating_sub(earlier.retries),
@@ -154,6 +159,7 @@ pub(crate) struct LiveCounters {
     pub(crate) reads: AtomicU64,
     pub(crate) bytes_read: AtomicU64,
     pub(crate) stats: AtomicU64,
+    pub(crate) readlinks: AtomicU64,
     pub(crate) dir_enumerations: AtomicU64,
     pub(crate) dir_entries: AtomicU64,
     pub(crate) retries: AtomicU64,
@@ -182,6 +188,7 @@ impl LiveCounters {
             reads: load(&self.reads),
             bytes_read: load(&self.bytes_read),
             stats: load(&self.stats),
+            readlinks: load(&self.readlinks),
             dir_enumerations: load(&self.dir_enumerations),
             dir_entries: load(&self.dir_entries),
             retries: load(&self.retries),

@@ -197,6 +197,18 @@ pub enum FsError {
         /// The file's link count.
         links: u64,
     },
+    /// A link whose target is not read (see [`crate::Root::follow_link`]):
+    /// code `escape` when it leads out of the root or into `.git`,
+    /// `not-found` when it dangles, `symlink` for a loop.
+    #[error("{path}: refused: {refusal} (it points to {target:?})")]
+    Link {
+        /// Path relative to the root.
+        path: String,
+        /// The text of the link at `path`, as written.
+        target: String,
+        /// Why.
+        refusal: crate::link::LinkRefusal,
+    },
     /// See [`Code::Io`].
     // The cause is in the message, not also a `source()`: a chain
     // printed with its causes (`{:#}`) would say it twice.
@@ -227,6 +239,11 @@ impl FsError {
             FsError::Io { .. } => Code::Io,
             FsError::MountCrossing { .. } => Code::MountCrossing,
             FsError::HardLink { .. } => Code::HardLink,
+            FsError::Link { refusal, .. } => match refusal {
+                crate::link::LinkRefusal::Outside | crate::link::LinkRefusal::IntoGit => Code::Escape,
+                crate::link::LinkRefusal::Dangling => Code::NotFound,
+                crate::link::LinkRefusal::Loop => Code::Symlink,
+            },
         }
     }
 
@@ -246,7 +263,8 @@ impl FsError {
             | FsError::InvalidPath { path, .. }
             | FsError::Io { path, .. }
             | FsError::MountCrossing { path }
-            | FsError::HardLink { path, .. } => path,
+            | FsError::HardLink { path, .. }
+            | FsError::Link { path, .. } => path,
         }
     }
 }

@@ -47,6 +47,11 @@
 //!    at the last name itself ([`Root::stat`]) opens nothing and reports
 //!    what is mounted there. The root's *own* path may contain links and
 //!    mount points: it is chosen by the user, never by a model.
+//!    A link is never traversed, but [`Root::follow_link`] says which file
+//!    of the root a link inside it names (its text read with `readlinkat`,
+//!    resolved one name at a time, never above the top-level root, never
+//!    into `.git`, at most [`MAX_LINK_HOPS`] links), so that a caller can
+//!    read that file by its own path under every rule here.
 //! 3. **Nothing is opened before it is checked.** The last name is first
 //!    taken with `O_PATH | O_NOFOLLOW` (no driver's `open` runs, a FIFO's
 //!    open neither blocks nor wakes a writer) and looked at with `statx`:
@@ -176,6 +181,7 @@ mod counters;
 mod detach;
 mod error;
 mod identity;
+mod link;
 mod listing;
 mod path;
 mod private;
@@ -198,6 +204,7 @@ pub use detach::{
 };
 pub use error::{Code, FsError, Result};
 pub use identity::{FileKind, Identity, Metadata, Snapshot};
+pub use link::{LinkRefusal, LinkTarget, MAX_LINK_HOPS};
 pub use listing::{Entry, Listing};
 pub use private::{PrivateDir, PrivateEntry};
 pub use read::RACY_WINDOW;

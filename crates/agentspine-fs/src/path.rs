@@ -63,6 +63,22 @@ impl<'a> RelPath<'a> {
     }
 }
 
+/// Reduces an absolute path lexically (`.` dropped, `..` pops, never above
+/// `/`), touching nothing.
+pub(crate) fn lexical_absolute(path: &Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::from("/");
+    for component in path.components() {
+        match component {
+            std::path::Component::Normal(name) => out.push(name),
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Joins names with `/` into one path for `openat2`.
 #[cfg(target_os = "linux")]
 pub(crate) fn join(names: &[&OsStr]) -> Vec<u8> {

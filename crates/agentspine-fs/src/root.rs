@@ -28,6 +28,17 @@ pub struct Root {
     prefix: String,
     /// The root's mount, under the walk backend (see `sys`).
     mount: Option<Mount>,
+    /// The top-level root this one was opened from (itself for a root
+    /// opened by [`Reader::open_root`]): where a link's target must lie
+    /// (see [`Root::follow_link`]).
+    pub(crate) top: Arc<Top>,
+}
+
+/// The handle and host path of a top-level root, shared by every subdirectory
+/// opened beneath it.
+pub(crate) struct Top {
+    pub(crate) fd: Arc<OwnedFd>,
+    pub(crate) host_path: Arc<HostPath>,
 }
 
 /// A regular file opened for reading beneath a root ([`Root::open`]), with
@@ -72,7 +83,7 @@ impl HostPath {
         })
     }
 
-    fn get(&self) -> &Path {
+    pub(crate) fn get(&self) -> &Path {
         self.found.get_or_init(|| match &self.from {
             Origin::Opened { fd, asked } => canonical_path(fd).unwrap_or_else(|| asked.clone()),
             Origin::Below { parent, rel } => parent.get().join(rel),
@@ -119,7 +130,24 @@ impl Root {
         prefix: String,
         mount: Option<Mount>,
     ) -> Root {
-        Root { reader, fd, host_path, prefix, mount }
+        let top = Arc::new(Top { fd: Arc::clone(&fd), host_path: Arc::clone(&host_path) });
+        Root { reader, fd, host_path, prefix, mount, top }
+    }
+
+    /// The root this one was opened from ([`Reader::open_root`]), or this
+    /// root itself when it is top-level. Shares the reader.
+    pub fn top(&self) -> Root {
+        if self.prefix.is_empty() {
+            return self.clone();
+        }
+        Root {
+            reader: self.reader.clone(),
+            fd: Arc::clone(&self.top.fd),
+            host_path: Arc::clone(&self.top.host_path),
+            prefix: String::new(),
+            mount: self.mount,
+            top: Arc::clone(&self.top),
+        }
     }
 
     /// The host path, shared (for a reader that remembers this root).
@@ -347,7 +375,14 @@ impl Root {
                 found: std::sync::OnceLock::new(),
                 from: Origin::Below { parent: Arc::clone(&self.host_path), rel: reduced },
             });
-            Ok(Root::new(self.reader.clone(), Arc::new(fd), host_path, prefix, self.mount))
+            Ok(Root {
+                reader: self.reader.clone(),
+                fd: Arc::new(fd),
+                host_path,
+                prefix,
+                mount: self.mount,
+                top: Arc::clone(&self.top),
+            })
         })
     }
 

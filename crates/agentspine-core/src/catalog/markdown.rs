@@ -86,7 +86,7 @@ pub(crate) fn discover(
     });
     sources.extend(found);
     resolution.gaps.extend(gaps);
-    if let Some(bound) = stopped {
+    if let Some(bound) = stopped.map(|s| s.bound) {
         resolution.warnings.push(bounded_truncated(bound));
         resolution.gaps.push(Gap {
             what: bound.to_owned(),

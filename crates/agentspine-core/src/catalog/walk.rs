@@ -39,33 +39,64 @@ pub(crate) fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") }
 }
 
-/// Walks `root` (whose host path is `root_path`). Returns the bound that
-/// stopped it (the visitor's own `Break`, the deadline or the entry
-/// bound), or `None` when the whole tree was walked.
+/// Where a walk stopped: the bound, and the directories (relative to the
+/// root) it had still to list, whose subtrees it never saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Stopped {
+    pub(crate) bound: &'static str,
+    pub(crate) unvisited: Vec<String>,
+}
+
+/// Walks `root` (whose host path is `root_path`). Returns where the bound
+/// that stopped it (the visitor's own `Break`, the deadline or the entry
+/// bound) left it, or `None` when the whole tree was walked.
 pub(crate) fn walk(
     root: &Root,
     root_path: &Path,
     mut visit: impl FnMut(Step<'_>) -> ControlFlow<&'static str>,
-) -> Option<&'static str> {
+) -> Option<Stopped> {
     let ignore = gitignore(root, root_path);
     let ignores =
         |rel: &str, is_dir: bool| ignore.matched_path_or_any_parents(root_path.join(rel), is_dir).is_ignore();
     let mut entries = 0usize;
     let mut queue: VecDeque<String> = VecDeque::from([String::new()]);
+    // The directories a stop leaves unseen: the current listing's own
+    // subdirectories (and itself, when its listing was cut), then the queue.
+    let stop = |bound, queue: VecDeque<String>, pending: Vec<String>| {
+        let mut unvisited: Vec<String> = pending;
+        for dir in queue {
+            if !unvisited.contains(&dir) {
+                unvisited.push(dir);
+            }
+        }
+        Some(Stopped { bound, unvisited })
+    };
     while let Some(dir) = queue.pop_front() {
         let listing = match root.list(if dir.is_empty() { "." } else { &dir }, MAX_ENTRIES - entries) {
             Ok(listing) => listing,
-            Err(e) if e.code() == Code::Deadline => return Some(DEADLINE_BOUND),
+            Err(e) if e.code() == Code::Deadline => {
+                queue.push_front(dir);
+                return stop(DEADLINE_BOUND, queue, Vec::new());
+            }
             Err(e) => {
                 if let ControlFlow::Break(bound) = visit(Step::Unlisted { dir: &dir, code: e.code() }) {
-                    return Some(bound);
+                    return stop(bound, queue, Vec::new());
                 }
                 continue;
             }
         };
         entries += listing.entries.len() + listing.hidden.len() + listing.symlinks.len();
+        let subdirs = || -> Vec<String> {
+            listing
+                .entries
+                .iter()
+                .filter(|e| e.kind == FileKind::Directory)
+                .map(|e| join(&dir, &e.name))
+                .filter(|rel| !ignores(rel, true))
+                .collect()
+        };
         if let ControlFlow::Break(bound) = visit(Step::Listed { dir: &dir, listing: &listing }) {
-            return Some(bound);
+            return stop(bound, queue, subdirs());
         }
         for entry in &listing.entries {
             let rel = join(&dir, &entry.name);
@@ -81,11 +112,16 @@ pub(crate) fn walk(
                 continue;
             }
             if let ControlFlow::Break(bound) = visit(Step::File { rel, kind: entry.kind }) {
-                return Some(bound);
+                return stop(bound, queue, subdirs());
             }
         }
         if listing.truncated || entries >= MAX_ENTRIES {
-            return Some(ENTRIES_BOUND);
+            let mut pending = subdirs();
+            if listing.truncated {
+                // The rest of this directory's own entries were never seen.
+                pending.insert(0, dir.clone());
+            }
+            return stop(ENTRIES_BOUND, queue, pending);
         }
     }
     None

@@ -1,6 +1,8 @@
 //! The directories a check looks at: the root, and each directory the
-//! catalog's bounded walk ([`crate::catalog::walk`]) finds holding an
-//! instruction file name or a `.claude` directory, with the same bounds
+//! catalog's bounded walk ([`crate::catalog::walk`]) finds holding a name
+//! one of the checked hosts reads (by default or by the user's
+//! configuration: Gemini's `context.fileName`, Codex's fallback names), a
+//! link of such a name, or a `.claude` directory, with the same bounds
 //! (8,192 entries, the deadline, 240 files) and the same
 //! `bounded-truncated` rule. The walk also keeps the names of the files it
 //! saw, for `.claude/rules` whose `paths:` must match one.
@@ -14,9 +16,11 @@ use agentspine_fs::{FileKind, Root};
 use crate::catalog::markdown::{FILES_BOUND, MAX_FILES};
 use crate::catalog::walk::{Step, join, walk};
 
-/// Names that make a directory worth checking: every instruction file
-/// name a modelled host probes in a project directory.
-const NAMES: [&str; 6] =
+/// The names whose presence a host's rules never probing them is worth a
+/// `never-read` finding: the AGENTS.md and CLAUDE.md families, which
+/// repositories write for more than one host. Other names (`GEMINI.md`, a
+/// configured fallback) make their directory checked, nothing more.
+pub(crate) const SHARED_NAMES: [&str; 6] =
     ["AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD", "CLAUDE.local.md"];
 
 /// What the walk found.
@@ -28,10 +32,13 @@ pub(crate) struct Discovered {
     /// Per directory (`.` for the root), the instruction names present and
     /// what each is (`None`: a link).
     pub(crate) present: BTreeMap<String, BTreeMap<String, Option<FileKind>>>,
+    /// Each link of an instruction name the walk saw (by label) and the
+    /// file it names when that lies inside the root.
+    pub(crate) links: BTreeMap<String, Option<String>>,
     /// Files the walk saw (not ignored), relative to the root.
     pub(crate) files: Vec<String>,
-    /// The bound that stopped the walk, if one did.
-    pub(crate) bound: Option<&'static str>,
+    /// Where a bound stopped the walk, if one did.
+    pub(crate) stopped: Option<crate::catalog::walk::Stopped>,
 }
 
 impl Discovered {
@@ -46,17 +53,21 @@ fn shown(dir: &str) -> String {
     if dir.is_empty() { ".".to_owned() } else { dir.to_owned() }
 }
 
-pub(crate) fn discover(root: &Root, root_path: &Path, extra: &[String]) -> Discovered {
+/// Walks the tree for directories holding any of `names` (with
+/// [`SHARED_NAMES`] always among them).
+pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &[String]) -> Discovered {
+    let mut wanted: std::collections::BTreeSet<&str> = SHARED_NAMES.into_iter().collect();
+    wanted.extend(names.iter().map(String::as_str).filter(|n| *n != ".claude"));
     let mut found = Discovered { dirs: vec![".".to_owned()], ..Discovered::default() };
     let mut taken = 0usize;
-    let bound = walk(root, root_path, |step| {
+    let stopped = walk(root, root_path, |step| {
         if let Step::File { rel, .. } = &step {
             found.files.push(rel.clone());
         }
         let Step::Listed { dir, listing } = step else { return ControlFlow::Continue(()) };
         let mut here: BTreeMap<String, Option<FileKind>> = BTreeMap::new();
         for entry in &listing.entries {
-            if NAMES.contains(&entry.name.as_str()) {
+            if wanted.contains(entry.name.as_str()) {
                 here.insert(entry.name.clone(), Some(entry.kind));
             }
         }
@@ -66,8 +77,11 @@ pub(crate) fn discover(root: &Root, root_path: &Path, extra: &[String]) -> Disco
             }
         }
         for name in &listing.symlinks {
-            if NAMES.contains(&name.as_str()) || name == ".claude" {
+            if wanted.contains(name.as_str()) || name == ".claude" {
                 here.insert(name.clone(), None);
+                let link = label(&shown(dir), name);
+                let target = root.follow_link(&link).ok().map(|t| t.path);
+                found.links.insert(link, target);
             }
         }
         if here.is_empty() {
@@ -81,7 +95,7 @@ pub(crate) fn discover(root: &Root, root_path: &Path, extra: &[String]) -> Disco
         found.present.insert(name, here);
         if taken > MAX_FILES { ControlFlow::Break(FILES_BOUND) } else { ControlFlow::Continue(()) }
     });
-    found.bound = bound;
+    found.stopped = stopped;
     for dir in extra {
         let name = shown(dir.trim_end_matches('/'));
         if !found.dirs.contains(&name) {

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use agentspine_fs::FileKind;
+use agentspine_fs::{FileKind, LinkRefusal};
 
 use super::discover::{Discovered, label};
 use super::{Finding, Kind, Severity, Silence};
@@ -158,6 +158,44 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                 differs.unwrap_or_else(|| format!("{name} follows this link and reads its target")),
             )
             .agentspine("agentspine never follows a link: the file is left out"),
+            Verdict::LinkRefused { target, refusal: LinkRefusal::Outside } => Raw::new(
+                Kind::Symlink,
+                Some(host),
+                path,
+                format!("{name} follows this link out of the repository (to {target}) and sends what it finds there"),
+            )
+            .agentspine("agentspine never reads through a link out of the project: the file is left out"),
+            Verdict::LinkRefused { target, refusal: LinkRefusal::IntoGit } => Raw::new(
+                Kind::Symlink,
+                Some(host),
+                path,
+                format!("{name} follows this link into the repository's .git directory (to {target}) and sends that file"),
+            )
+            .agentspine("agentspine never reads inside .git: the file is left out"),
+            Verdict::LinkRefused { target, refusal } => Raw::new(
+                Kind::LinkBroken,
+                None,
+                path,
+                match refusal {
+                    LinkRefusal::Loop => format!(
+                        "the link ({target}) leads through more than {} links without reaching a file: no host reads anything here",
+                        agentspine_fs::MAX_LINK_HOPS
+                    ),
+                    _ => format!("the link leads to nothing ({target}): no host reads anything here"),
+                },
+            ),
+            Verdict::Included if probe.link.is_some() => {
+                let target = probe.link.as_ref().map(|l| l.target.as_str()).unwrap_or_default();
+                Raw::new(
+                    Kind::LinkInside,
+                    None,
+                    path,
+                    format!(
+                        "a link to {target}, inside the project: every host that reads this name sends {target}'s text under this name"
+                    ),
+                )
+                .agentspine(format!("agentspine reads {target} by its own path, as the hosts do"))
+            }
             Verdict::HardLink => Raw::new(
                 Kind::HardLink,
                 Some(host),
@@ -226,7 +264,11 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                 let winner_label = if dir_of.is_empty() { winner.clone() } else { format!("{dir_of}/{winner}") };
                 // A blank winner's siblings are `shadowed-by-empty` (below).
                 let blank = chain.probes.iter().any(|p| p.path == winner_label && p.verdict == Verdict::Empty);
-                if probe.scope == Scope::Project && !blank && is_present(found, &probe.path) {
+                if probe.scope == Scope::Project
+                    && !blank
+                    && is_present(found, &probe.path)
+                    && !sent_anyway(chain, found, &probe.path)
+                {
                     sink.add(
                         Raw::new(
                             Kind::NeverRead,
@@ -318,6 +360,19 @@ pub(crate) fn code_imports(chain: &Resolution, dir: &str, sink: &mut Sink) {
     }
 }
 
+/// Whether the host sends the file `label` names under another name: the
+/// file itself through a link to it (`CLAUDE.md -> AGENTS.md`: Claude Code
+/// never probes AGENTS.md, but sends it), or, when `label` is a link, the
+/// file it names (Codex sends AGENTS.md, and so the text of CLAUDE.md).
+fn sent_anyway(chain: &Resolution, found: &Discovered, label: &str) -> bool {
+    let file = match found.links.get(label) {
+        Some(Some(target)) => target.as_str(),
+        Some(None) => return false,
+        None => label,
+    };
+    chain.parts.iter().any(|p| p.label == file || p.link.as_ref().is_some_and(|l| l.target == file))
+}
+
 /// Whether the discovery saw the file a probe names.
 fn is_present(found: &Discovered, probe_path: &str) -> bool {
     let (dir, name) = probe_path.rsplit_once('/').unwrap_or((".", probe_path));
@@ -352,11 +407,13 @@ fn shadowed_by_empty(chain: &Resolution, at: usize, dir: &str, found: &Discovere
 /// Instruction files in `dir` that the host's rules never looked at.
 fn never_probed(chain: &Resolution, dir: &str, found: &Discovered, sink: &mut Sink) {
     for (name, kind) in found.names_in(dir) {
-        if !matches!(kind, Some(FileKind::File) | None) {
+        if !matches!(kind, Some(FileKind::File) | None)
+            || !super::discover::SHARED_NAMES.contains(&name.as_str())
+        {
             continue;
         }
         let label = label(dir, name);
-        if chain.probes.iter().any(|p| p.path == label) {
+        if chain.probes.iter().any(|p| p.path == label) || sent_anyway(chain, found, &label) {
             continue;
         }
         sink.add(

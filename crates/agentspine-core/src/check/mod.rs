@@ -131,8 +131,15 @@ pub enum Kind {
     RulesPathsUnmatched,
     /// A `.claude/rules` file whose frontmatter does not parse.
     RulesFrontmatterMalformed,
-    /// A link: the host follows it, out of the repository if it points there.
+    /// A link out of the repository (or into `.git`): the host follows
+    /// it, agentspine does not.
     Symlink,
+    /// A link to another file of the repository: every host that reads the
+    /// name reads that file, and so does agentspine.
+    LinkInside,
+    /// A link to nothing, or a chain of links that never ends: the host
+    /// reads nothing there.
+    LinkBroken,
     /// A file with more than one name.
     HardLink,
     /// Not a regular file (a FIFO, a device, a directory).
@@ -173,6 +180,8 @@ impl Kind {
             Kind::RulesPathsUnmatched => "rules-paths-unmatched",
             Kind::RulesFrontmatterMalformed => "rules-frontmatter-malformed",
             Kind::Symlink => "symlink",
+            Kind::LinkInside => "link-inside",
+            Kind::LinkBroken => "link-broken",
             Kind::HardLink => "hard-link",
             Kind::SpecialFile => "special-file",
             Kind::MountCrossing => "mount-crossing",
@@ -186,7 +195,7 @@ impl Kind {
     }
 
     /// Every kind, in the order they are documented.
-    pub const ALL: [Kind; 25] = [
+    pub const ALL: [Kind; 27] = [
         Kind::BudgetCut,
         Kind::BudgetDropped,
         Kind::MemoryCut,
@@ -203,6 +212,8 @@ impl Kind {
         Kind::RulesPathsUnmatched,
         Kind::RulesFrontmatterMalformed,
         Kind::Symlink,
+        Kind::LinkInside,
+        Kind::LinkBroken,
         Kind::HardLink,
         Kind::SpecialFile,
         Kind::MountCrossing,
@@ -232,6 +243,7 @@ impl Kind {
             | Kind::ImportMissing
             | Kind::RulesPathsUnmatched
             | Kind::RulesFrontmatterMalformed
+            | Kind::LinkBroken
             | Kind::SpecialFile
             | Kind::MountCrossing
             | Kind::Unreadable
@@ -241,6 +253,7 @@ impl Kind {
             | Kind::ImportLimit
             | Kind::ImportInCode
             | Kind::AboveRoot
+            | Kind::LinkInside
             | Kind::MemoryLinkUnselectable
             | Kind::BoundedTruncated => Severity::Note,
         }
@@ -369,6 +382,33 @@ impl CheckError {
     }
 }
 
+/// The `bounded-truncated` message: the bound, and the subtrees it left
+/// unchecked (the first ten, then how many more).
+fn unchecked(stopped: &crate::catalog::walk::Stopped) -> String {
+    const SHOWN: usize = 10;
+    let bound = stopped.bound;
+    let mut dirs: Vec<String> = stopped
+        .unvisited
+        .iter()
+        .take(SHOWN)
+        .map(|d| if d.is_empty() { "./".to_owned() } else { format!("{d}/") })
+        .collect();
+    if stopped.unvisited.len() > SHOWN {
+        dirs.push(format!("and {} more", stopped.unvisited.len() - SHOWN));
+    }
+    if dirs.is_empty() {
+        format!(
+            "the discovery of instruction files stopped at its {bound} bound; directories beyond it are not checked"
+        )
+    } else {
+        format!(
+            "the discovery of instruction files stopped at its {bound} bound; these subtrees are not checked: {} \
+             (check them with --paths)",
+            dirs.join(", ")
+        )
+    }
+}
+
 /// Runs a check (through [`Resolver::check`]).
 pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Check, CheckError> {
     let reader = resolver.reader();
@@ -390,15 +430,14 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
             Err(_) => return Err(CheckError::PathOutsideRoot { path: path.clone(), root: root_path }),
         }
     }
-    let found = discover::discover(&root, &root_path, &extra);
+    let mut names: Vec<String> = Vec::new();
+    for host in &request.hosts {
+        names.extend(crate::hosts::instruction_names(*host, resolver.env(), reader, &root_path));
+    }
+    let found = discover::discover(&root, &root_path, &names, &extra);
     let mut sink = findings::Sink::default();
-    if let Some(bound) = found.bound {
-        sink.add(
-            findings::Raw::new(Kind::BoundedTruncated, None, ".", format!(
-                "the discovery of instruction files stopped at its {bound} bound; directories beyond it are not checked"
-            )),
-            None,
-        );
+    if let Some(stopped) = &found.stopped {
+        sink.add(findings::Raw::new(Kind::BoundedTruncated, None, ".", unchecked(stopped)), None);
     }
     let mut resolutions: Vec<(Host, String, crate::Resolution)> = Vec::new();
     for host in &request.hosts {

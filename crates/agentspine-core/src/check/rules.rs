@@ -67,7 +67,7 @@ pub(crate) fn check(root: &Root, root_path: &Path, chain: &Resolution, found: &D
         if found.files.iter().any(|f| paths_match(&base, &patterns, &root_path.join(f))) {
             continue;
         }
-        let seen = if found.bound.is_some() { " the bounded discovery saw" } else { "" };
+        let seen = if found.stopped.is_some() { " the bounded discovery saw" } else { "" };
         sink.add(
             Raw::new(
                 Kind::RulesPathsUnmatched,

@@ -22,7 +22,7 @@ use agentspine_fs::Reader;
 use crate::chain::{FILE_CAP, fetch, fetch_head};
 use crate::config::{parse_toml, read_config, wrong_type};
 use crate::env::Environment;
-use crate::gather::{Gather, part};
+use crate::gather::Gather;
 use crate::locate::{Located, find_marked_root, tilde};
 use crate::resolution::{Cut, Part, Scope, Verdict, Warning};
 use crate::text::lenient_utf8;
@@ -177,16 +177,16 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
                 continue;
             }
             match fetch_head(handle, name, remaining) {
-                Err(Verdict::Symlink) => {
+                Err(not_read) if not_read.host_reads_it() => {
                     winner = Some(name);
                     gather.probe_differs(
                         label,
                         Scope::Project,
-                        Verdict::Symlink,
+                        not_read,
                         "Codex follows this link and reads its target; agentspine does not".to_owned(),
                     );
                 }
-                Err(verdict) => gather.probe(label, Scope::Project, verdict),
+                Err(not_read) => gather.probe(label, Scope::Project, not_read),
                 Ok(snap) => {
                     winner = Some(name);
                     let text = lenient_utf8(&snap.bytes);
@@ -196,7 +196,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
                     }
                     remaining -= snap.bytes.len() as u64;
                     let path = located.root_path.join(&label);
-                    let mut p = part(Scope::Project, path, label.clone(), &snap, text);
+                    let mut p = snap.part(Scope::Project, path, label.clone(), text);
                     if (snap.bytes.len() as u64) < snap.identity.size {
                         let cut = Cut { kept: snap.bytes.len() as u64, total: snap.identity.size };
                         p.cut = Some(cut);
@@ -232,7 +232,7 @@ fn global(reader: &Reader, env: &Environment, home: &Path, gather: &mut Gather) 
                     gather.probe(label, Scope::User, Verdict::Empty);
                 } else {
                     found = true;
-                    gather.include(part(Scope::User, path, label, &snap, text));
+                    gather.include(snap.part(Scope::User, path, label, text));
                 }
             }
         }

@@ -16,7 +16,7 @@
 
 use crate::chain::{FILE_CAP, fetch};
 use crate::env::Environment;
-use crate::gather::{Gather, part};
+use crate::gather::Gather;
 use crate::locate::{Located, tilde};
 use crate::resolution::{Part, Scope, Verdict};
 use crate::text::{prefix_on_char_boundary, strip_bom};
@@ -43,7 +43,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, with_global: bool, g
                 Err(verdict) => gather.probe(label, Scope::User, verdict),
                 Ok(snap) => match clean(&snap.bytes) {
                     text if text.is_empty() => gather.probe(label, Scope::User, Verdict::Empty),
-                    text => gather.include(part(Scope::User, path, label, &snap, text)),
+                    text => gather.include(snap.part(Scope::User, path, label, text)),
                 },
             },
         }
@@ -72,7 +72,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, with_global: bool, g
                     text => {
                         winner = Some(name);
                         let path = located.root_path.join(&label);
-                        gather.include(part(Scope::Project, path, label, &snap, text));
+                        gather.include(snap.part(Scope::Project, path, label, text));
                     }
                 },
             }

@@ -113,6 +113,30 @@ pub(crate) fn render(resolution: &Resolution) -> String {
     }
 }
 
+/// The file names `host` reads in a project directory, by default and by
+/// the user's configuration (Codex's fallback names, Gemini's
+/// `context.fileName` as a session at `root` sees it), with Claude Code's
+/// `.claude` directory: what makes a directory worth checking.
+pub(crate) fn instruction_names(host: Host, env: &Environment, reader: &Reader, root: &Path) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let names: Vec<String> = match host {
+        Host::Codex => {
+            let config = codex::load_config(reader, env, &mut warnings);
+            let mut names = vec!["AGENTS.override.md".to_owned(), "AGENTS.md".to_owned()];
+            names.extend(config.fallback_filenames);
+            names
+        }
+        Host::Claude => ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".claude"].map(str::to_owned).to_vec(),
+        Host::Gemini => gemini::load_settings(reader, env, root, &mut warnings).names,
+        Host::Pi => pi::current::PROFILE.candidates.iter().map(|n| (*n).to_owned()).collect(),
+        Host::Pi073 => pi::v0_73::PROFILE.candidates.iter().map(|n| (*n).to_owned()).collect(),
+        Host::Desktop | Host::Generic => {
+            ["AGENTS.override.md", "AGENTS.md", "CLAUDE.md", ".claude"].map(str::to_owned).to_vec()
+        }
+    };
+    names
+}
+
 /// Binds a request to its project root under its host's rule (explicit
 /// root, Codex's root markers, or the git rule), without resolving a chain.
 pub(crate) fn bind(

@@ -185,10 +185,16 @@ fn links_hard_links_and_special_files_with_each_hosts_verdict() {
     );
     let safety: Vec<bool> = c.findings.iter().map(|f| f.safety).collect();
     assert_eq!(safety, vec![true, true, true, true, true, false]);
-    assert_eq!(c.findings[1].message, "Codex follows this link and reads its target; agentspine does not");
+    assert_eq!(
+        c.findings[1].message,
+        format!(
+            "Codex follows this link out of the repository (to {}) and sends what it finds there",
+            outside.display()
+        )
+    );
     assert_eq!(
         c.findings[1].agentspine.as_deref(),
-        Some("agentspine never follows a link: the file is left out")
+        Some("agentspine never reads through a link out of the project: the file is left out")
     );
     assert_eq!(c.findings[1].dirs, vec![".", "fifo", "pkg"]);
 }
@@ -233,12 +239,20 @@ fn silencing_by_id_and_path_never_silences_a_safety_finding() {
     let silence = Silence::parse(&file, text).unwrap();
     let loud = check(&p, &[Host::Claude]);
     let quiet = run(&p, &[Host::Claude], silence);
+    // A link inside the project is a note that may be silenced; a link out
+    // of it is a safety finding that never is.
     assert_eq!(
         found(&loud),
-        vec![row("never-read", "claude", "AGENTS.md", None), row("symlink", "claude", "pkg/CLAUDE.md", None)]
+        vec![row("never-read", "claude", "AGENTS.md", None), row("link-inside", "-", "pkg/CLAUDE.md", None)]
     );
-    assert_eq!(found(&quiet), vec![row("symlink", "claude", "pkg/CLAUDE.md", None)]);
+    assert_eq!(found(&quiet), vec![row("link-inside", "-", "pkg/CLAUDE.md", None)]);
     assert_eq!((loud.summary.silenced, quiet.summary.silenced), (0, 1));
+    let outside = p.dir.path().join("outside.md");
+    std::fs::write(&outside, "outside\n").unwrap();
+    p.symlink("out/CLAUDE.md", &outside);
+    let silence = Silence::parse(&file, "[[check.silence]]\nid = \"symlink\"\npath = \"*\"\n").unwrap();
+    let quiet = run(&p, &[Host::Claude], silence);
+    assert!(found(&quiet).contains(&row("symlink", "claude", "out/CLAUDE.md", None)));
     let bad = Silence::parse(&file, "[[check.silence]]\nid = \"never-read\"\n").unwrap_err();
     assert_eq!(
         bad.to_string(),
@@ -259,7 +273,8 @@ fn the_discovery_stops_at_the_catalogs_entry_bound() {
     assert_eq!(c.dirs, vec!["."], "zz/ lies beyond the bound");
     assert_eq!(
         c.findings[0].message,
-        "the discovery of instruction files stopped at its 8,192-entry bound; directories beyond it are not checked"
+        "the discovery of instruction files stopped at its 8,192-entry bound; these subtrees are not checked: \
+         many/, zz/ (check them with --paths)"
     );
 }
 
@@ -314,4 +329,48 @@ fn the_cost_follows_the_instruction_files_not_the_tree() {
     expected.opens += 3;
     expected.refusals.not_found += 1;
     assert_eq!(extra(&b), expected);
+}
+
+/// A monorepo whose only instruction files are `GEMINI.md`: every
+/// directory holding one is checked, and a configured name too.
+#[test]
+fn gemini_only_directories_are_each_checked() {
+    let p = Project::git();
+    p.file("GEMINI.md", "root\n").file("apps/web/GEMINI.md", "web\n").file("libs/ui/GEMINI.md", "ui\n");
+    p.file("tools/CONTEXT.md", "configured\n");
+    let c = check(&p, &[Host::Gemini]);
+    assert_eq!(c.dirs, vec![".", "apps/web", "libs/ui"]);
+    assert_eq!(found(&c), vec![], "nothing is lost: Gemini reads each one");
+    p.home_file(".gemini/settings.json", "{\"context\": {\"fileName\": [\"GEMINI.md\", \"CONTEXT.md\"]}}\n");
+    let c = check(&p, &[Host::Gemini]);
+    assert_eq!(c.dirs, vec![".", "tools", "apps/web", "libs/ui"], "breadth first");
+    // Codex never probes GEMINI.md: a name of one host alone is not worth
+    // a `never-read` for the others.
+    let c = check(&p, &[Host::Codex, Host::Gemini]);
+    assert_eq!(found(&c), vec![]);
+}
+
+/// A repository whose links all stay inside it: notes only, never an
+/// error (so `check --deny error` passes), and the byte figures count
+/// what the hosts send through the links.
+#[test]
+fn links_inside_the_repository_are_notes_and_count_their_bytes() {
+    let p = Project::git();
+    p.file("AGENTS.md", lines(100, 'r')).symlink("CLAUDE.md", "AGENTS.md");
+    p.file(".agents/pkg.md", lines(20, 'p')).symlink("pkg/AGENTS.md", "../.agents/pkg.md");
+    p.symlink("pkg/CLAUDE.md", "AGENTS.md");
+    let hosts = [Host::Codex, Host::Claude, Host::Pi];
+    let c = check(&p, &hosts);
+    assert!(!c.has_at_least(agentspine_core::check::Severity::Warning), "{:#?}", c.findings);
+    assert_eq!(
+        found(&c),
+        vec![
+            row("link-inside", "-", "CLAUDE.md", None),
+            row("link-inside", "-", "pkg/AGENTS.md", None),
+            row("link-inside", "-", "pkg/CLAUDE.md", None),
+        ]
+    );
+    let codex = c.budgets.iter().find(|b| b.host == Host::Codex).unwrap();
+    assert_eq!((codex.deepest.dir.as_str(), codex.deepest.files, codex.deepest.cut), ("pkg", 2, 0));
+    assert!(codex.deepest.bytes > 12_000, "both linked files' 12,000 bytes and the wrapper: {codex:?}");
 }

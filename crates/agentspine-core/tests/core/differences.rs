@@ -6,16 +6,21 @@ use agentspine_core::{Host, render_native};
 use crate::support::{Project, labels, verdict_of};
 
 #[test]
-fn a_symlinked_instruction_file_is_never_followed() {
+fn a_link_out_of_the_project_is_never_followed() {
     let p = Project::git();
     std::fs::write(p.dir.path().join("secret.md"), "SECRET OUTSIDE\n").unwrap();
     p.symlink("AGENTS.md", p.dir.path().join("secret.md"));
     p.symlink("CLAUDE.md", "../secret.md");
-    for host in Host::ALL.into_iter().filter(|h| *h != Host::Gemini) {
+    p.symlink("GEMINI.md", "../secret.md");
+    for host in Host::ALL {
         let r = p.resolve(host, ".");
         assert!(!render_native(&r).contains("SECRET"), "{host}");
-        let probed = if host == Host::Claude { "CLAUDE.md" } else { "AGENTS.md" };
-        assert_eq!(verdict_of(&r, probed), "symlink", "{host}");
+        let probed = match host {
+            Host::Claude => "CLAUDE.md",
+            Host::Gemini => "GEMINI.md",
+            _ => "AGENTS.md",
+        };
+        assert!(verdict_of(&r, probed).starts_with("link-refused (outside: "), "{host}");
         if host != Host::Desktop && host != Host::Generic {
             let probe = r.probes.iter().find(|pr| pr.path == probed).unwrap();
             assert!(probe.host_differs.as_deref().unwrap_or("").contains("follows this link"), "{host}");
@@ -24,48 +29,28 @@ fn a_symlinked_instruction_file_is_never_followed() {
 }
 
 #[test]
-fn gemini_never_follows_a_linked_context_file() {
+fn gemini_never_follows_a_context_file_linked_out_of_the_project() {
     let p = Project::git();
     std::fs::write(p.dir.path().join("secret.md"), "SECRET OUTSIDE\n").unwrap();
     p.symlink("GEMINI.md", "../secret.md")
         .file("inner.md", "INNER\n")
         .symlink("sub/GEMINI.md", "../inner.md");
-    p.file("sub/own.md", "own\n").file("sub/x.md", "@own.md\n@../inner.md\n");
     let r = p.resolve(Host::Gemini, "sub");
-    assert_eq!(r.parts.len(), 0, "both context files are links");
-    assert!(!render_native(&r).contains("SECRET") && !render_native(&r).contains("INNER"));
-    for probed in ["GEMINI.md", "sub/GEMINI.md"] {
-        assert_eq!(verdict_of(&r, probed), "symlink", "{probed}");
-        let probe = r.probes.iter().find(|pr| pr.path == probed).unwrap();
-        assert!(probe.host_differs.as_deref().unwrap_or("").contains("follows this link"), "{probed}");
-    }
+    assert_eq!(labels(&r), ["sub/GEMINI.md"], "the link inside the project is read, the one out is not");
+    assert!(render_native(&r).contains("INNER") && !render_native(&r).contains("SECRET"));
+    let probe = r.probes.iter().find(|pr| pr.path == "GEMINI.md").unwrap();
+    assert!(probe.host_differs.as_deref().unwrap_or("").contains("follows this link"));
 }
 
 #[test]
-fn a_symlink_takes_codex_slot_and_hides_its_siblings() {
+fn a_link_out_takes_codex_slot_and_hides_its_siblings() {
     let p = Project::git();
-    p.symlink("AGENTS.override.md", "AGENTS.md").file("AGENTS.md", "plain\n");
+    std::fs::write(p.dir.path().join("secret.md"), "SECRET OUTSIDE\n").unwrap();
+    p.symlink("AGENTS.override.md", "../secret.md").file("AGENTS.md", "plain\n");
     let r = p.resolve(Host::Codex, ".");
-    assert_eq!(verdict_of(&r, "AGENTS.override.md"), "symlink");
+    assert!(verdict_of(&r, "AGENTS.override.md").starts_with("link-refused"));
     assert_eq!(verdict_of(&r, "AGENTS.md"), "shadowed-by AGENTS.override.md");
     assert!(r.parts.is_empty(), "Codex would send the link's target, never the sibling");
-}
-
-#[test]
-fn a_dangling_link_still_takes_pis_slot() {
-    let p = Project::git();
-    p.symlink("AGENTS.md", "missing.md").file("CLAUDE.md", "beside a dangling link\n");
-    for host in [Host::Pi, Host::Pi073] {
-        let r = p.resolve(host, ".");
-        assert_eq!(verdict_of(&r, "AGENTS.md"), "symlink", "{host}");
-        assert_eq!(verdict_of(&r, "CLAUDE.md"), "shadowed-by AGENTS.md", "{host}");
-        assert!(
-            r.parts.is_empty(),
-            "{host}: pi would read CLAUDE.md past the dangling link; agentspine reads nothing"
-        );
-        let probe = r.probes.iter().find(|pr| pr.path == "AGENTS.md").unwrap();
-        assert!(probe.host_differs.as_deref().unwrap_or("").contains("past a link to nothing"), "{host}");
-    }
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod counts;
 mod differences;
 mod gemini;
 mod guard;
+mod links;
 mod memory;
 mod rules;
 mod targets;

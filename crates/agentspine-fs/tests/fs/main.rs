@@ -17,6 +17,7 @@ mod budget;
 mod counts;
 mod detection;
 mod guard;
+mod links;
 mod listing;
 mod properties;
 mod races;

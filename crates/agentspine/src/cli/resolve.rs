@@ -169,6 +169,9 @@ fn summary(r: &Resolution, native: &str) -> String {
             if let Some(by) = &p.imported_by {
                 line.push_str(&format!("  imported by {by}"));
             }
+            if let Some(link) = &p.link {
+                line.push_str(&format!("  link to {}", link.target));
+            }
             s.push_str(line.trim_end());
             s.push('\n');
         }
@@ -185,6 +188,12 @@ fn explain(r: &Resolution) -> String {
     let width = r.probes.iter().map(|p| p.verdict.to_string().len()).max().unwrap_or(0);
     for p in &r.probes {
         s.push_str(&format!("  {:<width$}  {:<8} {}\n", p.verdict.to_string(), scope_word(p.scope), p.path));
+        if let Some(link) = &p.link {
+            s.push_str(&format!(
+                "  {:<width$}           ↳ a link to {}, read by its own path\n",
+                "", link.target
+            ));
+        }
         if let Some(note) = &p.host_differs {
             s.push_str(&format!("  {:<width$}           ↳ {note}\n", ""));
         }
@@ -227,6 +236,15 @@ fn legend(r: &Resolution) -> Vec<&'static str> {
                 "empty: the file is blank after the host's trimming, so the host sends nothing for it."
             }
             V::Symlink => "symlink: a link; the host would follow it, agentspine never does.",
+            V::LinkRefused { refusal: agentspine_fs::LinkRefusal::Outside, .. } => {
+                "link-refused (outside): a link out of the project; the host would follow it, agentspine never reads outside the root."
+            }
+            V::LinkRefused { refusal: agentspine_fs::LinkRefusal::IntoGit, .. } => {
+                "link-refused (into .git): a link into the repository's .git directory; the host would follow it, agentspine never reads there."
+            }
+            V::LinkRefused { .. } => {
+                "link-refused (dangling, loop): a link to nothing, or a chain of links that never ends; the host reads nothing there either."
+            }
             V::OutsideRoot => {
                 "outside-root: above the project root; the host would read it, agentspine does not."
             }

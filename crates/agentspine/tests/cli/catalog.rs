@@ -50,6 +50,7 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
           "dir_entries": 0,
           "dir_enumerations": 0,
           "opens": 14,
+          "readlinks": 0,
           "reads": 2,
           "refusals": {
             "budget-exhausted": 0,

@@ -100,16 +100,16 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
           "severity": "warning"
         },
         {
-          "agentspine": "agentspine never follows a link: the file is left out",
+          "agentspine": "agentspine reads README.md by its own path, as the hosts do",
           "dirs": [
             "services/billing"
           ],
-          "host": "codex",
-          "id": "symlink",
-          "message": "Codex follows this link and reads its target; agentspine does not",
+          "host": null,
+          "id": "link-inside",
+          "message": "a link to README.md, inside the project: every host that reads this name sends README.md's text under this name",
           "path": "services/billing/AGENTS.md",
-          "safety": true,
-          "severity": "error"
+          "safety": false,
+          "severity": "note"
         },
         {
           "dirs": [],
@@ -163,8 +163,8 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
       "root": "[TREE]",
       "summary": {
         "counts": {
-          "error": 2,
-          "note": 1,
+          "error": 1,
+          "note": 2,
           "warning": 4
         },
         "silenced": 16
@@ -182,8 +182,12 @@ fn deny_sets_the_exit_code_by_severity() {
         ex.run(".", &all).status.code()
     };
     assert_eq!(code(&[]), Some(0));
-    assert_eq!(code(&["--deny", "error"]), Some(1), "the link is an error");
-    std::fs::remove_file(ex.tree.join("services/billing/AGENTS.md")).unwrap();
+    assert_eq!(code(&["--deny", "error"]), Some(0), "a link inside the repository is a note");
+    std::fs::write(ex.dir.path().join("secret.md"), "outside\n").unwrap();
+    std::os::unix::fs::symlink("../../../secret.md", ex.tree.join("services/billing/AGENTS.override.md"))
+        .unwrap();
+    assert_eq!(code(&["--deny", "error"]), Some(1), "a link out of it is an error");
+    std::fs::remove_file(ex.tree.join("services/billing/AGENTS.override.md")).unwrap();
     assert_eq!(code(&["--deny", "error"]), Some(0));
     assert_eq!(code(&["--deny", "warning"]), Some(1), "the shadowed file is a warning");
 }
@@ -200,8 +204,8 @@ fn text_groups_findings_by_file() {
       warning codex   shadowed-by-empty: Codex takes the blank packages/web/AGENTS.override.md in this directory and then drops it: this file is never read
                       sessions started in: packages/web
     services/billing/AGENTS.md
-      error   codex   symlink: Codex follows this link and reads its target; agentspine does not
-                      agentspine never follows a link: the file is left out
+      note    agentspine link-inside: a link to README.md, inside the project: every host that reads this name sends README.md's text under this name
+                      agentspine reads README.md by its own path, as the hosts do
                       sessions started in: services/billing
     tools/release/.claude/rules/changelog.md
       warning claude  rules-paths-unmatched: Claude Code loads this rule only when a file matching its paths: (CHANGELOG.md) is read; no file under the root matches
@@ -218,7 +222,7 @@ fn text_groups_findings_by_file() {
       codex    245 bytes (1 file, 0 cut) / 437 bytes in packages/api/src/handlers (3 files, 0 cut)
       claude   1042 bytes (4 files, 0 cut) / 1001 bytes in packages/api/src/handlers (4 files, 0 cut)
 
-    2 errors, 4 warnings, 1 note in 6 directories (16 silenced)
+    1 error, 4 warnings, 2 notes in 6 directories (16 silenced)
     ");
 }
 
@@ -229,7 +233,7 @@ fn github_annotations_name_file_and_line() {
     insta::assert_snapshot!(ex.stdout(&out), @"
     ::error file=CLAUDE.md,line=4,title=agentspine import-outside-cwd (claude)::Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)
     ::warning file=packages/web/AGENTS.md,title=agentspine shadowed-by-empty (codex)::Codex takes the blank packages/web/AGENTS.override.md in this directory and then drops it: this file is never read
-    ::error file=services/billing/AGENTS.md,title=agentspine symlink (codex)::Codex follows this link and reads its target; agentspine does not
+    ::note file=services/billing/AGENTS.md,title=agentspine link-inside (agentspine)::a link to README.md, inside the project: every host that reads this name sends README.md's text under this name
     ::warning file=tools/release/.claude/rules/changelog.md,title=agentspine rules-paths-unmatched (claude)::Claude Code loads this rule only when a file matching its paths: (CHANGELOG.md) is read; no file under the root matches
     ::warning file=tools/release/AGENTS.md,title=agentspine shadowed-by-empty (codex)::Codex takes the blank tools/release/AGENTS.override.md in this directory and then drops it: this file is never read
     ::note file=tools/release/CLAUDE.md,line=3,title=agentspine import-in-code (claude)::Claude Code does not expand @checklist.md here: it is inside inline code or a code block, so the file is not imported (write it outside code to import it)

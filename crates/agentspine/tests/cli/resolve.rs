@@ -15,6 +15,7 @@ fn json_for_claude_in_a_package() {
         "dir_entries": 2,
         "dir_enumerations": 1,
         "opens": 40,
+        "readlinks": 0,
         "reads": 5,
         "refusals": {
           "budget-exhausted": 0,
@@ -172,6 +173,7 @@ fn json_for_codex_with_a_global_file() {
         "dir_entries": 0,
         "dir_enumerations": 0,
         "opens": 26,
+        "readlinks": 0,
         "reads": 4,
         "refusals": {
           "budget-exhausted": 0,

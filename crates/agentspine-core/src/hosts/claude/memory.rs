@@ -114,7 +114,9 @@ pub(crate) fn index_part(
             return;
         }
     };
-    match crate::chain::fetch(&dir, INDEX, FILE_CAP) {
+    // The memory directory is never read through a link, not even one that
+    // stays in it (the memory load refuses them too): the index alone.
+    match dir.read_remembered(INDEX, FILE_CAP).map_err(|e| crate::chain::verdict_of(&e)) {
         Err(verdict) => gather.probe(label, Scope::Memory, verdict),
         Ok(snap) => {
             let decoded = String::from_utf8_lossy(&snap.bytes);

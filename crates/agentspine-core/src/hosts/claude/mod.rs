@@ -31,10 +31,10 @@ use std::path::{Path, PathBuf};
 use agentspine_fs::{Reader, Root};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use crate::chain::{ChainDir, FILE_CAP, above_root, fetch};
+use crate::chain::{ChainDir, FILE_CAP, Fetched, NotRead, above_root, fetch};
 use crate::config::{parse_json, read_config};
 use crate::env::Environment;
-use crate::gather::{Gather, part};
+use crate::gather::Gather;
 use crate::locate::{Located, lexical, tilde};
 use crate::resolution::{Part, Scope, Verdict, Warning};
 use crate::text::{split_frontmatter, strip_bom};
@@ -144,7 +144,7 @@ struct Walk<'a> {
     seen: BTreeSet<PathBuf>,
     /// Project files already read to decide the AGENTS.md mode, by label,
     /// so the walk does not read them twice.
-    prefetched: std::collections::HashMap<String, Result<agentspine_fs::Snapshot, Verdict>>,
+    prefetched: std::collections::HashMap<String, Result<Fetched, NotRead>>,
     /// Imports looked at so far (bounded by [`MAX_IMPORTS`]).
     imports: usize,
 }
@@ -338,14 +338,14 @@ impl<'a> Walk<'a> {
         };
         let snap = match fetched {
             Ok(snap) => snap,
-            Err(verdict) => {
-                let note = (verdict == Verdict::Symlink).then(|| {
-                    "Claude Code follows this link and reads its target; agentspine does not".to_owned()
-                });
-                match note {
-                    Some(note) => gather.probe_differs(label, scope, verdict, note),
-                    None => gather.probe(label, scope, verdict),
-                }
+            Err(not_read) if not_read.host_reads_it() => {
+                let note =
+                    "Claude Code follows this link and reads its target; agentspine does not".to_owned();
+                gather.probe_differs(label, scope, not_read, note);
+                return;
+            }
+            Err(not_read) => {
+                gather.probe(label, scope, not_read);
                 return;
             }
         };
@@ -368,10 +368,13 @@ impl<'a> Walk<'a> {
             gather.probe(label, scope, Verdict::Empty);
             return;
         }
-        let importer_dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
+        // Imports are relative to the importing file's real directory: a
+        // link's target's.
+        let real = snap.link.as_ref().map_or(path.as_path(), |l| l.path.as_path());
+        let importer_dir = real.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
         let found = imports::find_imports(&text);
         let (lines, code_imports) = import_lines(&decoded, &found);
-        let mut included = part(scope, path, label.clone(), &snap, text);
+        let mut included = snap.part(scope, path, label.clone(), text);
         included.code_imports = code_imports;
         gather.include(included);
         for (import, line) in found.into_iter().zip(lines) {

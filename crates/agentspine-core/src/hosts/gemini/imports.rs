@@ -20,9 +20,9 @@
 
 use std::path::{Path, PathBuf};
 
-use agentspine_fs::{FileKind, Root};
+use agentspine_fs::{FileKind, LinkRefusal, Root};
 
-use crate::chain::{FILE_CAP, fetch};
+use crate::chain::{FILE_CAP, NotRead, fetch};
 use crate::gather::Gather;
 use crate::locate::{lexical, names_below};
 
@@ -151,7 +151,7 @@ pub(crate) fn inline(
         }
         let label = full.display().to_string();
         let read = if names.is_empty() {
-            Err(Verdict::NotRegular { kind: FileKind::Directory })
+            Err(Verdict::NotRegular { kind: FileKind::Directory }.into())
         } else {
             fetch(context.boundary, &names.join("/"), FILE_CAP)
         };
@@ -164,23 +164,29 @@ pub(crate) fn inline(
                 out.push_str(&format!(
                     "<!-- Imported from: {path} -->\n{inner}\n<!-- End of import from: {path} -->"
                 ));
-                gather.probe(label, context.scope, Verdict::Included);
+                gather.probe(
+                    label,
+                    context.scope,
+                    NotRead { verdict: Verdict::Included, link: snap.link.clone() },
+                );
             }
-            Err(Verdict::Missing) => {
-                let why = format!("ENOENT: no such file or directory, access '{}'", full.display());
-                out.push_str(&failed(path, &why));
-                gather.probe(label, context.scope, Verdict::Missing);
-            }
-            Err(Verdict::NotRegular { kind: FileKind::Directory }) => {
-                out.push_str(&failed(path, "EISDIR: illegal operation on a directory, read"));
-                gather.probe(label, context.scope, Verdict::NotRegular { kind: FileKind::Directory });
-            }
-            Err(verdict) => {
-                out.push_str(&failed(path, &format!("not read by agentspine ({verdict})")));
-                let note =
-                    "Gemini CLI would read this import (following links); agentspine does not".to_owned();
-                gather.probe_differs(label, context.scope, verdict, note);
-            }
+            Err(not_read) => match &not_read.verdict {
+                Verdict::Missing | Verdict::LinkRefused { refusal: LinkRefusal::Dangling, .. } => {
+                    let why = format!("ENOENT: no such file or directory, access '{}'", full.display());
+                    out.push_str(&failed(path, &why));
+                    gather.probe(label, context.scope, not_read);
+                }
+                Verdict::NotRegular { kind: FileKind::Directory } => {
+                    out.push_str(&failed(path, "EISDIR: illegal operation on a directory, read"));
+                    gather.probe(label, context.scope, not_read);
+                }
+                verdict => {
+                    out.push_str(&failed(path, &format!("not read by agentspine ({verdict})")));
+                    let note =
+                        "Gemini CLI would read this import (following links); agentspine does not".to_owned();
+                    gather.probe_differs(label, context.scope, not_read, note);
+                }
+            },
         }
     }
     out.push_str(&text[last..]);

@@ -31,9 +31,9 @@ use std::path::{Path, PathBuf};
 
 use agentspine_fs::{Reader, Root};
 
-use crate::chain::{FILE_CAP, fetch};
+use crate::chain::{FILE_CAP, NotRead, fetch};
 use crate::env::Environment;
-use crate::gather::{Gather, part};
+use crate::gather::Gather;
 use crate::locate::{Located, find_marked_root, tilde};
 use crate::policy::NeverProjects;
 use crate::resolution::{Part, Scope, Verdict};
@@ -113,6 +113,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &GeminiSet
         }
     }
     found.sort_by(|a, b| a.key.cmp(&b.key));
+    let mut files = Files::default();
     for file in found {
         // Imports may reach up to the marked root; without a marker, Gemini
         // holds them to the importing file's own directory.
@@ -122,9 +123,16 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &GeminiSet
             (&file.dir, file.dir_path.as_path())
         };
         let mut context = imports::Context { boundary, boundary_path, scope: Scope::Project, count: 0 };
-        one_file(&file.dir, &file.dir_path, &file.name, file.path, file.label, &mut context, gather);
+        let at = (&file.dir, file.dir_path.as_path(), file.name.as_str());
+        one_file(at, file.path, file.label, &mut context, &mut files, gather);
     }
 }
+
+/// The files read so far, by device and inode: Gemini reads a file once
+/// however many of its names (a link and its target) it finds, under the
+/// name it finds first.
+#[derive(Default)]
+struct Files(std::collections::HashSet<(u64, u64)>);
 
 fn global(reader: &Reader, env: &Environment, home: &Path, settings: &GeminiSettings, gather: &mut Gather) {
     let Ok(dir) = reader.open_root(home) else {
@@ -133,35 +141,38 @@ fn global(reader: &Reader, env: &Environment, home: &Path, settings: &GeminiSett
         }
         return;
     };
+    let mut files = Files::default();
     for name in &settings.names {
         let path = home.join(name);
         let label = tilde(&path, env.home.as_deref());
         let mut context =
             imports::Context { boundary: &dir, boundary_path: home, scope: Scope::User, count: 0 };
-        one_file(&dir, home, name, path, label, &mut context, gather);
+        one_file((&dir, home, name), path, label, &mut context, &mut files, gather);
     }
 }
 
 /// Reads one context file, inlines its imports, trims it; included when
 /// something is left.
 fn one_file(
-    dir: &Root,
-    dir_path: &Path,
-    name: &str,
+    (dir, dir_path, name): (&Root, &Path, &str),
     path: PathBuf,
     label: String,
     context: &mut imports::Context<'_>,
+    files: &mut Files,
     gather: &mut Gather,
 ) {
     let scope = context.scope;
     match fetch(dir, name, FILE_CAP) {
-        Err(Verdict::Symlink) => gather.probe_differs(
+        Err(not_read) if not_read.host_reads_it() => gather.probe_differs(
             label,
             scope,
-            Verdict::Symlink,
+            not_read,
             "Gemini CLI follows this link and reads its target; agentspine does not".to_owned(),
         ),
-        Err(verdict) => gather.probe(label, scope, verdict),
+        Err(not_read) => gather.probe(label, scope, not_read),
+        Ok(snap) if !files.0.insert((snap.identity.dev, snap.identity.ino)) => {
+            gather.probe(label, scope, NotRead { verdict: Verdict::Duplicate, link: snap.link.clone() })
+        }
         Ok(snap) => {
             let raw = lenient_utf8(&snap.bytes);
             let base = path.parent().map_or_else(|| dir_path.to_path_buf(), Path::to_path_buf);
@@ -171,7 +182,7 @@ fn one_file(
             if text.is_empty() {
                 gather.probe(label, scope, Verdict::Empty);
             } else {
-                gather.include(part(scope, path, label.clone(), &snap, text));
+                gather.include(snap.part(scope, path, label.clone(), text));
             }
             for probe in inner.probes {
                 gather.probes.push(probe);

@@ -22,7 +22,7 @@ use std::path::Path;
 
 use crate::chain::{FILE_CAP, above_root, fetch};
 use crate::env::Environment;
-use crate::gather::{Gather, part};
+use crate::gather::Gather;
 use crate::locate::{Located, tilde};
 use crate::resolution::{Scope, Verdict};
 use crate::text::{lenient_utf8, strip_bom};
@@ -105,30 +105,22 @@ fn first_of(
             continue;
         }
         match fetch(dir, name, FILE_CAP) {
-            // pi checks existence through the link, so a live link wins
-            // the directory (a dangling one pi passes over). agentspine
-            // never looks where a link points, so it cannot tell the two
-            // apart: the link keeps the slot and neither it nor its
-            // siblings are read.
-            Err(Verdict::Symlink) => {
+            // pi checks existence through the link: a link it can follow
+            // wins the directory (agentspine reads its target when it stays
+            // in the root); a dangling or looping one, like a directory, it
+            // passes over.
+            Err(not_read) if not_read.host_reads_it() => {
                 winner = Some(name);
                 let note = format!(
-                    "pi {} follows this link and reads its target (past a link to nothing, the next \
-                     candidate); agentspine does neither",
+                    "pi {} follows this link and reads its target; agentspine never reads outside the root",
                     profile.version
                 );
-                gather.probe_differs(label(name), scope, Verdict::Symlink, note);
+                gather.probe_differs(label(name), scope, not_read, note);
             }
-            Err(verdict) => gather.probe(label(name), scope, verdict),
+            Err(not_read) => gather.probe(label(name), scope, not_read),
             Ok(snap) => {
                 winner = Some(name);
-                gather.include(part(
-                    scope,
-                    base.join(name),
-                    label(name),
-                    &snap,
-                    profile.text_of(&snap.bytes),
-                ));
+                gather.include(snap.part(scope, base.join(name), label(name), profile.text_of(&snap.bytes)));
             }
         }
     }

@@ -39,6 +39,7 @@ fn resolve_context_is_the_cli_json_for_the_target() {
         "dir_entries": 0,
         "dir_enumerations": 0,
         "opens": 20,
+        "readlinks": 0,
         "reads": 3,
         "refusals": {
           "budget-exhausted": 0,
@@ -320,6 +321,7 @@ fn session_briefing_labels_every_part() {
           "dir_entries": 30,
           "dir_enumerations": 11,
           "opens": 68,
+          "readlinks": 0,
           "reads": 16,
           "refusals": {
             "budget-exhausted": 0,
