@@ -21,7 +21,8 @@
 # shasum: GitHub's Linux and macOS runners have them all.
 # Outputs: agentspine, version, sarif-file, errors, warnings, notes, denied.
 # Exit status: 0 passed, 1 a finding at least as severe as INPUT_DENY
-# (the log is written: upload it anyway), 2 anything else (named on stderr).
+# (the log is written: upload it anyway), 2 anything else (an ::error line
+# on stdout names it).
 set -euo pipefail
 
 action_root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -278,7 +278,7 @@ def main() -> int:
               r["status"] == 2 and f"{url}/download/v9.9.9/agentspine-{target}" in r["stdout"], shown(r))
         r = action({"releases-url": url}, RUNNER_ARCH="ARM64")
         check("ARM64 asks for the aarch64 binary (absent here): exit 2, named",
-              r["status"] == 2 and f"latest/download/agentspine-aarch64-unknown-linux-musl" in r["stdout"], shown(r))
+              r["status"] == 2 and "latest/download/agentspine-aarch64-unknown-linux-musl" in r["stdout"], shown(r))
         sums = releases / "latest" / "download" / f"agentspine-{target}.sha256"
         sums.write_text("0" * 64 + f"  agentspine-{target}\n")
         r = action({"releases-url": url})
