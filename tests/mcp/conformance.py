@@ -483,6 +483,86 @@ async def roots(agentspine: Path, project: Path, home: Path, env: dict[str, str]
                 )
 
 
+async def hostile_roots(agentspine: Path, project: Path, home: Path, env: dict[str, str]) -> None:
+    """Client roots an attacker controls never widen what a tool reads. The
+    client's roots/list answers `/`, the home directory, a link to a
+    directory outside the project (holding a secret), a link into the
+    project, a `/proc/self/root` spelling of the project, a path that does
+    not exist yet (created as a link before roots/list_changed), and a real
+    directory swapped for a link after it was listed (no list_changed).
+    Every tool naming any of them is an error naming the root and the
+    reason, and no result ever carries the secret."""
+    base = project.parent / "hostile"
+    base.mkdir()
+    outside = base / "outside"
+    (outside / ".git").mkdir(parents=True)
+    (outside / "AGENTS.md").write_text("SECRET-OUTSIDE-THE-PROJECT\n")
+    link_out = base / "link-out"
+    link_out.symlink_to(outside)
+    link_in = base / "link-in"
+    link_in.symlink_to(project / "packages" / "api")
+    proc = Path(f"/proc/self/root{project}")
+    later = base / "later"
+    swapped = base / "swapped"
+    shutil.copytree(REPO / "examples" / "monorepo", swapped)
+    (swapped / ".git").mkdir()
+    offered = [Path("/"), home, link_out, link_in, proc, later, swapped]
+
+    async def list_roots(_context) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[types.Root(uri=f"file://{root}") for root in offered])
+
+    calls = [
+        ("session_briefing", lambda root: {"project_root": str(root)}),
+        ("resolve_context", lambda root: {"project_root": str(root), "target_path": "AGENTS.md"}),
+        ("delivery_knowledge_query", lambda root: {"project_root": str(root), "query": "SECRET outside project"}),
+    ]
+    leaked: list[str] = []
+
+    async def each_tool(session, label: str, root: Path, needle: str) -> None:
+        for name, arguments in calls:
+            result, error = await call(session, name, arguments(root))
+            text = text_of(result) + str(result.structured_content) if result else str(error)
+            if "SECRET-OUTSIDE" in text:
+                leaked.append(f"{label} {name}")
+            check(
+                f"hostile roots: {label}: {name} is an error naming the root and why",
+                result is not None and result.is_error and needle in text_of(result),
+                text[:240],
+            )
+
+    params = StdioServerParameters(command=str(agentspine), args=["mcp"], env=env, cwd=str(home))
+    with open(home / "server-hostile.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, list_roots_callback=list_roots) as session:
+                await session.initialize()
+                await each_tool(session, "/", Path("/"), "never a project root")
+                await each_tool(session, "the home directory", home, "never a project root")
+                await each_tool(session, "a link out of the project", link_out, "is a symbolic link")
+                await each_tool(session, "the link's target, never offered itself", outside, "not a root")
+                await each_tool(session, "a link into the project", link_in, "is a symbolic link")
+                await each_tool(session, "a /proc/self/root spelling", proc, "is a symbolic link")
+                await each_tool(session, "a root that does not exist", later, "no such directory")
+                result, _ = await call(session, "session_briefing", {"project_root": str(swapped)})
+                check(
+                    "hostile roots: a real directory offered is resolved",
+                    result is not None and not result.is_error,
+                    text_of(result)[:200] if result else "",
+                )
+                # Swapped for a link after roots/list, with no list_changed:
+                # the next call checks the root again.
+                swapped.rename(base / "swapped-away")
+                swapped.symlink_to(outside)
+                await each_tool(session, "a listed root swapped for a link", swapped, "is a symbolic link")
+                # A path that did not exist at listing becomes a link, then
+                # the client says its roots changed.
+                later.symlink_to(outside)
+                await session.send_roots_list_changed()
+                await anyio.sleep(0.2)
+                await each_tool(session, "a new root that is a link after roots/list_changed", later, "is a symbolic link")
+                await each_tool(session, "its target", outside, "not a root")
+    check("hostile roots: no tool result carries the secret", not leaked, ", ".join(leaked))
+
+
 async def damaged(agentspine: Path, project: Path, home: Path, env: dict[str, str]) -> None:
     """A state database that is not one: the client's logging callback gets
     one warning saying so (for its user), and no tool result carries it."""
@@ -531,6 +611,7 @@ def main() -> int:
         try:
             anyio.run(run, agentspine, project, home, env)
             anyio.run(roots, agentspine, project, home, env)
+            anyio.run(hostile_roots, agentspine, project, home, env)
             anyio.run(damaged, agentspine, project, home, env)
         except Exception as e:  # the session died: that is a failure too
             check("the session completes", False, f"{type(e).__name__}: {e}")

@@ -57,6 +57,20 @@ pub enum ResolveError {
         /// The target as given.
         target: PathBuf,
     },
+    /// A root (or working directory) a client named is, or passes
+    /// through, a link: such a root is taken as given, never through one.
+    #[error(
+        "{}: refused: {} is a symbolic link; a root named by a client is taken exactly as given, never \
+         through a link (name the directory the link points to)",
+        .path.display(),
+        .link
+    )]
+    RootThroughLink {
+        /// The root as given.
+        path: PathBuf,
+        /// The path up to the link.
+        link: String,
+    },
     /// The confined reader refused something the resolution cannot do without.
     #[error(transparent)]
     Fs(#[from] FsError),
@@ -73,6 +87,7 @@ impl ResolveError {
             ResolveError::TargetOutsideRoot { .. } => "target-outside-root",
             ResolveError::TargetThroughSymlink { .. } => "target-through-symlink",
             ResolveError::TargetMissing { .. } => "target-missing",
+            ResolveError::RootThroughLink { .. } => "root-through-link",
             ResolveError::Fs(e) => e.code().as_str(),
         }
     }

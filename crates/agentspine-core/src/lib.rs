@@ -44,7 +44,7 @@ pub use env::Environment;
 pub use error::ResolveError;
 pub use host::{Host, Request};
 pub use locate::{PathOutside, lexical, names_within};
-pub use policy::RootKind;
+pub use policy::{NamedRoots, RootKind};
 pub use resolution::{Cut, Part, Probe, Resolution, Scope, Verdict, Warning};
 pub use resolver::{CacheProvider, MemoryOutcome, Resolver};
 

@@ -3,10 +3,10 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use agentspine_fs::{Code, FileKind, Reader, Root};
+use agentspine_fs::{Code, FileKind, FsError, Reader, Root};
 
 use crate::error::ResolveError;
-use crate::policy::{NeverProjects, RootKind};
+use crate::policy::{NamedRoots, NeverProjects, RootKind};
 
 /// A project root, the directory a chain ends in, and how they were found.
 pub(crate) struct Located {
@@ -36,13 +36,18 @@ impl Located {
     }
 }
 
-/// Opens `cwd` (the user's, trusted: links in its own path are allowed)
-/// and returns its canonical path.
-pub(crate) fn canonical_dir(reader: &Reader, path: &Path) -> Result<PathBuf, ResolveError> {
-    let root = reader.open_root(path).map_err(|e| match e.code() {
-        Code::NotFound => ResolveError::NoSuchDirectory { path: path.to_path_buf() },
-        Code::NotDirectory => ResolveError::NotADirectory { path: path.to_path_buf() },
-        _ => ResolveError::Fs(e),
+/// Opens a directory a caller named (a working directory or a root) under
+/// the rule `named` (see [`NamedRoots`]) and returns its canonical path.
+pub(crate) fn canonical_dir(reader: &Reader, named: NamedRoots, path: &Path) -> Result<PathBuf, ResolveError> {
+    let opened = match named {
+        NamedRoots::FollowedOnce => reader.open_root(path),
+        NamedRoots::TakenAsGiven => reader.open_root_without_links(path),
+    };
+    let root = opened.map_err(|e| match e {
+        FsError::Symlink { path: link } => ResolveError::RootThroughLink { path: path.to_path_buf(), link },
+        e if e.code() == Code::NotFound => ResolveError::NoSuchDirectory { path: path.to_path_buf() },
+        e if e.code() == Code::NotDirectory => ResolveError::NotADirectory { path: path.to_path_buf() },
+        e => ResolveError::Fs(e),
     })?;
     Ok(root.host_path().to_path_buf())
 }
@@ -151,13 +156,13 @@ pub(crate) fn locate(
     if !cwd.is_absolute() {
         return Err(ResolveError::Relative { what: "working directory", path: cwd.to_path_buf() });
     }
-    let cwd = canonical_dir(reader, cwd)?;
+    let cwd = canonical_dir(reader, never.named, cwd)?;
     let (root_path, evidence) = match explicit {
         Some(root) => {
             if !root.is_absolute() {
                 return Err(ResolveError::Relative { what: "project root", path: root.to_path_buf() });
             }
-            (canonical_dir(reader, root)?, "given explicitly".to_owned())
+            (canonical_dir(reader, never.named, root)?, "given explicitly".to_owned())
         }
         None => find(&cwd),
     };

@@ -77,11 +77,30 @@ impl RootKind {
     }
 }
 
-/// The home directory and the host profiles, as spelled and canonical.
+/// How a root or working directory a caller names is opened: the one rule
+/// every surface applies to the roots it is given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NamedRoots {
+    /// Named by the user on the command line (`--root`, `--cwd`, a shell's
+    /// current directory): a link on the path is followed once, and the
+    /// request is bound to the link-free directory it names (what
+    /// `resolve` reports as the root).
+    #[default]
+    FollowedOnce,
+    /// Named by a client (an MCP client's roots and `project_root`, a
+    /// hook's `cwd`, the desktop socket's `projects.register`): taken as
+    /// given; a link (or `/proc` magic link) anywhere on the path is
+    /// refused with `root-through-link`, checked on every use.
+    TakenAsGiven,
+}
+
+/// The home directory and the host profiles, as spelled and canonical,
+/// and how named roots are opened.
 #[derive(Debug, Clone, Default)]
 pub struct NeverProjects {
     homes: Vec<PathBuf>,
     profiles: Vec<PathBuf>,
+    pub(crate) named: NamedRoots,
 }
 
 impl NeverProjects {
@@ -112,7 +131,17 @@ impl NeverProjects {
                 }
             }
         }
-        NeverProjects { homes, profiles }
+        NeverProjects { homes, profiles, named: NamedRoots::default() }
+    }
+
+    /// The same directories, with roots named as `named` says.
+    pub fn with_named_roots(self, named: NamedRoots) -> NeverProjects {
+        NeverProjects { named, ..self }
+    }
+
+    /// How named roots are opened.
+    pub fn named_roots(&self) -> NamedRoots {
+        self.named
     }
 
     /// What `dir` (absolute; canonical where it exists) is.

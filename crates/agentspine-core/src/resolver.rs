@@ -70,6 +70,8 @@ pub struct Resolver<'a> {
     /// Whether the never-a-project check reads through `reader` (counted,
     /// its remembered roots shared) instead of a reader of its own.
     policy_through_reader: bool,
+    /// How the roots and working directories requests name are opened.
+    named: crate::policy::NamedRoots,
 }
 
 /// The memory a request has: the directory, and what was loaded from it.
@@ -85,7 +87,27 @@ impl<'a> Resolver<'a> {
     /// A resolver over `env`, reading through `reader` (its budget and
     /// counters), naming sources with `ids`.
     pub fn new(env: Environment, reader: Reader, ids: SourceIds) -> Resolver<'a> {
-        Resolver { env, reader, ids, caches: None, never: OnceCell::new(), policy_through_reader: false }
+        Resolver {
+            env,
+            reader,
+            ids,
+            caches: None,
+            never: OnceCell::new(),
+            policy_through_reader: false,
+            named: crate::policy::NamedRoots::default(),
+        }
+    }
+
+    /// How the roots and working directories of this resolver's requests
+    /// are opened (see [`crate::policy::NamedRoots`]): a surface whose
+    /// roots a client names (MCP, hooks, the desktop socket) takes them as
+    /// given and refuses one through a link.
+    pub fn with_named_roots(mut self, named: crate::policy::NamedRoots) -> Resolver<'a> {
+        self.named = named;
+        if let Some(never) = self.never.take() {
+            let _ = self.never.set(never.with_named_roots(named));
+        }
+        self
     }
 
     /// Snapshot caches (the state store) for memory directories.
@@ -114,7 +136,7 @@ impl<'a> Resolver<'a> {
     /// own remembering reader), instead of once per resolver.
     pub fn with_never_projects(self, never: NeverProjects) -> Resolver<'a> {
         let cell = OnceCell::new();
-        let _ = cell.set(never);
+        let _ = cell.set(never.with_named_roots(self.named));
         Resolver { never: cell, ..self }
     }
 
@@ -132,11 +154,12 @@ impl<'a> Resolver<'a> {
     /// counters show only that request's work.
     pub fn never_projects(&self) -> &NeverProjects {
         self.never.get_or_init(|| {
-            if self.policy_through_reader {
+            let never = if self.policy_through_reader {
                 NeverProjects::new(&self.env, &self.reader)
             } else {
                 NeverProjects::new(&self.env, &Reader::new(Budget::with_timeout(POLICY_DEADLINE)))
-            }
+            };
+            never.with_named_roots(self.named)
         })
     }
 
@@ -316,8 +339,8 @@ impl<'a> Resolver<'a> {
     pub fn allowed_roots(&self, given: &[PathBuf]) -> AllowedRoots {
         let mut allowed = AllowedRoots::default();
         for dir in given {
-            let Ok(root) = self.reader.open_root(dir) else { continue };
-            allowed.add(self.never_projects(), root.host_path().to_path_buf());
+            let Ok(root) = crate::locate::canonical_dir(&self.reader, self.named, dir) else { continue };
+            allowed.add(self.never_projects(), root);
         }
         allowed
     }
@@ -325,7 +348,8 @@ impl<'a> Resolver<'a> {
     /// `asked` (absolute, an existing directory) in its canonical form, if
     /// `allowed` lets a request resolve it.
     pub fn check_root(&self, allowed: &AllowedRoots, asked: &Path) -> Result<PathBuf, RootCheck> {
-        let canonical = crate::locate::canonical_dir(&self.reader, asked).map_err(RootCheck::Resolve)?;
+        let canonical =
+            crate::locate::canonical_dir(&self.reader, self.named, asked).map_err(RootCheck::Resolve)?;
         allowed.check(self.never_projects(), &canonical).map_err(RootCheck::Refused)?;
         Ok(canonical)
     }

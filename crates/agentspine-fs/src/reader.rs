@@ -244,6 +244,82 @@ impl Reader {
         Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
     }
 
+    /// Opens `path` as a root only if no name on it is a link (a `/proc`
+    /// magic link included): for a root a client names (an MCP client's
+    /// roots and `project_root`, a hook's `cwd`, the desktop socket's
+    /// `projects.register`), which is taken as given and never through a
+    /// link. `..` is reduced lexically first. Mount points on the way are
+    /// allowed (a root's own path crosses them). A link is refused as
+    /// `symlink`, naming the path up to the link. Costs one `openat2`, or
+    /// under the walk backend one open per name.
+    pub fn open_root_without_links(&self, path: &Path) -> Result<Root, FsError> {
+        let shown = || path.display().to_string();
+        if !path.is_absolute() {
+            return Err(self
+                .refused(FsError::InvalidPath { path: shown(), reason: "a root must be an absolute path" }));
+        }
+        if self.shared.budget.expired() {
+            return Err(self.refused(FsError::Deadline { path: shown() }));
+        }
+        let reduced = crate::path::lexical_absolute(path);
+        let fd = self.open_without_links(&reduced).map_err(|e| self.refused(e))?;
+        let mount = match self.shared.backend {
+            Backend::Walk => {
+                let sys = Sys { backend: Backend::Walk, counters: &self.shared.counters, root_mount: None };
+                Some(sys.look_fd(fd.as_fd(), &shown).map_err(|e| self.refused(e))?.mount)
+            }
+            Backend::Openat2 => None,
+        };
+        let fd = Arc::new(fd);
+        let host_path = HostPath::opened(&fd, &reduced);
+        if let Some(memo) = &self.shared.roots {
+            memo.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(reduced.clone(), (Arc::clone(&fd), Arc::clone(&host_path), mount));
+        }
+        Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
+    }
+
+    /// The directory `reduced` (absolute, reduced), reached from `/` with
+    /// no link followed.
+    fn open_without_links(&self, reduced: &Path) -> Result<OwnedFd, FsError> {
+        use std::path::Component;
+        let counters = &self.shared.counters;
+        LiveCounters::bump(&counters.opens, 1);
+        let fd = rustix::fs::open("/", DIR_LOOKUP, Mode::empty())
+            .map_err(|e| crate::sys::map_lookup_errno(e, &|| "/".to_owned()))?;
+        let names: Vec<&std::ffi::OsStr> = reduced
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        if names.is_empty() {
+            return Ok(fd);
+        }
+        #[cfg(target_os = "linux")]
+        if self.shared.backend == Backend::Openat2 {
+            use rustix::fs::ResolveFlags;
+            LiveCounters::bump(&counters.opens, 1);
+            let rel = crate::path::join(&names);
+            let opened = rustix::fs::openat2(
+                &fd,
+                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&rel),
+                DIR_LOOKUP,
+                Mode::empty(),
+                ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS,
+            );
+            return match opened {
+                Ok(dir) => Ok(dir),
+                // Which name is the link: the walk below says.
+                Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => walk_names(fd, &names, counters),
+                Err(e) => Err(crate::sys::map_lookup_errno(e, &|| reduced.display().to_string())),
+            };
+        }
+        walk_names(fd, &names, counters)
+    }
+
     /// Counts a refusal on its way to the caller.
     pub(crate) fn refused(&self, error: FsError) -> FsError {
         self.shared.counters.refused(error.code());
@@ -293,3 +369,30 @@ const _: () = {
     is::<Reader>();
     is::<Root>();
 };
+
+/// Opens each of `names` from `fd` in turn with `O_NOFOLLOW | O_DIRECTORY`
+/// and gives the last. A link is refused naming the path up to it.
+fn walk_names(mut fd: OwnedFd, names: &[&std::ffi::OsStr], counters: &LiveCounters) -> Result<OwnedFd, FsError> {
+    let mut at = PathBuf::from("/");
+    for name in names {
+        at.push(name);
+        let shown = || at.display().to_string();
+        LiveCounters::bump(&counters.opens, 1);
+        match rustix::fs::openat(&fd, *name, DIR_LOOKUP | rustix::fs::OFlags::NOFOLLOW, Mode::empty()) {
+            Ok(next) => fd = next,
+            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+                LiveCounters::bump(&counters.stats, 1);
+                let kind = rustix::fs::statat(&fd, *name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+                    .ok()
+                    .map(|st| FileKind::of(&st));
+                return Err(match kind {
+                    Some(FileKind::Symlink) => FsError::Symlink { path: shown() },
+                    Some(kind) => FsError::NotDirectory { path: shown(), kind },
+                    None => FsError::NotFound { path: shown() },
+                });
+            }
+            Err(e) => return Err(crate::sys::map_lookup_errno(e, &shown)),
+        }
+    }
+    Ok(fd)
+}

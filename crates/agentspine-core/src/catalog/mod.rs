@@ -194,7 +194,7 @@ pub(crate) fn build(resolver: &Resolver<'_>, request: &CatalogRequest) -> Result
     let env = resolver.env();
     let ids = resolver.ids();
     let before = reader.counters();
-    let root = exact_root(reader, &request.project_root)?;
+    let root = exact_root(reader, resolver.never_projects().named_roots(), &request.project_root)?;
     let mut resolution = SourceResolution {
         host: request.host,
         project_root: root.clone(),
@@ -320,11 +320,15 @@ fn memory_sources(
 
 /// The root exactly as given: absolute, an existing directory, and its
 /// own canonical path (no walking up, no guessing).
-fn exact_root(reader: &Reader, root: &Path) -> Result<PathBuf, ResolveError> {
+fn exact_root(
+    reader: &Reader,
+    named: crate::policy::NamedRoots,
+    root: &Path,
+) -> Result<PathBuf, ResolveError> {
     if !root.is_absolute() {
         return Err(ResolveError::Relative { what: "project root", path: root.to_path_buf() });
     }
-    crate::locate::canonical_dir(reader, root)
+    crate::locate::canonical_dir(reader, named, root)
 }
 
 impl SourceIds {

@@ -205,7 +205,8 @@ pub struct MemoryRequest<'a> {
     /// A trusted directory above `dir` (the host's profile): `dir` is
     /// opened beneath it without following a link, so a memory directory
     /// that is itself a link, or reached through one, is refused. `None`:
-    /// `dir` itself is the trust anchor (the user named it).
+    /// `dir` is opened exactly as named, and refused when a link is
+    /// anywhere on its path.
     pub anchor: Option<&'a Path>,
     /// The current scope.
     pub scope: &'a ScopeIds,
@@ -246,11 +247,13 @@ pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
 }
 
 /// Opens the memory directory: beneath `anchor` without following links
-/// when it lies below it, else as the trust anchor itself.
+/// when it lies below it, else exactly as named, with no link anywhere on
+/// its path (`--memory-dir`, an absolute `autoMemoryDirectory`): whoever
+/// names a memory directory, nothing is read, or stored, through a link.
 pub fn open_dir(reader: &Reader, dir: &Path, anchor: Option<&Path>) -> Result<Root, agentspine_fs::FsError> {
     match anchor.and_then(|a| dir.strip_prefix(a).ok().map(|rel| (a, rel))) {
         Some((anchor, rel)) if !rel.as_os_str().is_empty() => reader.open_root(anchor)?.subdir(rel),
-        _ => reader.open_root(dir),
+        _ => reader.open_root_without_links(dir),
     }
 }
 

@@ -158,3 +158,34 @@ fn claude_imports_in_a_linked_file_are_relative_to_its_target() {
     let r = p.resolve(Host::Claude, ".");
     assert_eq!(texts(&r), ["see @style.md", "hidden style"]);
 }
+
+/// One rule for a root or working directory a caller names: the user's
+/// (the CLI) is followed once and the request bound to the directory it
+/// names; a client's (MCP, hooks, the socket) is taken as given and one
+/// through a link is refused with `root-through-link`.
+#[test]
+fn a_named_root_through_a_link_is_followed_once_for_the_user_and_refused_for_a_client() {
+    use agentspine_core::catalog::SourceIds;
+    use agentspine_core::{NamedRoots, Request, Resolver};
+    use agentspine_fs::{Budget, Reader};
+    let p = Project::git();
+    p.file("AGENTS.md", "root rules\n").file("pkg/AGENTS.md", "pkg\n");
+    let linked = p.dir.path().join("linked");
+    std::os::unix::fs::symlink(&p.tree, &linked).unwrap();
+    let resolver = |named| {
+        Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([7; 32])).with_named_roots(named)
+    };
+    let by_cwd = Request::new(Host::Codex, linked.join("pkg"));
+    let by_root = Request { root: Some(linked.clone()), ..Request::new(Host::Codex, p.tree.join("pkg")) };
+    for request in [&by_cwd, &by_root] {
+        let user = resolver(NamedRoots::FollowedOnce).chain(request).unwrap();
+        assert_eq!(user.project_root, p.tree.canonicalize().unwrap());
+        assert_eq!(texts(&user), ["root rules", "pkg"]);
+        let client = resolver(NamedRoots::TakenAsGiven).chain(request).unwrap_err();
+        assert_eq!(client.code(), "root-through-link");
+        assert!(client.to_string().contains(&format!("{} is a symbolic link", linked.display())), "{client}");
+    }
+    // The same directory named without a link resolves for both.
+    let plain = Request::new(Host::Codex, p.tree.join("pkg"));
+    assert_eq!(texts(&resolver(NamedRoots::TakenAsGiven).chain(&plain).unwrap()), ["root rules", "pkg"]);
+}

@@ -162,3 +162,38 @@ fn following_costs_one_look_per_name_and_one_readlink_per_link() {
         assert_eq!(c.opens, 2, "{backend:?}");
     });
 }
+
+/// A root a client names is opened exactly as spelled: a link anywhere on
+/// its path, a `/proc` magic link included, is refused naming the path up
+/// to the link; `..` is reduced first; mount points are crossed.
+#[test]
+fn a_root_named_through_a_link_is_refused_naming_the_link() {
+    each(|backend| {
+        let tree = Tree::new();
+        tree.file("proj/AGENTS.md", b"x").symlink("linked", "proj").symlink("up", ".");
+        let r = reader(backend);
+        let root = r.open_root_without_links(&tree.root.join("proj")).unwrap();
+        assert_eq!(root.read("AGENTS.md", 64).unwrap().bytes, b"x", "{backend:?}");
+        assert_eq!(root.host_path(), tree.root.join("proj").canonicalize().unwrap());
+        for (named, link) in [
+            (tree.root.join("linked"), tree.root.join("linked")),
+            (tree.root.join("up/proj"), tree.root.join("up")),
+            (std::path::PathBuf::from(format!("/proc/self/root{}", tree.root.join("proj").display())),
+             std::path::PathBuf::from("/proc/self")),
+        ] {
+            match r.open_root_without_links(&named) {
+                Err(FsError::Symlink { path }) => assert_eq!(path, link.display().to_string(), "{backend:?}"),
+                other => panic!("{backend:?} {named:?}: {other:?}"),
+            }
+        }
+        // `..` is reduced before anything is opened.
+        let back = tree.root.join("proj/../proj");
+        assert!(r.open_root_without_links(&back).is_ok());
+        assert_eq!(r.open_root_without_links(&tree.root.join("none")).unwrap_err().code(), Code::NotFound);
+        assert_eq!(
+            r.open_root_without_links(&tree.root.join("proj/AGENTS.md")).unwrap_err().code(),
+            Code::NotDirectory
+        );
+        assert_eq!(r.open_root_without_links(std::path::Path::new("rel")).unwrap_err().code(), Code::InvalidPath);
+    });
+}

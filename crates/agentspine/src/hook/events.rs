@@ -104,7 +104,9 @@ fn event(
     // The home directory and profiles through the run's own remembering
     // reader, when first needed: the profile a host's rules read next is
     // then opened once.
-    let resolver = resolver.policy_through_reader();
+    // The host names the cwd: taken as given, never through a link.
+    let resolver =
+        resolver.policy_through_reader().with_named_roots(agentspine_core::NamedRoots::TakenAsGiven);
     let hook = Hook {
         host,
         session_dir: agentspine_core::delta::session_dir(host.host(), resolver.env(), &payload.cwd),

@@ -18,10 +18,10 @@ use std::time::Duration;
 
 use agentspine_core::catalog::{self, Catalog, CatalogRequest, DocumentError, PreflightError, SourceIds};
 use agentspine_core::memory::ScopeIds;
-use agentspine_core::policy::NeverProjects;
+use agentspine_core::policy::{NamedRoots, NeverProjects};
 use agentspine_core::resolver::RootCheck;
 use agentspine_core::{Environment, Host, Request, ResolveError, Resolver, render_native};
-use agentspine_fs::{Budget, Code, Reader};
+use agentspine_fs::{Budget, Reader};
 use serde_json::Value;
 
 use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextParams, SessionBriefingParams};
@@ -87,6 +87,10 @@ pub struct Tools {
     /// for the life of the server: the launch directory's project root,
     /// and the home directory and profiles that are never a project.
     launch: OnceLock<(Option<PathBuf>, NeverProjects)>,
+    /// The `--root` arguments in the link-free form each named when it was
+    /// first found (`None` until then: one named before it exists is
+    /// looked for again on each call).
+    given: Mutex<Vec<Option<PathBuf>>>,
 }
 
 /// The roots a client offers (`roots/list`), when it has the capability.
@@ -104,7 +108,8 @@ impl Tools {
         // One key for the whole session, so ids stay valid between calls
         // even when there is no store to derive it from.
         let ids = state.source_ids();
-        Tools { ids, recent: Mutex::new(VecDeque::new()), roots, launch_dir, launch: OnceLock::new() }
+        let given = Mutex::new(vec![None; roots.len()]);
+        Tools { ids, recent: Mutex::new(VecDeque::new()), roots, launch_dir, launch: OnceLock::new(), given }
     }
 
     /// The state store for one call (never shared across a read).
@@ -121,7 +126,19 @@ impl Tools {
             let never = resolver.never_projects().clone();
             (self.launch_dir.as_deref().and_then(|dir| resolver.launch_root(dir)), never)
         });
-        let resolver = resolver.with_never_projects(never.clone());
+        // The user named the `--root` arguments: a link on one is followed
+        // once, when it is first found, and the server keeps that form.
+        {
+            let mut given = self.given.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (slot, named) in given.iter_mut().zip(&self.roots) {
+                if slot.is_none() {
+                    *slot = resolver.allowed_roots(std::slice::from_ref(named)).roots().first().cloned();
+                }
+            }
+        }
+        // Every root a call names, and every client root, is taken as
+        // given: a link on its path is refused, on every call.
+        let resolver = resolver.with_never_projects(never.clone()).with_named_roots(NamedRoots::TakenAsGiven);
         match state {
             Some(state) => resolver.with_caches(state),
             None => resolver,
@@ -135,7 +152,8 @@ impl Tools {
         let asked = exact_root(asked)?;
         let resolver = self.resolver(None);
         let launch = self.launch.get().and_then(|(root, _)| root.clone());
-        let mut given: Vec<PathBuf> = launch.into_iter().chain(self.roots.iter().cloned()).collect();
+        let named = self.given.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let mut given: Vec<PathBuf> = launch.into_iter().chain(named.into_iter().flatten()).collect();
         given.extend(client.iter().flatten().cloned());
         let allowed = resolver.allowed_roots(&given);
         resolver.check_root(&allowed, &asked).map_err(|e| match e {
@@ -328,15 +346,8 @@ fn exact_root(path: &Path) -> Result<PathBuf, ToolError> {
             path.display().to_string()
         )));
     }
-    let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    match reader.open_root(path) {
-        Ok(root) => Ok(root.host_path().to_path_buf()),
-        Err(e) => Err(ToolError::Argument(match e.code() {
-            Code::NotFound => format!("project_root {}: no such directory", path.display()),
-            Code::NotDirectory => format!("project_root {}: not a directory", path.display()),
-            _ => format!("project_root: {e}"),
-        })),
-    }
+    // Opened (and held to the no-link rule) by the resolver's root check.
+    Ok(path.to_path_buf())
 }
 
 /// A path inside the root: absolute, or relative to the root; no `..`.

@@ -212,7 +212,7 @@ fn resolver(env: &Environment, reader: Reader) -> Resolver<'static> {
     static NEVER: std::sync::OnceLock<NeverProjects> = std::sync::OnceLock::new();
     let resolver = Resolver::new(env.clone(), reader, agentspine_core::catalog::SourceIds::new([0; 32]));
     let never = NEVER.get_or_init(|| resolver.never_projects().clone()).clone();
-    resolver.with_never_projects(never)
+    resolver.with_never_projects(never).with_named_roots(agentspine_core::NamedRoots::TakenAsGiven)
 }
 
 fn request(root: &Path, target: Option<PathBuf>) -> Request {

@@ -134,14 +134,23 @@ fn new_token() -> Result<String, Fault> {
     Ok(hex::encode(bytes))
 }
 
-/// A directory the host named: absolute, opened as the user spelled it
-/// (its handle is what a session holds), and named canonical.
+/// A directory the host named: absolute, opened exactly as spelled with no
+/// link on its path (its handle is what a session holds), and named
+/// canonical.
 fn open_dir(path: &Path) -> Result<agentspine_fs::Root, Fault> {
     if !path.is_absolute() {
         return Err(Fault::params(format!("{}: a project root must be an absolute path", path.display())));
     }
+    // The host names the root: taken as given, never through a link.
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    reader.open_root(path).map_err(|e| Fault::new(codes::NOT_REGISTERED, "no-such-directory", format!("{e}")))
+    reader.open_root_without_links(path).map_err(|e| match e {
+        agentspine_fs::FsError::Symlink { path: link } => Fault::new(
+            codes::SYMLINK,
+            "root-through-link",
+            agentspine_core::ResolveError::RootThroughLink { path: path.to_path_buf(), link }.to_string(),
+        ),
+        e => Fault::new(codes::NOT_REGISTERED, "no-such-directory", format!("{e}")),
+    })
 }
 
 fn canonical(path: &Path) -> Result<PathBuf, Fault> {

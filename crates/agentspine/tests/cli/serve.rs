@@ -462,6 +462,18 @@ fn every_refusal_names_its_cause() {
     assert_eq!(host.refused("project.agents_md.write", write).0, "symlink");
     assert_eq!(std::fs::read_to_string(desk.dir.path().join("outside/AGENTS.md")).unwrap(), "outside rule");
 
+    // A root named through a link, or a `/proc` spelling, is never
+    // registered: the host names the directory itself.
+    let linked = desk.dir.path().join("linked-root");
+    std::os::unix::fs::symlink(&desk.root, &linked).unwrap();
+    for named in [linked.clone(), PathBuf::from(format!("/proc/self/root{}", desk.root.display()))] {
+        let (reason, message) = host.refused("projects.register", json!({ "root": named }));
+        assert_eq!(reason, "root-through-link", "{named:?}");
+        assert!(message.contains("is a symbolic link") && message.contains("never through a link"), "{message}");
+    }
+    let (reason, _) = host.refused("session.bind", json!({ "session_id": "l", "project_root": linked }));
+    assert_eq!(reason, "not-registered");
+
     // Unknown methods and arguments are errors, never guesses.
     assert_eq!(host.call("project.read_file", json!({ "path": "/etc/passwd" }))["error"]["code"], -32601);
     let (reason, message) = host.refused("projects.register", json!({ "root": desk.root, "extra": 1 }));
