@@ -10,7 +10,8 @@ hosts it applies to.  `build_fixture(name, dest)` lays it out as
     dest/home/...   the throwaway HOME
 
 and returns (tree_dir, cwd, home).  `fixture_env(name, tree, home)` gives the
-fixture's extra environment (values may use {home} and {tree}).
+fixture's extra environment (values may use {home} and {tree}, as may the
+targets of Symlinks).
 """
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True)
 class Symlink:
-    target: str  # stored as given (relative targets are relative to the link's dir)
+    # stored as given (relative targets are relative to the link's dir);
+    # "{tree}" and "{home}" become the built tree's and HOME's absolute paths
+    target: str
 
 
 @dataclass(frozen=True)
@@ -534,11 +537,14 @@ def get(name: str) -> Fixture:
         raise KeyError(f"unknown fixture {name!r}; known: {', '.join(BY_NAME)}") from None
 
 
-def _write(root: str, rel: str, value):
+def _write(root: str, rel: str, value, places: dict | None = None):
     path = os.path.join(root, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if isinstance(value, Symlink):
-        os.symlink(value.target, path)
+        target = value.target
+        for key, abs_path in (places or {}).items():
+            target = target.replace("{" + key + "}", abs_path)
+        os.symlink(target, path)
     elif isinstance(value, Hardlink):
         os.link(os.path.join(root, value.target), path)
     else:
@@ -570,14 +576,15 @@ def build_fixture(name: str, dest: str):
         _write(tree, os.path.join(rel, ".git"), content)
     for rel in fx.dirs:
         os.makedirs(os.path.join(tree, rel), exist_ok=True)
+    places = {"tree": tree, "home": home}
     for rel, value in fx.files.items():
-        _write(tree, rel, value)
+        _write(tree, rel, value, places)
     for rel, mode in fx.modes.items():
         os.chmod(os.path.join(tree, rel), mode)
     for rel in fx.home_dirs:
         os.makedirs(os.path.join(home, rel), exist_ok=True)
     for rel, value in fx.home.items():
-        _write(home, rel, value)
+        _write(home, rel, value, places)
     if fx.home_fn:
         for rel, value in fx.home_fn(tree, home).items():
             _write(home, rel, value)
