@@ -753,7 +753,8 @@ FIXTURES.extend(LINK_FIXTURES)
 
 from fixtures_gemini import gemini_fixtures  # noqa: E402
 
-FIXTURES.extend(gemini_fixtures(FIXTURES, Fixture, Symlink, _filler, BOM))
+FIXTURES.extend(gemini_fixtures(FIXTURES, Fixture, Symlink, _filler, BOM, IN_PROJECT, OUT_OF_PROFILE,
+                                 IN_PROFILE))
 
 BY_NAME = {f.name: f for f in FIXTURES}
 assert len(BY_NAME) == len(FIXTURES), "duplicate fixture names"
