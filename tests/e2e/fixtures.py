@@ -10,7 +10,8 @@ hosts it applies to.  `build_fixture(name, dest)` lays it out as
     dest/home/...   the throwaway HOME
 
 and returns (tree_dir, cwd, home).  `fixture_env(name, tree, home)` gives the
-fixture's extra environment (values may use {home} and {tree}).
+fixture's extra environment (values may use {home} and {tree}, as may the
+targets of Symlinks).
 """
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True)
 class Symlink:
-    target: str  # stored as given (relative targets are relative to the link's dir)
+    # stored as given (relative targets are relative to the link's dir);
+    # "{tree}" and "{home}" become the built tree's and HOME's absolute paths
+    target: str
 
 
 @dataclass(frozen=True)
@@ -519,9 +522,239 @@ FIXTURES: list[Fixture] = [
         unordered_entries=True),
 ]
 
+# Links whose target stays inside the project (or the profile): every host
+# follows them; agentspine reads them from the core commit that follows.
+# LINKS-MEASURED.md records what each client sent for each of these.
+IN_PROJECT = "in-project links: agentspine reads them from the next commit"
+IN_PROFILE = "links inside the user's profile: agentspine's verdict comes with the links core commit"
+OUT_OF_PROFILE = "a link out of the user's profile into $HOME: agentspine's verdict comes with the links core commit"
+SAME_TEXT = ("claude-md-and-agents-md leaves out an AGENTS.md whose text equals a project CLAUDE.md's "
+             "(LINKS-MEASURED.md): not modelled yet")
+
+
+def _pending(hosts, why=IN_PROJECT) -> dict:
+    return {h: why for h in hosts}
+
+
+# CLAUDE.md -> AGENTS.md beside it, at the root and in a package.
+_CLAUDE_TO_AGENTS = {"AGENTS.md": b"root agents\n", "CLAUDE.md": Symlink("AGENTS.md"),
+                     "pkg/AGENTS.md": b"pkg agents\n", "pkg/CLAUDE.md": Symlink("AGENTS.md")}
+
+LINK_FIXTURES: list[Fixture] = [
+    Fixture(
+        "links_claude_to_agents", ALL,
+        "CLAUDE.md -> AGENTS.md (relative, same directory) at the root and in pkg; cwd pkg.",
+        files=_CLAUDE_TO_AGENTS,
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_claude_to_agents_root", ALL,
+        "CLAUDE.md -> AGENTS.md (relative, same directory) at the root and in pkg; cwd the root.",
+        files=_CLAUDE_TO_AGENTS,
+        git=(".",), cwd=".", pending=_pending(ALL)),
+    Fixture(
+        "links_to_parent", ALL,
+        "pkg/AGENTS.md -> ../AGENTS.md and pkg/CLAUDE.md -> ../CLAUDE.md -> AGENTS.md: one root file reached from two "
+        "directories; cwd pkg.",
+        files={"AGENTS.md": b"root agents, also linked from pkg\n", "CLAUDE.md": Symlink("AGENTS.md"),
+               "pkg/AGENTS.md": Symlink("../AGENTS.md"), "pkg/CLAUDE.md": Symlink("../CLAUDE.md")},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_hidden_dir", ALL,
+        "Root AGENTS.md -> .agents/AGENTS.md (a hidden directory) and CLAUDE.md -> AGENTS.md (a link to that link).",
+        files={".agents/AGENTS.md": b"agents kept in a hidden directory\n",
+               "AGENTS.md": Symlink(".agents/AGENTS.md"), "CLAUDE.md": Symlink("AGENTS.md")},
+        git=(".",), cwd=".", pending=_pending(ALL)),
+    Fixture(
+        "links_shared_rules", ALL,
+        "pkg/AGENTS.md and pkg/CLAUDE.md both -> ../shared/rules.md (one shared file elsewhere in the project); cwd pkg.",
+        files={"AGENTS.md": b"root agents\n", "shared/rules.md": b"shared rules for pkg\n",
+               "pkg/AGENTS.md": Symlink("../shared/rules.md"), "pkg/CLAUDE.md": Symlink("../shared/rules.md")},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "claude_see_agents_import", ALL,
+        "Root CLAUDE.md is only 'See @AGENTS.md'; plain AGENTS.md at the root and in pkg; cwd pkg (the import lies above cwd).",
+        files={"CLAUDE.md": b"See @AGENTS.md\n", "AGENTS.md": b"root agents\n", "pkg/AGENTS.md": b"pkg agents\n"},
+        git=(".",), cwd="pkg"),
+    Fixture(
+        "links_dangling", ALL,
+        "Dangling links: root AGENTS.override.md and CLAUDE.md -> missing files beside a plain AGENTS.md; "
+        "pkg/AGENTS.md -> a missing file beside a plain pkg/CLAUDE.md; cwd pkg.",
+        files={"AGENTS.override.md": Symlink("gone-override.md"), "AGENTS.md": b"root agents\n",
+               "CLAUDE.md": Symlink("gone-claude.md"),
+               "pkg/AGENTS.md": Symlink("../gone.md"), "pkg/CLAUDE.md": b"pkg claude beside a dangling AGENTS.md\n"},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_dangling_claude", ALL,
+        "A dangling CLAUDE.md link beside a plain AGENTS.md, alone at the root (does it block Claude's AGENTS.md?).",
+        files={"CLAUDE.md": Symlink("gone.md"), "AGENTS.md": b"agents beside a dangling CLAUDE.md\n"},
+        git=(".",), cwd=".", pending=_pending(ALL)),
+    Fixture(
+        "links_loop", ALL,
+        "Link loops at the root: AGENTS.md -> loop.md -> AGENTS.md, CLAUDE.md -> CLAUDE.md; plain pkg/AGENTS.md; cwd pkg.",
+        files={"AGENTS.md": Symlink("loop.md"), "loop.md": Symlink("AGENTS.md"), "CLAUDE.md": Symlink("CLAUDE.md"),
+               "pkg/AGENTS.md": b"pkg agents below a looping root\n"},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_loop_below_root", ALL,
+        "A loop in cwd: pkg/AGENTS.md -> loop.md -> AGENTS.md beside a plain pkg/CLAUDE.md; plain root AGENTS.md; "
+        "global files present; cwd pkg.",
+        files={"AGENTS.md": b"root agents above a looping pkg\n", "pkg/AGENTS.md": Symlink("loop.md"),
+               "pkg/loop.md": Symlink("AGENTS.md"), "pkg/CLAUDE.md": b"pkg claude beside a looping AGENTS.md\n"},
+        home=GLOBALS,
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_to_dir", ALL,
+        "Links to a directory: root AGENTS.md -> docs/ beside a plain CLAUDE.md; pkg/CLAUDE.md -> ../docs "
+        "beside a plain pkg/AGENTS.md; cwd pkg.",
+        files={"docs/guide.md": b"a file inside the linked directory\n", "AGENTS.md": Symlink("docs/"),
+               "CLAUDE.md": b"root claude beside a directory link\n",
+               "pkg/CLAUDE.md": Symlink("../docs"), "pkg/AGENTS.md": b"pkg agents beside a directory link\n"},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_mid_path_dir", ALL,
+        "pkg/AGENTS.md and pkg/CLAUDE.md -> ../linkeddir/rules.md, where linkeddir -> shared is a directory link; cwd pkg.",
+        files={"AGENTS.md": b"root agents\n", "shared/rules.md": b"rules reached through a directory link\n",
+               "linkeddir": Symlink("shared"),
+               "pkg/AGENTS.md": Symlink("../linkeddir/rules.md"), "pkg/CLAUDE.md": Symlink("../linkeddir/rules.md")},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "links_nested_pairs", ALL,
+        "Root, a, a/b and a/b/c each hold a plain AGENTS.md and CLAUDE.md -> AGENTS.md; cwd a/b/c.",
+        files={f"{d}AGENTS.md" if d else "AGENTS.md": f"{d or 'root/'} agents\n".encode()
+               for d in ("", "a/", "a/b/", "a/b/c/")}
+        | {f"{d}CLAUDE.md": Symlink("AGENTS.md") for d in ("", "a/", "a/b/", "a/b/c/")},
+        git=(".",), cwd="a/b/c", pending=_pending(ALL)),
+    Fixture(
+        "links_into_git", ALL,
+        "AGENTS.md and CLAUDE.md -> .git/info/rules.md (a target inside .git).",
+        files={".git/info/rules.md": b"rules kept inside .git\n",
+               "AGENTS.md": Symlink(".git/info/rules.md"), "CLAUDE.md": Symlink(".git/info/rules.md")},
+        git=(".",), cwd=".", pending=_pending(ALL)),
+    Fixture(
+        "links_absolute_in_project", ALL,
+        "Absolute links whose target is inside the project: AGENTS.md and CLAUDE.md -> <tree>/shared/rules.md; "
+        "pkg/AGENTS.md -> <tree>/pkg/real.md; cwd pkg.",
+        files={"shared/rules.md": b"rules via an absolute link\n", "AGENTS.md": Symlink("{tree}/shared/rules.md"),
+               "CLAUDE.md": Symlink("{tree}/shared/rules.md"),
+               "pkg/real.md": b"pkg rules via an absolute link\n", "pkg/AGENTS.md": Symlink("{tree}/pkg/real.md")},
+        git=(".",), cwd="pkg", pending=_pending(ALL)),
+    Fixture(
+        "global_links_in_profile", ALL,
+        "Global files that link within their profile: ~/.claude/CLAUDE.md -> rules/base.md (also a user rule), "
+        "~/.codex/AGENTS.md -> x.md, ~/.pi/agent/AGENTS.md -> x.md; plain project files.",
+        home={".claude/CLAUDE.md": Symlink("rules/base.md"), ".claude/rules/base.md": b"claude global via a link into rules/\n",
+              ".codex/AGENTS.md": Symlink("x.md"), ".codex/x.md": b"codex global via a link\n",
+              ".pi/agent/AGENTS.md": Symlink("x.md"), ".pi/agent/x.md": b"pi global via a link\n"},
+        files={"AGENTS.md": b"project agents\n", "CLAUDE.md": b"project claude\n"},
+        git=(".",), cwd=".", pending=_pending(ALL, IN_PROFILE)),
+    Fixture(
+        "claude_global_link_in_profile", ("claude",),
+        "~/.claude/CLAUDE.md -> notes/base.md (inside ~/.claude, not under rules/).",
+        home={".claude/CLAUDE.md": Symlink("notes/base.md"), ".claude/notes/base.md": b"claude global via a link into notes/\n"},
+        files={"CLAUDE.md": b"project claude\n"},
+        git=(".",), cwd=".", pending=_pending(("claude",), IN_PROFILE)),
+    Fixture(
+        "global_links_dotfiles", ALL,
+        "Global files that link out of the profile into $HOME (dotfiles style): ~/.claude/CLAUDE.md -> "
+        "<home>/dotfiles/claude.md (absolute), ~/.codex/AGENTS.md -> ../dotfiles/codex.md, "
+        "~/.pi/agent/AGENTS.md -> ../../dotfiles/pi.md.",
+        home={".claude/CLAUDE.md": Symlink("{home}/dotfiles/claude.md"), "dotfiles/claude.md": b"claude global from dotfiles\n",
+              ".codex/AGENTS.md": Symlink("../dotfiles/codex.md"), "dotfiles/codex.md": b"codex global from dotfiles\n",
+              ".pi/agent/AGENTS.md": Symlink("../../dotfiles/pi.md"), "dotfiles/pi.md": b"pi global from dotfiles\n"},
+        files={"AGENTS.md": b"project agents\n", "CLAUDE.md": b"project claude\n"},
+        git=(".",), cwd=".", pending=_pending(ALL, OUT_OF_PROFILE)),
+    Fixture(
+        "claude_links_dotclaude", ("claude",),
+        "A linked .claude/CLAUDE.md; .claude/rules links to a file inside cwd (pkg), outside cwd, and to a sibling rule; cwd pkg.",
+        files={"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": Symlink("../docs/dot-claude.md"),
+               "docs/dot-claude.md": b"dot-claude via a link\n",
+               ".claude/rules/plain.md": b"plain rule\n", ".claude/rules/alias.md": Symlink("plain.md"),
+               ".claude/rules/inside.md": Symlink("../../pkg/rules/inside.md"),
+               "pkg/rules/inside.md": b"rule whose target is inside cwd\n",
+               ".claude/rules/outside.md": Symlink("../../shared/outside.md"),
+               "shared/outside.md": b"rule whose target is outside cwd\n",
+               "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
+               "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"},
+        git=(".",), cwd="pkg", unordered_entries=True, pending=_pending(("claude",))),
+    Fixture(
+        "claude_links_dotclaude_root", ("claude",),
+        "The claude_links_dotclaude tree with cwd the root (every rule target inside cwd).",
+        files={"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": Symlink("../docs/dot-claude.md"),
+               "docs/dot-claude.md": b"dot-claude via a link\n",
+               ".claude/rules/plain.md": b"plain rule\n", ".claude/rules/alias.md": Symlink("plain.md"),
+               ".claude/rules/inside.md": Symlink("../../pkg/rules/inside.md"),
+               "pkg/rules/inside.md": b"rule whose target is inside cwd\n",
+               ".claude/rules/outside.md": Symlink("../../shared/outside.md"),
+               "shared/outside.md": b"rule whose target is outside cwd\n",
+               "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
+               "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"},
+        git=(".",), cwd=".", unordered_entries=True, pending=_pending(("claude",))),
+    Fixture(
+        "claude_links_and_agents_mode", ("claude",),
+        "claude-md-and-agents-md mode on CLAUDE.md -> AGENTS.md at the root and in pkg; cwd pkg.",
+        files=_CLAUDE_TO_AGENTS,
+        claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
+        git=(".",), cwd="pkg", pending=_pending(("claude",))),
+    Fixture(
+        "claude_links_and_agents_mode_root", ("claude",),
+        "claude-md-and-agents-md mode on CLAUDE.md -> AGENTS.md at the root and in pkg; cwd the root.",
+        files=_CLAUDE_TO_AGENTS,
+        claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
+        git=(".",), cwd=".", pending=_pending(("claude",))),
+    Fixture(
+        "claude_and_agents_mode_same_text", ("claude",),
+        "Control for the link cases: plain CLAUDE.md and AGENTS.md with the same text under claude-md-and-agents-md.",
+        files={"CLAUDE.md": b"same text in two plain files\n", "AGENTS.md": b"same text in two plain files\n"},
+        claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
+        git=(".",), cwd=".", pending=_pending(("claude",), SAME_TEXT)),
+    Fixture(
+        "claude_and_agents_mode_same_text_pkg", ("claude",),
+        "Control: under claude-md-and-agents-md, a root CLAUDE.md and a pkg/AGENTS.md with the same text; cwd pkg.",
+        files={"CLAUDE.md": b"same text in two plain files\n", "pkg/AGENTS.md": b"same text in two plain files\n"},
+        claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
+        git=(".",), cwd="pkg", pending=_pending(("claude",), SAME_TEXT)),
+    # Layouts of public repositories (LINKS-MEASURED.md names them).
+    Fixture(
+        "links_agents_to_dotclaude", ALL,
+        "Root AGENTS.md -> .claude/CLAUDE.md, the only instruction file (NVIDIA/nodewright's layout).",
+        files={".claude/CLAUDE.md": b"kept in .claude/CLAUDE.md\n", "AGENTS.md": Symlink(".claude/CLAUDE.md")},
+        git=(".",), cwd=".", pending=_pending(ALL)),
+    Fixture(
+        "claude_links_agents_to_dotclaude_and_mode", ("claude",),
+        "links_agents_to_dotclaude under claude-md-and-agents-md: one file as .claude/CLAUDE.md and as AGENTS.md.",
+        files={".claude/CLAUDE.md": b"kept in .claude/CLAUDE.md\n", "AGENTS.md": Symlink(".claude/CLAUDE.md")},
+        claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
+        git=(".",), cwd=".", pending=_pending(("claude",))),
+    Fixture(
+        "links_cross_dir_chain", ALL,
+        "getsentry/sentry-cli's layout: CLAUDE.md -> AGENTS.md everywhere; scripts/AGENTS.md -> ../lib/AGENTS.md "
+        "(so scripts/CLAUDE.md is a link to a link in another directory); docs/AGENTS.md -> README.md; cwd scripts.",
+        files={"AGENTS.md": b"root agents\n", "CLAUDE.md": Symlink("AGENTS.md"),
+               "lib/AGENTS.md": b"lib agents\n", "lib/CLAUDE.md": Symlink("AGENTS.md"),
+               "scripts/AGENTS.md": Symlink("../lib/AGENTS.md"), "scripts/CLAUDE.md": Symlink("AGENTS.md"),
+               "docs/README.md": b"docs readme\n", "docs/AGENTS.md": Symlink("README.md")},
+        git=(".",), cwd="scripts", pending=_pending(ALL)),
+    Fixture(
+        "links_cross_dir_chain_docs", ALL,
+        "The links_cross_dir_chain tree with cwd docs (AGENTS.md -> README.md, no CLAUDE.md there).",
+        files={"AGENTS.md": b"root agents\n", "CLAUDE.md": Symlink("AGENTS.md"),
+               "lib/AGENTS.md": b"lib agents\n", "lib/CLAUDE.md": Symlink("AGENTS.md"),
+               "scripts/AGENTS.md": Symlink("../lib/AGENTS.md"), "scripts/CLAUDE.md": Symlink("AGENTS.md"),
+               "docs/README.md": b"docs readme\n", "docs/AGENTS.md": Symlink("README.md")},
+        git=(".",), cwd="docs", pending=_pending(ALL)),
+    Fixture(
+        "links_three_names", ALL,
+        "phnx-labs/agi-cli's layout: CLAUDE.md and GEMINI.md -> AGENTS.md at the root, apps/ext and apps/ext/ui; cwd apps/ext/ui.",
+        files={f"{d}{n}": (f"{d or 'root/'} agents\n".encode() if n == "AGENTS.md" else Symlink("AGENTS.md"))
+               for d in ("", "apps/ext/", "apps/ext/ui/") for n in ("AGENTS.md", "CLAUDE.md", "GEMINI.md")},
+        git=(".",), cwd="apps/ext/ui", pending=_pending(ALL)),
+]
+FIXTURES.extend(LINK_FIXTURES)
+
 from fixtures_gemini import gemini_fixtures  # noqa: E402
 
-FIXTURES.extend(gemini_fixtures(FIXTURES, Fixture, Symlink, _filler, BOM))
+FIXTURES.extend(gemini_fixtures(FIXTURES, Fixture, Symlink, _filler, BOM, IN_PROJECT, OUT_OF_PROFILE,
+                                 IN_PROFILE))
 
 BY_NAME = {f.name: f for f in FIXTURES}
 assert len(BY_NAME) == len(FIXTURES), "duplicate fixture names"
@@ -534,11 +767,14 @@ def get(name: str) -> Fixture:
         raise KeyError(f"unknown fixture {name!r}; known: {', '.join(BY_NAME)}") from None
 
 
-def _write(root: str, rel: str, value):
+def _write(root: str, rel: str, value, places: dict | None = None):
     path = os.path.join(root, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if isinstance(value, Symlink):
-        os.symlink(value.target, path)
+        target = value.target
+        for key, abs_path in (places or {}).items():
+            target = target.replace("{" + key + "}", abs_path)
+        os.symlink(target, path)
     elif isinstance(value, Hardlink):
         os.link(os.path.join(root, value.target), path)
     else:
@@ -570,14 +806,15 @@ def build_fixture(name: str, dest: str):
         _write(tree, os.path.join(rel, ".git"), content)
     for rel in fx.dirs:
         os.makedirs(os.path.join(tree, rel), exist_ok=True)
+    places = {"tree": tree, "home": home}
     for rel, value in fx.files.items():
-        _write(tree, rel, value)
+        _write(tree, rel, value, places)
     for rel, mode in fx.modes.items():
         os.chmod(os.path.join(tree, rel), mode)
     for rel in fx.home_dirs:
         os.makedirs(os.path.join(home, rel), exist_ok=True)
     for rel, value in fx.home.items():
-        _write(home, rel, value)
+        _write(home, rel, value, places)
     if fx.home_fn:
         for rel, value in fx.home_fn(tree, home).items():
             _write(home, rel, value)

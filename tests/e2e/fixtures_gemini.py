@@ -26,8 +26,50 @@ SHARED = (
     "unicode_and_spaces",
 )
 
+# The in-project link fixtures of fixtures.py that get a `+names` twin, and
+# those that also get a default-names twin with each CLAUDE.md renamed
+# GEMINI.md (fixture name -> twin name).
+LINKS_SHARED = (
+    "links_claude_to_agents", "links_claude_to_agents_root", "links_to_parent", "links_hidden_dir",
+    "links_shared_rules", "claude_see_agents_import", "links_dangling", "links_dangling_claude", "links_loop", "links_to_dir",
+    "links_mid_path_dir", "links_nested_pairs", "links_into_git", "links_absolute_in_project",
+    "links_agents_to_dotclaude", "links_cross_dir_chain", "links_three_names",
+)
+LINKS_AS_GEMINI = {
+    "links_claude_to_agents": "gemini_links_to_agents",
+    "links_claude_to_agents_root": "gemini_links_to_agents_root",
+    "links_to_parent": "gemini_links_to_parent",
+    "links_hidden_dir": "gemini_links_hidden_dir",
+    "links_shared_rules": "gemini_links_shared_rules",
+    "links_dangling_claude": "gemini_links_dangling",
+    "links_loop": "gemini_links_loop",
+    "links_to_dir": "gemini_links_to_dir",
+    "links_mid_path_dir": "gemini_links_mid_path_dir",
+    "links_nested_pairs": "gemini_links_nested_pairs",
+    "links_into_git": "gemini_links_into_git",
+    "links_absolute_in_project": "gemini_links_absolute_in_project",
+    "links_cross_dir_chain": "gemini_links_cross_dir_chain",
+    "links_three_names": "gemini_links_three_names",  # already holds GEMINI.md links: kept as is
+}
 
-def gemini_fixtures(shared, Fixture, Symlink, filler, bom):
+LINKS_ABOUT = {
+    "links_dangling_claude": "A dangling GEMINI.md link beside a plain AGENTS.md, alone at the root.",
+    "links_three_names": "phnx-labs/agi-cli's layout: CLAUDE.md and GEMINI.md -> AGENTS.md at the root, "
+                         "apps/ext and apps/ext/ui; cwd apps/ext/ui.",
+}
+
+
+def _claude_to_gemini(files, Symlink):
+    """FILES with every CLAUDE.md (path or link target) renamed GEMINI.md."""
+    def rename(p):
+        head, _, tail = p.rpartition("/")
+        return f"{head}/GEMINI.md" if head and tail == "CLAUDE.md" else ("GEMINI.md" if p == "CLAUDE.md" else p)
+    if any(k.rpartition("/")[2] == "GEMINI.md" for k in files):
+        return dict(files)
+    return {rename(k): Symlink(rename(v.target)) if isinstance(v, Symlink) else v for k, v in files.items()}
+
+
+def gemini_fixtures(shared, Fixture, Symlink, filler, bom, in_project="", out_of_profile="", in_profile=""):
     g = ("gemini",)
     own = [
         Fixture(
@@ -173,6 +215,37 @@ def gemini_fixtures(shared, Fixture, Symlink, filler, bom):
             git=(".",), cwd="sub"),
     ]
     by_name = {f.name: f for f in shared}
+    pending = {"gemini": in_project}
+    links = []
+    for name, twin in LINKS_AS_GEMINI.items():
+        f = by_name[name]
+        links.append(dataclasses.replace(
+            f, name=twin, hosts=g, files=_claude_to_gemini(f.files, Symlink),
+            about=LINKS_ABOUT.get(name, f.about.replace("CLAUDE.md", "GEMINI.md")) + " [default names]",
+            declared={}, pending=pending,
+            unordered_entries=False))
+    links += [
+        Fixture(
+            "gemini_global_links_in_profile", g,
+            "~/.gemini/GEMINI.md -> notes/base.md, a link within the profile.",
+            home={".gemini/GEMINI.md": Symlink("notes/base.md"),
+                  ".gemini/notes/base.md": b"gemini global via a link into notes/\n"},
+            files={"GEMINI.md": b"project gemini\n"},
+            git=(".",), cwd=".", pending={"gemini": in_profile}),
+        Fixture(
+            "gemini_global_links_dotfiles", g,
+            "~/.gemini/GEMINI.md -> ../dotfiles/gemini.md, a link out of the profile into $HOME (dotfiles style).",
+            home={".gemini/GEMINI.md": Symlink("../dotfiles/gemini.md"),
+                  "dotfiles/gemini.md": b"gemini global from dotfiles\n"},
+            files={"GEMINI.md": b"project gemini\n"},
+            git=(".",), cwd=".", pending={"gemini": out_of_profile}),
+    ]
+    links.append(Fixture(
+        "gemini_same_text_two_names", g,
+        "Control for the link cases: plain AGENTS.md and CLAUDE.md with the same text, names list set.",
+        files={"AGENTS.md": b"same text in two plain files\n", "CLAUDE.md": b"same text in two plain files\n"},
+        home={".gemini/settings.json": NAMES},
+        git=(".",), cwd="."))
     twins = []
     for name in SHARED:
         f = by_name[name]
@@ -181,10 +254,20 @@ def gemini_fixtures(shared, Fixture, Symlink, filler, bom):
             f, name=f"{name}+names", hosts=g, home=dict(f.home, **{".gemini/settings.json": NAMES}),
             about=f"{f.about} [context.fileName list]", declared=declared, pending={},
             unordered_entries=False))
+    for name in LINKS_SHARED:
+        f = by_name[name]
+        twins.append(dataclasses.replace(
+            f, name=f"{name}+names", hosts=g, home=dict(f.home, **{".gemini/settings.json": NAMES}),
+            about=f"{f.about} [context.fileName list]", declared={},
+            pending=pending if f.pending else {}, unordered_entries=False))
+    for f in links[:2]:
+        twins.append(dataclasses.replace(
+            f, name=f"{f.name}+names", home=dict(f.home, **{".gemini/settings.json": NAMES}),
+            about=f.about.replace(" [default names]", " [context.fileName list]")))
     for name in ("gemini_nested", "gemini_imports_basic", "gemini_sort_order"):
         f = next(x for x in own if x.name == name)
         twins.append(dataclasses.replace(
             f, name=f"{name}+names", home=dict(f.home, **{".gemini/settings.json": NAMES}),
             files=dict(f.files, **{"AGENTS.md": b"agents root\n", "CLAUDE.md": b"claude root\n"}),
             about=f"{f.about} [context.fileName list]"))
-    return own + twins
+    return own + links + twins
