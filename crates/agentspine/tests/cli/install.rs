@@ -510,27 +510,25 @@ fn a_flag_that_does_not_apply_to_the_scope_is_an_error_and_nothing_is_written() 
 }
 
 #[test]
-fn backups_keep_the_newest_per_file_and_json_keeps_its_indentation() {
+fn json_keeps_its_layout_and_what_install_adds_follows_it() {
     let ex = Example::new();
-    // Four spaces and no final newline, as the user wrote it.
+    // Four spaces, a one-line object inside, and no final newline.
     ex.home_file(".claude/settings.json", "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}");
-    for args in
-        [&["install", "claude"][..], &["uninstall", "claude"], &["install", "claude"], &["install", "claude"]]
-    {
-        ok(&ex.run(".", args));
-    }
-    let backups: Vec<String> =
-        files(&ex.home.join(".claude")).into_iter().filter(|n| n.contains(".agentspine-backup-")).collect();
-    assert_eq!(backups.len(), 1, "{backups:?}");
+    ok(&ex.run(".", &["install", "claude", "--command", "/opt/a/agentspine"]));
     let text = std::fs::read_to_string(ex.home.join(".claude/settings.json")).unwrap();
-    assert!(
-        text.starts_with(
-            "{\n    \"model\": \"opus\",\n    \"env\": {\n        \"A\": \"1\"\n    },\n    \"hooks\""
-        ),
-        "{text}"
+    let session_start = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"},\n    \"hooks\": {\n        \
+                         \"SessionStart\": [\n            {\n                \"matcher\": \
+                         \"startup|resume|clear|compact\",\n                \"hooks\": [\n                    {\n\
+                         \x20                       \"type\": \"command\",\n                        \"command\": \
+                         \"/opt/a/agentspine hook claude\",\n                        \"timeout\": 10\n                    \
+                         }\n                ]\n            }\n        ],\n        \"UserPromptSubmit\": [";
+    assert!(text.starts_with(session_start), "{text}");
+    assert!(text.ends_with("\n    }\n}"), "{text}");
+    // A compact file gets compact entries, in its own `:` spacing.
+    ex.home_file(".claude.json", r#"{"numStartups":3,"mcpServers":{"other":{"command":"o"}}}"#);
+    ok(&ex.run(".", &["install", "claude", "--command", "/opt/a/agentspine"]));
+    assert_eq!(
+        std::fs::read_to_string(ex.home.join(".claude.json")).unwrap(),
+        r#"{"numStartups":3,"mcpServers":{"other":{"command":"o"},"agentspine":{"type":"stdio","command":"/opt/a/agentspine","args":["mcp"]}}}"#
     );
-    assert!(!text.ends_with('\n'), "{text}");
-    // The user's home holds one backup of .claude.json too.
-    let home_backups = files(&ex.home).into_iter().filter(|n| n.contains(".agentspine-backup-")).count();
-    assert_eq!(home_backups, 1);
 }
