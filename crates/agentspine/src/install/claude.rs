@@ -72,7 +72,7 @@ fn settings_change(dir: &Path, parent: &Path, bin: &str, adding: bool) -> anyhow
 
 /// Whether the JSON text `text` registers agentspine's MCP server.
 pub(super) fn holds_server(text: &str) -> bool {
-    serde_json::from_str::<Json>(text)
+    serde_json::from_str::<serde_json::Value>(text)
         .is_ok_and(|root| root.get("mcpServers").and_then(|s| s.get("agentspine")).is_some())
 }
 

@@ -143,7 +143,13 @@ fn remove_ours(list: &mut Vec<Json>, host: &str) -> Option<usize> {
 
 /// Whether the JSON text `text` holds a hook of ours for `host`.
 pub fn holds(text: &str, host: &str) -> bool {
-    let Ok(Json::Object(root)) = serde_json::from_str::<Json>(text) else { return false };
-    let Some(Json::Object(events)) = root.get("hooks") else { return false };
-    events.values().any(|list| matches!(list, Json::Array(list) if count_ours(list, host) > 0))
+    let Ok(root) = serde_json::from_str::<serde_json::Value>(text) else { return false };
+    let Some(events) = root.get("hooks").and_then(|h| h.as_object()) else { return false };
+    events
+        .values()
+        .filter_map(|list| list.as_array())
+        .flatten()
+        .filter_map(|group| group.get("hooks").and_then(|h| h.as_array()))
+        .flatten()
+        .any(|hook| hook.get("command").and_then(|c| c.as_str()).is_some_and(|c| is_ours(c, host)))
 }

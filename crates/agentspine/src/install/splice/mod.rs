@@ -63,14 +63,11 @@ fn fresh_document(object: &Object) -> String {
     out
 }
 
-/// Whether `text` parses to `expected`, key order included.
+/// Whether `text` parses to `expected`, key order included (by the
+/// printer's own reading, which keeps positions, and strict JSON).
 fn parses_to(text: &str, expected: &Object) -> bool {
-    match serde_json::from_str::<Json>(text) {
-        Ok(Json::Object(parsed)) => {
-            serde_json::to_string(&parsed).ok() == serde_json::to_string(expected).ok()
-        }
-        _ => false,
-    }
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+        && Printer::new(text, None).is_some_and(|printer| printer.same_object(&printer.root, expected))
 }
 
 /// One item of a container being printed: the whitespace before it, what
@@ -127,21 +124,29 @@ impl<'a> Printer<'a> {
     /// Whether `node` holds `value`, key order included.
     fn same(&self, node: &Node, value: &Json) -> bool {
         match (&node.kind, value) {
-            (Kind::Object(items), Json::Object(map)) => {
-                items.len() == map.len()
-                    && items.iter().zip(map).all(|(item, (key, value))| {
-                        item.key.as_deref() == Some(key.as_str()) && self.same(&item.value, value)
-                    })
-            }
+            (Kind::Object(_), Json::Object(map)) => self.same_object(node, map),
             (Kind::Array(items), Json::Array(list)) => {
                 items.len() == list.len()
                     && items.iter().zip(list).all(|(item, value)| self.same(&item.value, value))
             }
             (Kind::Scalar, Json::Object(_) | Json::Array(_)) => false,
-            (Kind::Scalar, value) => serde_json::from_str::<Json>(&self.text[node.start..node.end])
-                .is_ok_and(|old| scalar_eq(&old, value)),
+            (Kind::Scalar, value) => {
+                let text = &self.text[node.start..node.end];
+                // The spelling serde_json writes is the common case.
+                serde_json::to_string(value).is_ok_and(|v| v == text)
+                    || serde_json::from_str::<Json>(text).is_ok_and(|old| scalar_eq(&old, value))
+            }
             _ => false,
         }
+    }
+
+    /// Whether `node` is the object `map`, key order included.
+    fn same_object(&self, node: &Node, map: &Object) -> bool {
+        let Kind::Object(items) = &node.kind else { return false };
+        items.len() == map.len()
+            && items.iter().zip(map).all(|(item, (key, value))| {
+                item.key.as_deref() == Some(key.as_str()) && self.same(&item.value, value)
+            })
     }
 
     /// The text of the empty container at `path`, if there is one.
