@@ -763,6 +763,11 @@ const CASES: &[Case] = &[
         files: &[("home/.codex/config.toml", Some("")), ("home/.codex/hooks.json", None)],
     },
     Case {
+        label: "codex, trusted, no files at all",
+        install: CODEX_TRUST,
+        files: &[("home/.codex/config.toml", None), ("home/.codex/hooks.json", None)],
+    },
+    Case {
         label: "gemini, one line with hooks and servers of other tools",
         install: GEMINI,
         files: &[(
