@@ -68,13 +68,10 @@ fn read(dir: &Path, name: &str) -> Option<String> {
     }
 }
 
-/// The original of `name` in `dir`: the newest backup that holds nothing
-/// of agentspine's, and its name.
-pub fn original(dir: &Path, name: &str, ours: Holds) -> Option<(String, String)> {
-    list(dir, name).into_iter().find_map(|backup| {
-        let text = read(dir, &backup)?;
-        (!ours(&text)).then_some((backup, text))
-    })
+/// The text of the original of `name` in `dir`: the newest backup that
+/// holds nothing of agentspine's.
+pub fn original(dir: &Path, name: &str, ours: Holds) -> Option<String> {
+    list(dir, name).into_iter().find_map(|backup| read(dir, &backup).filter(|text| !ours(text)))
 }
 
 /// Copies `dir/name` to a new backup beside it, then removes every older

@@ -142,7 +142,7 @@ fn config_change(
         Some(_) if !adding => super::backup::original(dir, name, holds_server),
         _ => None,
     };
-    let kept_doc = kept.as_ref().and_then(|(_, text)| text.parse::<toml_edit::DocumentMut>().ok());
+    let kept_doc = kept.as_deref().and_then(|text| text.parse::<toml_edit::DocumentMut>().ok());
     let had = |path: &[&str]| has_path(kept_doc.as_ref(), path);
     if adding {
         let servers = doc.entry("mcp_servers").or_insert_with(|| {
@@ -187,7 +187,7 @@ fn config_change(
     let after = match (&before, &kept) {
         (Some(old), _) if *old == text => Some(old.clone()),
         (None, _) if !adding => None,
-        (Some(_), Some((_, original))) if !adding && same_value(&text, original) => Some(original.clone()),
+        (Some(_), Some(original)) if !adding && same_value(&text, original) => Some(original.clone()),
         (Some(_), None) if !adding && text.trim().is_empty() => None,
         _ => Some(text),
     };

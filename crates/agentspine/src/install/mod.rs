@@ -493,7 +493,7 @@ fn json_change(
         Some(_) if !adding => backup::original(dir, name, ours),
         _ => None,
     };
-    let kept_value = kept.as_ref().and_then(|(_, text)| parse_object(Some(text), &path).ok());
+    let kept_value = kept.as_deref().and_then(|text| parse_object(Some(text), &path).ok());
     let mut edited = original.clone();
     edit(&mut edited, &|path: &[&str]| has_path(kept_value.as_ref(), path))?;
     let same =
@@ -502,11 +502,9 @@ fn json_change(
         before.clone()
     } else {
         match (&kept, &kept_value) {
-            (Some((_, text)), Some(value)) if same(&edited, value) => Some(text.clone()),
+            (Some(text), Some(value)) if same(&edited, value) => Some(text.clone()),
             (None, _) if !adding && edited.is_empty() => None,
-            _ => {
-                Some(splice::render(before.as_deref(), &edited, kept.as_ref().map(|(_, text)| text.as_str())))
-            }
+            _ => Some(splice::render(before.as_deref(), &edited, kept.as_deref())),
         }
     };
     Ok(Change { dir: dir.to_path_buf(), name: name.into(), make_dir, before, after, mode, ours })

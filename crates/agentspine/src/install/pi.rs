@@ -56,7 +56,7 @@ pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Resu
         // A file of the user's own by this name is not agentspine's to remove.
         Some(text) if !holds_extension(text) => before.clone(),
         // One agentspine's install replaced comes back.
-        Some(_) => super::backup::original(&dir, FILE, holds_extension).map(|(_, text)| text),
+        Some(_) => super::backup::original(&dir, FILE, holds_extension),
         None => None,
     };
     let extension = Change {
