@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::json::{Json, Object};
-use super::{Change, hooks, parse_object, read_config, render_object};
+use super::{Change, hooks, json_change};
 
 /// The events agentspine answers, with Claude's matcher for each (`None`:
 /// the event has no matcher). SessionStart's matcher is the session
@@ -48,25 +48,32 @@ fn parent(dir: &Path) -> anyhow::Result<PathBuf> {
 
 fn settings_change(dir: &Path, parent: &Path, bin: &str, adding: bool) -> anyhow::Result<Change> {
     let name = "settings.json";
-    let before = read_config(dir, name)?;
-    let original = parse_object(before.as_deref(), &dir.join(name))?;
-    let mut edited = original.clone();
-    if adding {
-        hooks::install(&mut edited, EVENTS, &hooks::command(bin, "claude"), "claude")
-            .map_err(|e| anyhow::anyhow!("{}: refused: {e}", dir.join(name).display()))?;
-    } else {
-        hooks::uninstall(&mut edited, "claude");
-    }
-    let after = render_object(before.as_deref(), &original, edited)?;
+    let path = dir.join(name);
     let dir_name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-    Ok(Change {
-        dir: dir.to_path_buf(),
-        name: name.into(),
-        make_dir: Some((parent.to_path_buf(), dir_name)),
-        before,
-        after,
-        mode: 0o644,
-    })
+    let make_dir = Some((parent.to_path_buf(), dir_name));
+    json_change(
+        dir,
+        name,
+        make_dir,
+        0o644,
+        |text| hooks::holds(text, "claude"),
+        adding,
+        |edited, had| {
+            if adding {
+                hooks::install(edited, EVENTS, &hooks::command(bin, "claude"), "claude")
+                    .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))
+            } else {
+                hooks::uninstall(edited, "claude", had);
+                Ok(())
+            }
+        },
+    )
+}
+
+/// Whether the JSON text `text` registers agentspine's MCP server.
+pub(super) fn holds_server(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|root| root.get("mcpServers").and_then(|s| s.get("agentspine")).is_some())
 }
 
 /// `mcpServers.agentspine = {"type": "stdio", "command": BIN, "args": ["mcp"]}`.
@@ -77,20 +84,33 @@ pub(super) fn mcp_change(
     bin: &str,
     adding: bool,
 ) -> anyhow::Result<Change> {
-    let before = read_config(dir, name)?;
+    let server = Json::object([
+        ("type", Json::str("stdio")),
+        ("command", Json::str(bin)),
+        ("args", Json::Array(vec![Json::str("mcp")])),
+    ]);
     let path = dir.join(name);
-    let original = parse_object(before.as_deref(), &path)?;
-    let mut edited = original.clone();
+    json_change(dir, name, None, mode, holds_server, adding, |edited, had| {
+        set_server(edited, &path, server, adding, had)
+    })
+}
+
+/// Adds (`adding`) or removes `mcpServers.agentspine`; an `mcpServers`
+/// the removal leaves empty goes too, unless `had` says the file had it
+/// before install.
+pub(super) fn set_server(
+    edited: &mut Object,
+    path: &Path,
+    server: Json,
+    adding: bool,
+    had: &dyn Fn(&[&str]) -> bool,
+) -> anyhow::Result<()> {
+    let existed = edited.contains_key("mcpServers");
     let servers = edited.entry("mcpServers".to_owned()).or_insert_with(|| Json::Object(Object::new()));
     let Json::Object(servers) = servers else {
         anyhow::bail!("{}: refused: `mcpServers` is not a JSON object", path.display())
     };
     if adding {
-        let server = Json::object([
-            ("type", Json::str("stdio")),
-            ("command", Json::str(bin)),
-            ("args", Json::Array(vec![Json::str("mcp")])),
-        ]);
         match servers.get_mut("agentspine") {
             Some(existing) => *existing = server,
             None => {
@@ -99,10 +119,9 @@ pub(super) fn mcp_change(
         }
     } else {
         let removed = servers.shift_remove("agentspine").is_some();
-        if servers.is_empty() && (removed || !original.contains_key("mcpServers")) {
+        if servers.is_empty() && ((removed && !had(&["mcpServers"])) || !existed) {
             edited.shift_remove("mcpServers");
         }
     }
-    let after = render_object(before.as_deref(), &original, edited)?;
-    Ok(Change { dir: dir.to_path_buf(), name: name.into(), make_dir: None, before, after, mode })
+    Ok(())
 }

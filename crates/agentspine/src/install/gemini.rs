@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::json::{Json, Object};
-use super::{Change, hooks, parse_object, read_config, render_object};
+use super::json::Json;
+use super::{Change, claude, hooks, json_change};
 
 /// The events agentspine answers, with Gemini's matcher for each (`None`:
 /// every occurrence). AfterTool's is a regular expression over tool names:
@@ -30,60 +30,28 @@ pub(super) fn profile(home: &Path) -> PathBuf {
     base.join(".gemini")
 }
 
+/// Whether the JSON text `text` holds a hook of ours or our MCP server.
+fn holds(text: &str) -> bool {
+    hooks::holds(text, "gemini") || claude::holds_server(text)
+}
+
 /// The one change to install (`adding`) or uninstall agentspine.
 pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<Vec<Change>> {
     let dir = profile(home);
     let parent = dir.parent().map(Path::to_path_buf).unwrap_or_else(|| home.to_path_buf());
     let name = "settings.json";
     let path = dir.join(name);
-    let before = read_config(&dir, name)?;
-    let original = parse_object(before.as_deref(), &path)?;
-    let mut edited = original.clone();
-    if adding {
-        hooks::install(&mut edited, EVENTS, &hooks::command(bin, "gemini"), "gemini")
-            .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?;
-    } else {
-        hooks::uninstall(&mut edited, "gemini");
-    }
-    mcp_server(&mut edited, &original, &path, bin, adding)?;
-    let after = render_object(before.as_deref(), &original, edited)?;
-    Ok(vec![Change {
-        dir: dir.clone(),
-        name: name.into(),
-        make_dir: Some((parent, ".gemini".to_owned())),
-        before,
-        after,
-        mode: 0o600,
-    }])
-}
-
-/// `mcpServers.agentspine = {"command": BIN, "args": ["mcp"]}` (Gemini
-/// starts a server with a `command` over stdio).
-fn mcp_server(
-    edited: &mut Object,
-    original: &Object,
-    path: &Path,
-    bin: &str,
-    adding: bool,
-) -> anyhow::Result<()> {
-    let servers = edited.entry("mcpServers".to_owned()).or_insert_with(|| Json::Object(Object::new()));
-    let Json::Object(servers) = servers else {
-        anyhow::bail!("{}: refused: `mcpServers` is not a JSON object", path.display())
-    };
-    if adding {
-        let server =
-            Json::object([("command", Json::str(bin)), ("args", Json::Array(vec![Json::str("mcp")]))]);
-        match servers.get_mut("agentspine") {
-            Some(existing) => *existing = server,
-            None => {
-                servers.insert("agentspine".into(), server);
-            }
+    // Gemini starts a server with a `command` over stdio.
+    let server = Json::object([("command", Json::str(bin)), ("args", Json::Array(vec![Json::str("mcp")]))]);
+    let make_dir = Some((parent, ".gemini".to_owned()));
+    let change = json_change(&dir, name, make_dir, 0o600, holds, adding, |edited, had| {
+        if adding {
+            hooks::install(edited, EVENTS, &hooks::command(bin, "gemini"), "gemini")
+                .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?;
+        } else {
+            hooks::uninstall(edited, "gemini", had);
         }
-    } else {
-        let removed = servers.shift_remove("agentspine").is_some();
-        if servers.is_empty() && (removed || !original.contains_key("mcpServers")) {
-            edited.shift_remove("mcpServers");
-        }
-    }
-    Ok(())
+        claude::set_server(edited, &path, server, adding, had)
+    })?;
+    Ok(vec![change])
 }

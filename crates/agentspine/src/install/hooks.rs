@@ -8,8 +8,8 @@
 //! (so re-installing updates the path without moving anything). Uninstall
 //! removes every hook of ours; a group, an event list or the `hooks` object
 //! that the removal leaves empty is removed too (install creates each of
-//! them when missing, so install then uninstall gives back the original,
-//! except an empty container that existed before install).
+//! them when missing), unless the file had it before install (an event
+//! list or `hooks` object the user kept empty stays).
 
 use super::json::{Json, Object};
 
@@ -74,9 +74,10 @@ pub fn install(
     Ok(())
 }
 
-/// Removes every hook of ours, and the containers the removal empties.
+/// Removes every hook of ours, and the containers the removal empties but
+/// `had` (the file before install had this key path) says to keep.
 /// Returns how many hooks were removed.
-pub fn uninstall(root: &mut Object, host: &str) -> usize {
+pub fn uninstall(root: &mut Object, host: &str, had: &dyn Fn(&[&str]) -> bool) -> usize {
     let Some(Json::Object(hooks)) = root.get_mut("hooks") else { return 0 };
     let mut removed = 0;
     let mut emptied = Vec::new();
@@ -88,14 +89,14 @@ pub fn uninstall(root: &mut Object, host: &str) -> usize {
         }
         remove_ours(list, host);
         removed += before;
-        if list.is_empty() {
+        if list.is_empty() && !had(&["hooks", event]) {
             emptied.push(event.clone());
         }
     }
     for event in emptied {
         hooks.shift_remove(&event);
     }
-    if removed > 0 && hooks.is_empty() {
+    if removed > 0 && hooks.is_empty() && !had(&["hooks"]) {
         root.shift_remove("hooks");
     }
     removed
@@ -138,4 +139,17 @@ fn remove_ours(list: &mut Vec<Json>, host: &str) -> Option<usize> {
     });
     // Indexes after removal: every removed group before `first` is none.
     first
+}
+
+/// Whether the JSON text `text` holds a hook of ours for `host`.
+pub fn holds(text: &str, host: &str) -> bool {
+    let Ok(root) = serde_json::from_str::<serde_json::Value>(text) else { return false };
+    let Some(events) = root.get("hooks").and_then(|h| h.as_object()) else { return false };
+    events
+        .values()
+        .filter_map(|list| list.as_array())
+        .flatten()
+        .filter_map(|group| group.get("hooks").and_then(|h| h.as_array()))
+        .flatten()
+        .any(|hook| hook.get("command").and_then(|c| c.as_str()).is_some_and(|c| is_ours(c, host)))
 }

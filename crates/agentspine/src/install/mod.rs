@@ -3,29 +3,43 @@
 //! configuration files, and takes them out again.
 //!
 //! Guarantees:
-//! - every other key of a file keeps its value and its place (JSON through
-//!   [`json::Json`], which keeps key order, TOML through `toml_edit`, which
-//!   keeps comments and formatting);
+//! - install then uninstall gives every file back byte for byte: a file
+//!   the user had is as it was (its layout, key order, spacing, newlines
+//!   and final newline), a file install created is gone, and a file the
+//!   user had is never removed, even one that was only `{}` or empty;
+//! - every byte install does not need to change stays: a JSON file is
+//!   edited in its own text (see [`splice`]: only agentspine's entries go
+//!   in or out, new ones written in the file's style), TOML through
+//!   `toml_edit`, which keeps comments and layout (and CRLF is kept);
+//! - what the user changes between install and uninstall stays: uninstall
+//!   takes out agentspine's entries and the containers it made for them
+//!   (a container the user had before install stays, even empty), and
+//!   when what remains equals the original (below) value for value, the
+//!   original's bytes come back;
 //! - installing twice leaves one agentspine hook per event (see
-//!   [`hooks`]); re-installing updates the binary's path;
+//!   [`hooks`]), and a second install changes no file and makes no backup;
+//!   re-installing updates the binary's path;
 //! - nothing is written through a link: a linked file or configuration
 //!   directory is refused with a one-line error naming it;
 //! - a file that changes is first copied to `<name>.agentspine-backup-<secs>`
-//!   beside it, then replaced atomically; only the newest backup of each
-//!   file is kept (older `agentspine-backup-` copies of it are removed);
-//!   `--dry-run` prints the change as a unified diff and writes nothing;
-//! - a JSON file keeps its indentation (two spaces, four, a tab) and
-//!   whether it ends with a newline;
+//!   beside it, then replaced atomically. Two backups of each file are
+//!   kept: the newest, and the original, the newest that holds nothing of
+//!   agentspine's (the file as the user had it before install), which no
+//!   later install or uninstall replaces with a version agentspine wrote
+//!   (see [`backup`]); `--dry-run` prints the change as a unified diff and
+//!   writes nothing;
 //! - the hooks and MCP entry name a command that outlives an upgrade: in
 //!   user scope the running binary's path (refused when that is a cargo
 //!   build directory, which the next build replaces, unless `--command`
 //!   names the program), in project scope (files that get committed) the
 //!   bare `agentspine`, found on `PATH` (see [`command`]);
 //! - a flag that does not apply to the chosen host or scope is an error;
-//! - `uninstall` removes exactly the entries install adds (and a container
-//!   the removal leaves empty; a file left as `{}` is removed, its backup
-//!   kept).
+//! - `uninstall` removes exactly the entries install adds. Without an
+//!   original (install created the file, or its backups were deleted) a
+//!   container the removal leaves empty goes too, and a file left as `{}`
+//!   (or blank TOML) is removed, its backup kept.
 
+mod backup;
 mod claude;
 mod codex;
 mod command;
@@ -35,6 +49,7 @@ mod hooks;
 pub mod inspect;
 mod json;
 mod pi;
+mod splice;
 pub mod startup;
 pub(crate) mod trust;
 
@@ -180,6 +195,9 @@ struct Change {
     after: Option<String>,
     /// Mode of a new file.
     mode: u32,
+    /// Whether a version of the file holds anything of agentspine's (so
+    /// that its backup before install, the original, is kept).
+    ours: backup::Holds,
 }
 
 impl Change {
@@ -354,19 +372,16 @@ fn host_word(host: Host) -> &'static str {
     }
 }
 
-/// Writes one change: the directory if missing, a backup of the old file,
-/// then the new file (or its removal). Returns the backup's path.
+/// Writes one change: the directory if missing, a backup of the old file
+/// (see [`backup`]), then the new file (or its removal). Returns the
+/// backup's path.
 fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {
     let refused = |e: agentspine_fs::FsError| anyhow::anyhow!("{}: {e}", change.path().display());
     if let Some((parent, name)) = &change.make_dir {
         agentspine_fs::ensure_dir(parent, name).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let backup = match change.before {
-        Some(_) => {
-            let name = agentspine_fs::backup_file(&change.dir, &change.name).map_err(refused)?;
-            remove_older_backups(&change.dir, &change.name, &name);
-            Some(change.dir.join(name))
-        }
+        Some(_) => Some(backup::write(&change.dir, &change.name, change.ours).map_err(refused)?),
         None => None,
     };
     match &change.after {
@@ -377,30 +392,6 @@ fn apply(change: &Change) -> anyhow::Result<Option<PathBuf>> {
         None => agentspine_fs::remove_file(&change.dir, &change.name).map_err(refused)?,
     }
     Ok(backup)
-}
-
-/// Removes every `name.agentspine-backup-*` in `dir` but `newest`: one
-/// backup per file, the state before the last change. A backup that cannot
-/// be removed stays (a warning says so); the change itself is done.
-fn remove_older_backups(dir: &Path, name: &str, newest: &str) {
-    let prefix = format!("{name}.agentspine-backup-");
-    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
-    let listing = match reader.open_root(dir).and_then(|root| root.list(".", 100_000)) {
-        Ok(listing) => listing,
-        Err(e) => {
-            tracing::warn!("{}: older backups not removed: {e}", dir.display());
-            return;
-        }
-    };
-    for entry in listing.entries.iter().chain(&listing.hidden) {
-        if entry.kind == agentspine_fs::FileKind::File
-            && entry.name.starts_with(&prefix)
-            && entry.name != newest
-            && let Err(e) = agentspine_fs::remove_file(dir, &entry.name)
-        {
-            tracing::warn!("{}: {e}", dir.join(&entry.name).display());
-        }
-    }
 }
 
 /// A unified diff of one change.
@@ -466,38 +457,55 @@ fn parse_object(text: Option<&str>, path: &Path) -> anyhow::Result<json::Object>
     }
 }
 
-/// The new text of a JSON file: `None` when it would be left empty and
-/// did not start empty (uninstall), unchanged text when the value did not
-/// change (so formatting the user chose is kept).
-fn render_object(
-    before: Option<&str>,
-    original: &json::Object,
-    edited: json::Object,
-) -> anyhow::Result<Option<String>> {
-    if serde_json::to_string(original)? == serde_json::to_string(&edited)? {
-        return Ok(before.map(str::to_owned));
+/// Whether the JSON object `object` has the key path `path`.
+fn has_path(object: Option<&json::Object>, path: &[&str]) -> bool {
+    let Some((first, rest)) = path.split_first() else { return object.is_some() };
+    let mut value = object.and_then(|o| o.get(*first));
+    for key in rest {
+        value = value.and_then(|v| v.get(key));
     }
-    if edited.is_empty() && !original.is_empty() {
-        return Ok(None);
-    }
-    let indent = before.map_or_else(|| b"  ".to_vec(), indentation);
-    let mut bytes = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(&indent);
-    edited.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, formatter))?;
-    let mut text = String::from_utf8(bytes)?;
-    if before.is_none_or(|b| b.ends_with('\n')) {
-        text.push('\n');
-    }
-    Ok(Some(text))
+    value.is_some()
 }
 
-/// The indentation of a JSON text: the leading whitespace of its first
-/// indented line (two spaces when none is).
-fn indentation(text: &str) -> Vec<u8> {
-    text.lines()
-        .map(|line| &line[..line.len() - line.trim_start_matches([' ', '\t']).len()])
-        .find(|lead| !lead.is_empty())
-        .unwrap_or("  ")
-        .as_bytes()
-        .to_vec()
+/// The change to one JSON configuration file: `edit` changes its object
+/// (missing or blank: an empty one); on uninstall it is also told which
+/// key paths the file's original (see [`backup`]) has, containers it then
+/// keeps even when its removal leaves them empty.
+///
+/// The new text is printed into the old (see [`splice`]), so only what
+/// `edit` changed changes. Uninstall gives back the original's bytes when
+/// what remains equals it value for value, never removes a file that has
+/// an original, and removes one left as `{}` that has none (install
+/// created it).
+fn json_change(
+    dir: &Path,
+    name: &str,
+    make_dir: Option<(PathBuf, String)>,
+    mode: u32,
+    ours: backup::Holds,
+    adding: bool,
+    edit: impl FnOnce(&mut json::Object, &dyn Fn(&[&str]) -> bool) -> anyhow::Result<()>,
+) -> anyhow::Result<Change> {
+    let path = dir.join(name);
+    let before = read_config(dir, name)?;
+    let original = parse_object(before.as_deref(), &path)?;
+    let kept = match &before {
+        Some(_) if !adding => backup::original(dir, name, ours),
+        _ => None,
+    };
+    let kept_value = kept.as_deref().and_then(|text| parse_object(Some(text), &path).ok());
+    let mut edited = original.clone();
+    edit(&mut edited, &|path: &[&str]| has_path(kept_value.as_ref(), path))?;
+    let same =
+        |a: &json::Object, b: &json::Object| serde_json::to_string(a).ok() == serde_json::to_string(b).ok();
+    let after = if same(&edited, &original) {
+        before.clone()
+    } else {
+        match (&kept, &kept_value) {
+            (Some(text), Some(value)) if same(&edited, value) => Some(text.clone()),
+            (None, _) if !adding && edited.is_empty() => None,
+            _ => Some(splice::render(before.as_deref(), &edited, kept.as_deref())),
+        }
+    };
+    Ok(Change { dir: dir.to_path_buf(), name: name.into(), make_dir, before, after, mode, ours })
 }

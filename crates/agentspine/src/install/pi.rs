@@ -22,6 +22,12 @@ const BINARY_LINE: &str = "const AGENTSPINE = process.env.AGENTSPINE_BIN || \"ag
 /// The extension's file name in pi's extensions directory.
 pub const FILE: &str = "agentspine.js";
 
+/// Whether `text` is an agentspine extension (any version, installed or
+/// copied from `plugins/pi`), which uninstall removes.
+fn holds_extension(text: &str) -> bool {
+    text.contains("const AGENTSPINE = ")
+}
+
 /// The extension's text with `bin` as the binary it runs.
 pub fn extension_for(bin: &str) -> String {
     let quoted = serde_json::to_string(bin).expect("a string always serializes");
@@ -45,7 +51,14 @@ pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Resu
     }
     let dir = agent_dir.join("extensions");
     let before = read_config(&dir, FILE)?;
-    let after = adding.then(|| extension_for(bin));
+    let after = match &before {
+        _ if adding => Some(extension_for(bin)),
+        // A file of the user's own by this name is not agentspine's to remove.
+        Some(text) if !holds_extension(text) => before.clone(),
+        // One agentspine's install replaced comes back.
+        Some(_) => super::backup::original(&dir, FILE, holds_extension),
+        None => None,
+    };
     let extension = Change {
         dir,
         name: FILE.to_owned(),
@@ -53,6 +66,7 @@ pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Resu
         before,
         after,
         mode: 0o644,
+        ours: holds_extension,
     };
     let mcp = claude::mcp_change(agent_dir, "mcp.json", 0o600, bin, adding)?;
     Ok(vec![extension, mcp])

@@ -165,9 +165,11 @@ pub fn trust(records: &[Record], config: &mut toml_edit::DocumentMut) -> anyhow:
 
 /// Removes the trust records of `records` that hold exactly their hash
 /// (agentspine's own; a record the user changed is left), and the
-/// `hooks.state` and `hooks` tables when that leaves them empty.
-pub fn forget(records: &[Record], config: &mut toml_edit::DocumentMut) {
+/// `hooks.state` and `hooks` tables when that removal leaves them empty,
+/// unless `had` says config.toml had them before install.
+pub fn forget(records: &[Record], config: &mut toml_edit::DocumentMut, had: &dyn Fn(&[&str]) -> bool) {
     let Some(hooks) = config.get_mut("hooks").and_then(toml_edit::Item::as_table_like_mut) else { return };
+    let mut removed = false;
     if let Some(state) = hooks.get_mut("state").and_then(toml_edit::Item::as_table_like_mut) {
         for record in records {
             let ours = state
@@ -178,17 +180,18 @@ pub fn forget(records: &[Record], config: &mut toml_edit::DocumentMut) {
             if ours
                 && let Some(entry) = state.get_mut(&record.key).and_then(toml_edit::Item::as_table_like_mut)
             {
+                removed = true;
                 entry.remove("trusted_hash");
                 if entry.is_empty() {
                     state.remove(&record.key);
                 }
             }
         }
-        if state.is_empty() {
+        if removed && state.is_empty() && !had(&["hooks", "state"]) {
             hooks.remove("state");
         }
     }
-    if hooks.is_empty() {
+    if removed && hooks.is_empty() && !had(&["hooks"]) {
         config.remove("hooks");
     }
 }
@@ -252,13 +255,13 @@ mod tests {
         off["hooks"]["state"][&records[1].key]["enabled"] = toml_edit::value(false);
         assert_eq!(statuses(&records, &off), [Status::Trusted, Status::Disabled]);
         // Forgetting takes out exactly agentspine's records.
-        forget(&records, &mut doc);
+        forget(&records, &mut doc, &|_| false);
         let back: toml_edit::DocumentMut = doc.to_string().parse().unwrap();
         assert_eq!(statuses(&records, &back), [Status::Untrusted, Status::Untrusted]);
         assert_eq!(back["hooks"]["state"]["other:stop:0:0"]["trusted_hash"].as_str(), Some("sha256:1"));
         let mut alone: toml_edit::DocumentMut = "model = \"x\"\n".parse().unwrap();
         trust(&records, &mut alone).unwrap();
-        forget(&records, &mut alone);
+        forget(&records, &mut alone, &|_| false);
         assert_eq!(alone.to_string(), "model = \"x\"\n");
     }
 }

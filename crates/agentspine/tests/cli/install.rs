@@ -1,6 +1,8 @@
-//! `agentspine install|uninstall claude|codex` against a throwaway home:
-//! other keys keep their values and order, twice is one hook set, a dry
-//! run writes nothing, links are refused, TOML comments stay.
+//! `agentspine install|uninstall claude|codex|gemini|pi` against a
+//! throwaway home: every host's files in every style come back byte for
+//! byte, what the user edits in between stays, a second install changes
+//! nothing, the backup of the original survives, twice is one hook set, a
+//! dry run writes nothing, links are refused.
 
 use std::path::Path;
 
@@ -510,27 +512,550 @@ fn a_flag_that_does_not_apply_to_the_scope_is_an_error_and_nothing_is_written() 
 }
 
 #[test]
-fn backups_keep_the_newest_per_file_and_json_keeps_its_indentation() {
+fn json_keeps_its_layout_and_what_install_adds_follows_it() {
     let ex = Example::new();
-    // Four spaces and no final newline, as the user wrote it.
+    // Four spaces, a one-line object inside, and no final newline.
     ex.home_file(".claude/settings.json", "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}");
-    for args in
-        [&["install", "claude"][..], &["uninstall", "claude"], &["install", "claude"], &["install", "claude"]]
-    {
-        ok(&ex.run(".", args));
-    }
-    let backups: Vec<String> =
-        files(&ex.home.join(".claude")).into_iter().filter(|n| n.contains(".agentspine-backup-")).collect();
-    assert_eq!(backups.len(), 1, "{backups:?}");
+    ok(&ex.run(".", &["install", "claude", "--command", "/opt/a/agentspine"]));
     let text = std::fs::read_to_string(ex.home.join(".claude/settings.json")).unwrap();
-    assert!(
-        text.starts_with(
-            "{\n    \"model\": \"opus\",\n    \"env\": {\n        \"A\": \"1\"\n    },\n    \"hooks\""
-        ),
-        "{text}"
+    let session_start = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"},\n    \"hooks\": {\n        \
+                         \"SessionStart\": [\n            {\n                \"matcher\": \
+                         \"startup|resume|clear|compact\",\n                \"hooks\": [\n                    {\n\
+                         \x20                       \"type\": \"command\",\n                        \"command\": \
+                         \"/opt/a/agentspine hook claude\",\n                        \"timeout\": 10\n                    \
+                         }\n                ]\n            }\n        ],\n        \"UserPromptSubmit\": [";
+    assert!(text.starts_with(session_start), "{text}");
+    assert!(text.ends_with("\n    }\n}"), "{text}");
+    // A compact file gets compact entries, in its own `:` spacing.
+    ex.home_file(".claude.json", r#"{"numStartups":3,"mcpServers":{"other":{"command":"o"}}}"#);
+    ok(&ex.run(".", &["install", "claude", "--command", "/opt/a/agentspine"]));
+    assert_eq!(
+        std::fs::read_to_string(ex.home.join(".claude.json")).unwrap(),
+        r#"{"numStartups":3,"mcpServers":{"other":{"command":"o"},"agentspine":{"type":"stdio","command":"/opt/a/agentspine","args":["mcp"]}}}"#
     );
-    assert!(!text.ends_with('\n'), "{text}");
-    // The user's home holds one backup of .claude.json too.
-    let home_backups = files(&ex.home).into_iter().filter(|n| n.contains(".agentspine-backup-")).count();
-    assert_eq!(home_backups, 1);
+}
+
+/// Every file under `dir` (recursively) but agentspine's backups, with its
+/// bytes.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else if !rel.contains(".agentspine-backup-") {
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Every backup under `dir`, with its bytes.
+fn backups(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else if path.to_str().unwrap().contains(".agentspine-backup-") {
+                out.insert(
+                    path.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Whether every key and element of `old` is in `new` (elements in order).
+fn kept(old: &Ordered, new: &Ordered) -> bool {
+    match (old, new) {
+        (Ordered::Object(old), Ordered::Object(new)) => {
+            old.iter().all(|(k, v)| new.get(k).is_some_and(|n| kept(v, n)))
+        }
+        (Ordered::Array(old), Ordered::Array(new)) => {
+            let mut rest = new.iter();
+            old.iter().all(|v| rest.any(|n| kept(v, n)))
+        }
+        (old, new) => format!("{old:?}") == format!("{new:?}"),
+    }
+}
+
+/// Whether every key of `old` is in `new` with its value.
+fn kept_toml(old: &toml::Value, new: &toml::Value) -> bool {
+    match (old, new) {
+        (toml::Value::Table(old), toml::Value::Table(new)) => {
+            old.iter().all(|(k, v)| new.get(k).is_some_and(|n| kept_toml(v, n)))
+        }
+        (old, new) => old == new,
+    }
+}
+
+/// One host and scope, and the files of a user in one style: paths under
+/// the example's directory (`home/…`, `tree/…`), `None` for a file the
+/// user does not have.
+struct Case {
+    label: &'static str,
+    install: &'static [&'static str],
+    files: &'static [(&'static str, Option<&'static str>)],
+}
+
+/// The files install writes (every other file of a case is there to be
+/// left alone).
+const WRITTEN: &[&str] = &[
+    ".claude/settings.json",
+    ".claude.json",
+    ".mcp.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+    "agent/mcp.json",
+    "extensions/agentspine.js",
+];
+
+const CLAUDE: &[&str] = &["install", "claude"];
+const CLAUDE_PROJECT: &[&str] = &["install", "claude", "--settings", "project"];
+const CODEX: &[&str] = &["install", "codex"];
+const CODEX_TRUST: &[&str] = &["install", "codex", "--trust-hooks"];
+const GEMINI: &[&str] = &["install", "gemini"];
+const PI: &[&str] = &["install", "pi"];
+
+const CASES: &[Case] = &[
+    Case {
+        label: "claude, compact one-line files without a final newline",
+        install: CLAUDE,
+        files: &[
+            (
+                "home/.claude/settings.json",
+                Some(
+                    r#"{"model":"opus","hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-send done"}]}]}}"#,
+                ),
+            ),
+            ("home/.claude.json", Some(r#"{"numStartups":3,"mcpServers":{"other":{"command":"o"}}}"#)),
+        ],
+    },
+    Case {
+        label: "claude, two spaces, keys out of order, hooks and servers of other tools",
+        install: CLAUDE,
+        files: &[
+            ("home/.claude/settings.json", Some(SETTINGS)),
+            (
+                "home/.claude.json",
+                Some(
+                    "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n    \"other\": {\n      \"type\": \"stdio\",\n      \
+                     \"command\": \"other-server\"\n    }\n  },\n  \"numStartups\": 3\n}\n",
+                ),
+            ),
+        ],
+    },
+    Case {
+        label: "claude, four spaces, no final newline, an empty mcpServers",
+        install: CLAUDE,
+        files: &[
+            (
+                "home/.claude/settings.json",
+                Some(
+                    "{\n    \"hooks\": {\n        \"SessionStart\": [\n            {\n                \"hooks\": [\n\
+                     \x20                   {\"type\": \"command\", \"command\": \"echo hi\"}\n                ]\n            \
+                     }\n        ]\n    },\n    \"model\": \"opus\"\n}",
+                ),
+            ),
+            ("home/.claude.json", Some("{\n    \"mcpServers\": {},\n    \"numStartups\": 1\n}")),
+        ],
+    },
+    Case {
+        label: "claude, tabs and CRLF, empty containers with space inside",
+        install: CLAUDE,
+        files: &[
+            ("home/.claude/settings.json", Some("{\r\n\t\"hooks\": {\r\n\t},\r\n\t\"env\": {}\r\n}\r\n")),
+            ("home/.claude.json", Some("{\r\n\t\"numStartups\": 3,\r\n\t\"mcpServers\": { }\r\n}\r\n")),
+        ],
+    },
+    Case {
+        label: "claude, an empty event list, an empty object, an empty file",
+        install: CLAUDE,
+        files: &[
+            ("home/.claude/settings.json", Some("{ \"hooks\": { \"SessionStart\": [] } }\n")),
+            ("home/.claude.json", Some("")),
+        ],
+    },
+    Case {
+        label: "claude, `{}` and no .claude.json",
+        install: CLAUDE,
+        files: &[("home/.claude/settings.json", Some("{}\n")), ("home/.claude.json", None)],
+    },
+    Case {
+        label: "claude, no files at all",
+        install: CLAUDE,
+        files: &[("home/.claude/settings.json", None), ("home/.claude.json", None)],
+    },
+    Case {
+        label: "claude project, committed files in two styles",
+        install: CLAUDE_PROJECT,
+        files: &[
+            (
+                "tree/.claude/settings.json",
+                Some("{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\"]\n  }\n}\n"),
+            ),
+            ("tree/.mcp.json", Some(r#"{"mcpServers": {"docs": {"command": "docs-server", "args": []}}}"#)),
+        ],
+    },
+    Case {
+        label: "claude project, an empty .mcp.json object and no settings",
+        install: CLAUDE_PROJECT,
+        files: &[("tree/.claude/settings.json", None), ("tree/.mcp.json", Some("{\"mcpServers\": {}}\n"))],
+    },
+    Case {
+        label: "codex, config.toml with comments, no hooks.json",
+        install: CODEX,
+        files: &[("home/.codex/config.toml", Some(CONFIG_TOML)), ("home/.codex/hooks.json", None)],
+    },
+    Case {
+        label: "codex, trusted, config.toml with the user's trust record, hooks.json of their own",
+        install: CODEX_TRUST,
+        files: &[
+            (
+                "home/.codex/config.toml",
+                Some(
+                    "model = \"o3\"\n\n# trusted by hand\n[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\n\
+                     trusted_hash = \"sha256:mine\"\n",
+                ),
+            ),
+            (
+                "home/.codex/hooks.json",
+                Some(
+                    "{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [\n                    \
+                     {\n                        \"type\": \"command\",\n                        \"command\": \"notify\"\n\
+                     \x20                   }\n                ]\n            }\n        ]\n    }\n}\n",
+                ),
+            ),
+        ],
+    },
+    Case {
+        label: "codex, trusted, CRLF and no final newline, empty [mcp_servers] and [hooks] tables",
+        install: CODEX_TRUST,
+        files: &[
+            ("home/.codex/config.toml", Some("# mine\r\n[mcp_servers]\r\n\r\n[hooks]\r\nmodel = \"o3\"")),
+            (
+                "home/.codex/hooks.json",
+                Some(r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"guard"}]}]}}"#),
+            ),
+        ],
+    },
+    Case {
+        label: "codex, inline mcp_servers and an empty hooks.json",
+        install: CODEX,
+        files: &[
+            ("home/.codex/config.toml", Some("mcp_servers = {}\nmodel = \"o3\" # inline\n")),
+            ("home/.codex/hooks.json", Some("{}")),
+        ],
+    },
+    Case {
+        label: "codex, trusted, an empty config.toml",
+        install: CODEX_TRUST,
+        files: &[("home/.codex/config.toml", Some("")), ("home/.codex/hooks.json", None)],
+    },
+    Case {
+        label: "codex, trusted, no files at all",
+        install: CODEX_TRUST,
+        files: &[("home/.codex/config.toml", None), ("home/.codex/hooks.json", None)],
+    },
+    Case {
+        label: "gemini, one line with hooks and servers of other tools",
+        install: GEMINI,
+        files: &[(
+            "home/.gemini/settings.json",
+            Some(
+                "{\"ui\": {\"theme\": \"GitHub\"}, \"hooks\": {\"AfterTool\": [{\"matcher\": \"read_file\", \"hooks\": \
+                 [{\"type\": \"command\", \"command\": \"lint-hook\"}]}]}, \"mcpServers\": {\"other\": {\"command\": \
+                 \"srv\"}}, \"context\": {\"fileName\": \"AGENTS.md\"}}\n",
+            ),
+        )],
+    },
+    Case {
+        label: "gemini, two spaces, empty hooks and mcpServers",
+        install: GEMINI,
+        files: &[(
+            "home/.gemini/settings.json",
+            Some(
+                "{\n  \"mcpServers\": {},\n  \"hooks\": {},\n  \"security\": {\n    \"auth\": \"oauth\"\n  }\n}\n",
+            ),
+        )],
+    },
+    Case {
+        label: "gemini, tabs, CRLF, no final newline",
+        install: GEMINI,
+        files: &[(
+            "home/.gemini/settings.json",
+            Some("{\r\n\t\"general\": {\r\n\t\t\"vimMode\": true\r\n\t}\r\n}"),
+        )],
+    },
+    Case { label: "gemini, no settings", install: GEMINI, files: &[("home/.gemini/settings.json", None)] },
+    Case {
+        label: "pi, an empty mcpServers",
+        install: PI,
+        files: &[
+            ("home/.pi/agent/mcp.json", Some(r#"{"mcpServers": {}}"#)),
+            ("home/.pi/agent/extensions/agentspine.js", None),
+        ],
+    },
+    Case {
+        label: "pi, servers of other tools, and other extensions",
+        install: PI,
+        files: &[
+            (
+                "home/.pi/agent/mcp.json",
+                Some(
+                    "{\n  \"mcpServers\": {\n    \"other\": {\n      \"command\": \"other-server\"\n    }\n  },\n  \"z\": 1\n}\n",
+                ),
+            ),
+            ("home/.pi/agent/extensions/mine.ts", Some("export default function () {}\n")),
+            ("home/.pi/agent/extensions/agentspine.js", None),
+        ],
+    },
+    Case {
+        label: "pi, `{}`, and a file of the user's own by the extension's name",
+        install: PI,
+        files: &[
+            ("home/.pi/agent/mcp.json", Some("{}\n")),
+            ("home/.pi/agent/extensions/agentspine.js", Some("// my own spine, not agentspine's\n")),
+        ],
+    },
+    Case {
+        label: "pi, no mcp.json",
+        install: PI,
+        files: &[
+            ("home/.pi/agent/settings.json", Some("{\"theme\": \"dark\"}\n")),
+            ("home/.pi/agent/mcp.json", None),
+        ],
+    },
+];
+
+/// The case whose label starts with `label`.
+fn case(label: &str) -> &'static Case {
+    CASES.iter().find(|c| c.label.starts_with(label)).expect("a case of that label")
+}
+
+impl Case {
+    fn setup(&self) -> Example {
+        let ex = Example::new();
+        for (rel, text) in self.files {
+            let path = ex.dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            if let Some(text) = text {
+                std::fs::write(&path, text).unwrap();
+            }
+        }
+        ex
+    }
+
+    fn cwd(&self) -> &'static str {
+        if self.install.contains(&"project") { "services/billing" } else { "." }
+    }
+
+    fn run(&self, ex: &Example, action: &str) -> String {
+        let mut args = self.install.to_vec();
+        args[0] = action;
+        if action == "uninstall" {
+            args.retain(|a| *a != "--trust-hooks");
+        }
+        ok(&ex.run(self.cwd(), &args))
+    }
+}
+
+#[test]
+fn every_host_gives_back_every_byte_of_every_file_and_a_second_install_changes_nothing() {
+    for case in CASES {
+        let ex = case.setup();
+        let label = case.label;
+        let before = snapshot(ex.dir.path());
+        case.run(&ex, "install");
+        let installed = snapshot(ex.dir.path());
+        for (rel, text) in case.files.iter().filter(|(rel, _)| WRITTEN.iter().any(|w| rel.ends_with(w))) {
+            let now = String::from_utf8(installed[*rel].clone()).unwrap();
+            let ours = match text {
+                Some(text) if !rel.ends_with(".json") && !rel.ends_with(".toml") => now != *text,
+                _ => now.contains("agentspine"),
+            };
+            assert!(ours, "{label}: {rel} holds nothing of agentspine's:\n{now}");
+            // The user's own entries are all still there.
+            match text {
+                Some(text) if rel.ends_with(".json") && !text.trim().is_empty() => {
+                    let old: Ordered = serde_json::from_str(text).unwrap();
+                    let new: Ordered = serde_json::from_str(&now).unwrap();
+                    assert!(kept(&old, &new), "{label}: {rel} lost an entry:\n{now}");
+                }
+                Some(text) if rel.ends_with(".toml") => {
+                    let old: toml::Table = text.parse().unwrap();
+                    let new: toml::Table = now.parse().unwrap();
+                    assert!(kept_toml(&old.into(), &new.into()), "{label}: {rel} lost an entry:\n{now}");
+                    // Comments too.
+                    for line in text.lines().filter(|l| l.trim_start().starts_with('#')) {
+                        assert!(now.lines().any(|l| l == line), "{label}: {rel} lost {line:?}:\n{now}");
+                    }
+                }
+                _ => {}
+            }
+        }
+        let backups_once = backups(ex.dir.path());
+        // Each file the user had and install changed is backed up as it was.
+        for (rel, text) in case.files {
+            if let Some(text) = text
+                && installed[*rel] != text.as_bytes()
+            {
+                let copies = backups_once
+                    .iter()
+                    .filter(|(name, _)| name.starts_with(&format!("{rel}.agentspine-backup-")));
+                assert_eq!(
+                    copies.map(|(_, b)| b.as_slice()).collect::<Vec<_>>(),
+                    [text.as_bytes()],
+                    "{label}: {rel}"
+                );
+            }
+        }
+
+        let again = case.run(&ex, "install");
+        assert!(
+            again.lines().all(|l| l.ends_with(": unchanged") || l.starts_with("next: ")),
+            "{label}: {again}"
+        );
+        assert_eq!(snapshot(ex.dir.path()), installed, "{label}: the second install changed a file");
+        assert_eq!(backups(ex.dir.path()), backups_once, "{label}: the second install made a backup");
+
+        case.run(&ex, "uninstall");
+        let after = snapshot(ex.dir.path());
+        for (rel, bytes) in &before {
+            let now = after.get(rel).map(|b| String::from_utf8_lossy(b).into_owned());
+            assert_eq!(now.as_deref(), Some(String::from_utf8_lossy(bytes).as_ref()), "{label}: {rel}");
+        }
+        let created: Vec<&String> = after.keys().filter(|rel| !before.contains_key(*rel)).collect();
+        assert!(created.is_empty(), "{label}: left behind {created:?}");
+        // The backups still hold each file as the user had it.
+        let left = backups(ex.dir.path());
+        for (rel, text) in case.files {
+            if let Some(text) = text
+                && installed[*rel] != text.as_bytes()
+            {
+                assert!(
+                    left.iter().any(|(name, b)| name.starts_with(&format!("{rel}.agentspine-backup-"))
+                        && b == text.as_bytes()),
+                    "{label}: {rel}'s original is gone: {:?}",
+                    left.keys()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn edits_made_between_install_and_uninstall_stay() {
+    // (case, file, what the user changed after install: from, to)
+    let edits: &[(&str, &str, &str, &str)] = &[
+        (
+            "claude, compact",
+            "home/.claude/settings.json",
+            r#""model":"opus""#,
+            r#""model":"sonnet","effort":"high""#,
+        ),
+        ("claude, two spaces", "home/.claude/settings.json", "\"zeta\": 1,", "\"zeta\": 2,\n  \"beta\": [],"),
+        ("claude, two spaces", "home/.claude.json", "\"numStartups\": 3", "\"numStartups\": 4"),
+        ("claude, tabs and CRLF", "home/.claude.json", "\"numStartups\": 3", "\"numStartups\": 7"),
+        (
+            "claude project, committed",
+            "tree/.claude/settings.json",
+            "\"Bash(npm test)\"",
+            "\"Bash(npm test)\", \"Bash(ls)\"",
+        ),
+        (
+            "codex, config.toml with comments",
+            "home/.codex/config.toml",
+            "model = \"o3\" # the default model",
+            "model = \"o4\" # changed",
+        ),
+        ("codex, trusted, config.toml", "home/.codex/config.toml", "model = \"o3\"", "model = \"o4\""),
+        ("codex, trusted, config.toml", "home/.codex/hooks.json", "\"notify\"", "\"notify --loud\""),
+        ("gemini, one line", "home/.gemini/settings.json", "\"GitHub\"", "\"Dracula\""),
+        ("pi, servers of other tools", "home/.pi/agent/mcp.json", "\"z\": 1", "\"z\": 2"),
+        (
+            "pi, an empty mcpServers",
+            "home/.pi/agent/mcp.json",
+            "{\"mcpServers\": {",
+            "{\"mine\": true, \"mcpServers\": {",
+        ),
+    ];
+    for (label, rel, from, to) in edits {
+        let case = case(label);
+        let ex = case.setup();
+        let path = ex.dir.path().join(rel);
+        let original = std::fs::read_to_string(&path).unwrap();
+        case.run(&ex, "install");
+        let installed = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(installed.matches(from).count(), 1, "{}: {rel}: {installed}", case.label);
+        std::fs::write(&path, installed.replacen(from, to, 1)).unwrap();
+        case.run(&ex, "uninstall");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            original.replacen(from, to, 1),
+            "{}: {rel}",
+            case.label
+        );
+    }
+
+    // A server the user adds beside agentspine's stays, in its place.
+    let case = case("pi, an empty mcpServers");
+    let ex = case.setup();
+    let path = ex.home.join(".pi/agent/mcp.json");
+    case.run(&ex, "install");
+    let installed = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        installed.replacen("\"args\": [\"mcp\"]}", "\"args\": [\"mcp\"]}, \"mine\": {\"command\": \"m\"}", 1),
+    )
+    .unwrap();
+    case.run(&ex, "uninstall");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), r#"{"mcpServers": {"mine": {"command": "m"}}}"#);
+}
+
+#[test]
+fn the_backup_of_the_original_survives_later_installs_and_uninstall_gives_it_back() {
+    let ex = Example::new();
+    let original = r#"{"model":"opus","mcpServers":{}}"#;
+    ex.home_file(".gemini/settings.json", original);
+    let gemini = ex.home.join(".gemini");
+    for program in ["/opt/a/agentspine", "/opt/b/agentspine", "/opt/c/agentspine"] {
+        ok(&ex.run(".", &["install", "gemini", "--command", program]));
+    }
+    let kept = backups(&gemini);
+    let texts: Vec<String> = kept.values().map(|b| String::from_utf8(b.clone()).unwrap()).collect();
+    // The original, and the state before the last change (b's install).
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts.contains(&original.to_owned()), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("/opt/b/agentspine hook gemini")), "{texts:?}");
+    ok(&ex.run(".", &["uninstall", "gemini"]));
+    assert_eq!(std::fs::read_to_string(gemini.join("settings.json")).unwrap(), original);
+    // Uninstall's own backup is of agentspine's version: the original stays.
+    let texts: Vec<String> =
+        backups(&gemini).values().map(|b| String::from_utf8(b.clone()).unwrap()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts.contains(&original.to_owned()), "{texts:?}");
+
+    // A file rewritten whole by an earlier agentspine (indented, a kept
+    // backup of the user's compact original) comes back as the user had it.
+    let ex = Example::new();
+    ex.home_file(".claude.json", "{\n  \"mcpServers\": {\n    \"agentspine\": {\n      \"type\": \"stdio\",\n      \
+                                  \"command\": \"/old/agentspine\",\n      \"args\": [\n        \"mcp\"\n      ]\n    \
+                                  }\n  },\n  \"numStartups\": 3\n}\n");
+    ex.home_file(".claude.json.agentspine-backup-1700000000", r#"{"mcpServers":{},"numStartups":3}"#);
+    ok(&ex.run(".", &["uninstall", "claude"]));
+    assert_eq!(
+        std::fs::read_to_string(ex.home.join(".claude.json")).unwrap(),
+        r#"{"mcpServers":{},"numStartups":3}"#
+    );
 }

@@ -63,7 +63,8 @@ fn pi_install_writes_the_extension_and_mcp_server_and_uninstall_takes_out_only_t
     assert_eq!(doctor(&ex)["ok"], false, "pi 1.x misses its MCP server");
     ok(&ex.run(".", &["install", "pi"]));
 
-    std::fs::write(agent.join("extensions/agentspine.js"), "// an older copy\n").unwrap();
+    let older = "const AGENTSPINE = \"/old/agentspine\"; // an older copy\n";
+    std::fs::write(agent.join("extensions/agentspine.js"), older).unwrap();
     assert_eq!(doctor(&ex)["extension"]["state"], "stale");
 
     ok(&ex.run(".", &["uninstall", "pi"]));
