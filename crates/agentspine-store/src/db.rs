@@ -778,11 +778,11 @@ fn root_key(conn: &Connection) -> rusqlite::Result<[u8; 32]> {
 /// between attempts.
 ///
 /// The schema's change: SQLite prepares a statement again when another
-/// connection changed the schema meanwhile, but only once; when it changed
-/// again during that second preparation (another process migrating, or an
-/// older agentspine migrating one version per transaction), the statement
-/// fails with `SQLITE_SCHEMA` and did nothing. Asked again, it is prepared
-/// against the schema as it is then.
+/// connection changed the schema meanwhile, but only once. When the schema
+/// changes once more during that second preparation (an older agentspine
+/// migrates one version per transaction; this one migrates in one, see
+/// `migrations.rs`), the statement fails with `SQLITE_SCHEMA`, having done
+/// nothing, and is prepared anew here against the schema as it is then.
 pub(crate) fn retry_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
     let mut attempt = 1;
     loop {
