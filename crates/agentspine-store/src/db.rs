@@ -6,7 +6,8 @@
 //! write starts with `BEGIN IMMEDIATE` (so it never has to upgrade a read
 //! lock, which is what turns into an immediate `SQLITE_BUSY`), waits up to
 //! [`BUSY_TIMEOUT`] for the write lock, and is tried again a bounded number
-//! of times ([`BUSY_ATTEMPTS`]) if SQLite still answers busy or locked.
+//! of times ([`BUSY_ATTEMPTS`]) if SQLite still answers busy or locked, or
+//! that the schema changed while the statement was prepared.
 
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -772,8 +773,16 @@ fn root_key(conn: &Connection) -> rusqlite::Result<[u8; 32]> {
     })
 }
 
-/// Repeats `op` while SQLite answers busy or locked, at most
-/// [`BUSY_ATTEMPTS`] times, with a short growing pause between attempts.
+/// Repeats `op` while SQLite answers busy or locked, or that the schema
+/// changed, at most [`BUSY_ATTEMPTS`] times, with a short growing pause
+/// between attempts.
+///
+/// The schema's change: SQLite prepares a statement again when another
+/// connection changed the schema meanwhile, but only once. When the schema
+/// changes once more during that second preparation (an older agentspine
+/// migrates one version per transaction; this one migrates in one, see
+/// `migrations.rs`), the statement fails with `SQLITE_SCHEMA`, having done
+/// nothing, and is prepared anew here against the schema as it is then.
 pub(crate) fn retry_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
     let mut attempt = 1;
     loop {
@@ -782,7 +791,7 @@ pub(crate) fn retry_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusq
                 if attempt < BUSY_ATTEMPTS
                     && matches!(
                         e.sqlite_error_code(),
-                        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked | ErrorCode::SchemaChanged)
                     ) =>
             {
                 // Spread the processes apart: the pause depends on the pid.
@@ -823,7 +832,63 @@ pub(crate) fn root_digest_with(key: &[u8; 32], canonical_root: &Path) -> String 
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+
     use super::*;
+
+    /// A connection to a new database in `dir` (as an opener that found
+    /// the file empty) whose next statement is prepared while another
+    /// connection migrates the file one version per transaction (as each
+    /// process did before the migrations were one transaction, and an
+    /// older agentspine still does): each time SQLite starts to prepare
+    /// one (its `SELECT` authorization), the other commits the next of the
+    /// first two migrations. So the probe's statement meets a schema
+    /// without `meta`, and, prepared again, one without `incidents`.
+    fn opener_racing_a_migration(dir: &Path) -> Connection {
+        let path = dir.join(DB_FILE);
+        let mut opener = Connection::open(&path).unwrap();
+        opener.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)).unwrap();
+        assert!(probe(&opener).unwrap().is_none(), "the schema is read: empty");
+        let other = Connection::open(&path).unwrap();
+        let applied = AtomicUsize::new(0);
+        opener
+            .authorizer(Some(move |context: AuthContext<'_>| {
+                if matches!(context.action, AuthAction::Select) {
+                    let next = applied.load(Ordering::SeqCst);
+                    if next < 2 {
+                        let tx = other.unchecked_transaction().unwrap();
+                        tx.execute_batch(migrations::MIGRATIONS[next]).unwrap();
+                        tx.pragma_update(None, "user_version", next as i64 + 1).unwrap();
+                        tx.commit().unwrap();
+                        applied.store(next + 1, Ordering::SeqCst);
+                    }
+                }
+                Authorization::Allow
+            }))
+            .unwrap();
+        opener
+    }
+
+    /// The interleaving that failed a first open with "no such table:
+    /// incidents": the schema changed while the probe was prepared and
+    /// again while SQLite prepared it a second time, and SQLite gave up
+    /// with `SQLITE_SCHEMA`. The open asks again, and then finds the
+    /// tables missing (a database not yet migrated) or there.
+    #[test]
+    fn the_probe_is_asked_again_when_the_schema_changes_while_it_is_prepared() {
+        let dir = tempfile::tempdir().unwrap();
+        let raced = opener_racing_a_migration(dir.path());
+        let e = probe(&raced).err().expect("SQLite alone gives up");
+        assert_eq!(e.sqlite_error_code(), Some(ErrorCode::SchemaChanged), "{e}");
+        assert!(e.to_string().contains("no such table: incidents"), "{e}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let raced = opener_racing_a_migration(dir.path());
+        let probe = retry_busy(|| probe(&raced)).expect("asked again");
+        assert!(probe.is_none(), "version 2 has no incidents table yet");
+    }
 
     /// The probe's one statement answers on a database of the current
     /// schema (were it to fail there, every open would quietly ask step by

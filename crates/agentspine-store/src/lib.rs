@@ -45,6 +45,12 @@
 //!   `BEGIN IMMEDIATE` transaction, started again a bounded number of times
 //!   when SQLite answers busy, so "database is locked" does not reach a
 //!   caller under ordinary contention.
+//! - **A first use by many processes at once.** A user's first session
+//!   starts several hooks and the MCP server together on a state directory
+//!   nobody has used: the migrations are one transaction, so each of them
+//!   finds no schema (and makes it under the write lock) or all of it, and
+//!   none fails because another is migrating (`benches/first_open.py`
+//!   races 32 of them, round after round).
 //! - **A damaged file is kept, salvaged and told.** A file SQLite calls
 //!   not-a-database or corrupt is moved aside (never deleted) as
 //!   `state.db.corrupt-<unix seconds>`; what SQLite can still read of it

@@ -1,10 +1,16 @@
 //! The schema, as an append-only list of migrations.
 //!
 //! `PRAGMA user_version` holds how many migrations a database has had.
-//! Opening applies the missing ones in order, each in its own `BEGIN
-//! IMMEDIATE` transaction that also sets the new version, so a crash leaves
-//! the database at one version or the next, and two processes opening a new
-//! database at once apply each migration once. A migration is never edited
+//! Opening applies the missing ones in order, all in one `BEGIN
+//! IMMEDIATE` transaction that also sets the new version. So another
+//! connection sees the schema as it was or as it is after, never one in
+//! between (a new database: no table, then every table); a crash leaves
+//! the database as it was; and of two processes opening a new database at
+//! once, the second finds the version set once it has the write lock and
+//! applies nothing. (With one transaction per migration, a process opening
+//! a new database could prepare a statement while another committed two
+//! of them: SQLite reads a changed schema again once, then gives up, and
+//! the open failed with "no such table".) A migration is never edited
 //! after release: a change is a new entry at the end.
 
 use std::path::Path;
@@ -172,38 +178,37 @@ CREATE TRIGGER incidents_no_delete BEFORE DELETE ON incidents
 BEGIN SELECT RAISE(ABORT, 'incidents are kept'); END;
 "#;
 
-/// Applies the missing migrations to `conn` (the database at `path`).
+/// Applies the missing migrations to `conn` (the database at `path`), in
+/// one transaction.
 pub(crate) fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     let database = |source| StoreError::Database { path: path.to_path_buf(), source };
-    let current = user_version(conn).map_err(database)?;
+    let too_new = |found| StoreError::TooNew { path: path.to_path_buf(), found, known: SCHEMA_VERSION };
+    let current = retry_busy(|| user_version(conn)).map_err(database)?;
     if current == SCHEMA_VERSION {
         return Ok(());
     }
     if current > SCHEMA_VERSION {
-        return Err(StoreError::TooNew { path: path.to_path_buf(), found: current, known: SCHEMA_VERSION });
+        return Err(too_new(current));
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate() {
-        let target = index as i64 + 1;
-        let applied = retry_busy(|| {
-            let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-            // Read again under the write lock: another process may be ahead.
-            let now = user_version(&tx)?;
-            if now >= target {
-                return Ok(now);
-            }
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", target)?;
-            tx.commit()?;
-            Ok(target)
-        })
-        .map_err(database)?;
-        if applied > SCHEMA_VERSION {
-            return Err(StoreError::TooNew {
-                path: path.to_path_buf(),
-                found: applied,
-                known: SCHEMA_VERSION,
-            });
+    let found = retry_busy(|| {
+        let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        // Read again under the write lock: another process may have
+        // migrated it meanwhile.
+        let found = user_version(&tx)?;
+        if found >= SCHEMA_VERSION {
+            return Ok(found);
         }
+        let from = usize::try_from(found).unwrap_or(0);
+        for sql in &MIGRATIONS[from..] {
+            tx.execute_batch(sql)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()?;
+        Ok(SCHEMA_VERSION)
+    })
+    .map_err(database)?;
+    if found > SCHEMA_VERSION {
+        return Err(too_new(found));
     }
     Ok(())
 }
@@ -249,3 +254,63 @@ const V6: &str = r#"
 const V7: &str = r#"
 DROP TABLE reports;
 "#;
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// A database at each version an older agentspine left it at (`from`),
+    /// made the way it made it: one migration per transaction.
+    fn at_version(path: &Path, from: usize) -> Connection {
+        let conn = Connection::open(path).unwrap();
+        for (index, sql) in MIGRATIONS[..from].iter().enumerate() {
+            conn.execute_batch(sql).unwrap();
+            conn.pragma_update(None, "user_version", index as i64 + 1).unwrap();
+        }
+        conn
+    }
+
+    /// Whatever version a database is at, the missing migrations reach
+    /// every other connection in one commit: none sees a schema half-way
+    /// (a new database has no table, then every table). A current one is
+    /// not written at all.
+    #[test]
+    fn every_missing_migration_is_committed_at_once() {
+        for from in 0..=MIGRATIONS.len() {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("state.db");
+            let mut conn = at_version(&path, from);
+            let commits = Arc::new(AtomicUsize::new(0));
+            let counted = Arc::clone(&commits);
+            conn.commit_hook(Some(move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+                false
+            }))
+            .unwrap();
+            migrate(&conn, &path).unwrap();
+            let expected = usize::from(from < MIGRATIONS.len());
+            assert_eq!(commits.load(Ordering::SeqCst), expected, "from version {from}");
+            assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION, "from version {from}");
+        }
+    }
+
+    /// A migration that fails leaves the database as it was: none of the
+    /// migrations before it in the same open is kept.
+    #[test]
+    fn a_failed_migration_keeps_none_of_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let conn = at_version(&path, 0);
+        // V3 creates `incidents`: a table of that name already there fails it.
+        conn.execute_batch("CREATE TABLE incidents (x)").unwrap();
+        assert!(migrate(&conn, &path).is_err());
+        assert_eq!(user_version(&conn).unwrap(), 0);
+        let tables: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table'", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(tables, 1, "only the table made before the migration");
+    }
+}

@@ -1,8 +1,8 @@
 //! The agentspine-store integration suite: one test binary (see STYLE.md).
 //!
-//! `concurrency::child_worker` is the child half of the many-process test:
-//! it is ignored in normal runs, and the parent runs it again in 32 child
-//! processes of this same binary.
+//! `concurrency::child_worker` and `concurrency::first_open_child` are the
+//! child halves of the many-process tests: they are ignored in normal runs,
+//! and their parents run them again in child processes of this same binary.
 
 // Tests look at the state directory with std::fs directly and drive SQLite
 // by hand to play an attacker: they are the world the store is tested
