@@ -60,10 +60,13 @@ def first_diff(a: bytes, b: bytes) -> int | None:
 
 
 def same_entries(a: bytes, b: bytes) -> bool:
-    """Claude blocks equal up to the order of their "Contents of" entries."""
+    """Claude blocks equal up to the order of their "Contents of" entries
+    (the closing tag after the last entry is compared apart)."""
     def split(block: bytes):
         head, _, rest = block.partition(b"Contents of ")
-        return head, sorted((b"Contents of " + rest).split(b"\n\nContents of "))
+        tail = b"\n</system-reminder>"
+        body, end = (rest[: -len(tail)], tail) if rest.endswith(tail) else (rest, b"")
+        return head, end, sorted((b"Contents of " + body).split(b"\n\nContents of "))
     return split(a) == split(b)
 
 

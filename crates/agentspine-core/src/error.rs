@@ -59,12 +59,7 @@ pub enum ResolveError {
     },
     /// A root (or working directory) a client named is, or passes
     /// through, a link: such a root is taken as given, never through one.
-    #[error(
-        "{}: refused: {} is a symbolic link; a root named by a client is taken exactly as given, never \
-         through a link (name the directory the link points to)",
-        .path.display(),
-        .link
-    )]
+    #[error("{}", through_link(.path, .link))]
     RootThroughLink {
         /// The root as given.
         path: PathBuf,
@@ -91,4 +86,13 @@ impl ResolveError {
             ResolveError::Fs(e) => e.code().as_str(),
         }
     }
+}
+
+fn through_link(path: &std::path::Path, link: &str) -> String {
+    let which = if path == std::path::Path::new(link) { "it".to_owned() } else { link.to_owned() };
+    format!(
+        "{}: refused: {which} is a symbolic link; a root named by a client is taken exactly as given, never \
+         through a link (name the directory the link points to)",
+        path.display()
+    )
 }

@@ -38,7 +38,11 @@ impl Located {
 
 /// Opens a directory a caller named (a working directory or a root) under
 /// the rule `named` (see [`NamedRoots`]) and returns its canonical path.
-pub(crate) fn canonical_dir(reader: &Reader, named: NamedRoots, path: &Path) -> Result<PathBuf, ResolveError> {
+pub(crate) fn canonical_dir(
+    reader: &Reader,
+    named: NamedRoots,
+    path: &Path,
+) -> Result<PathBuf, ResolveError> {
     let opened = match named {
         NamedRoots::FollowedOnce => reader.open_root(path),
         NamedRoots::TakenAsGiven => reader.open_root_without_links(path),

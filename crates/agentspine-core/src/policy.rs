@@ -236,6 +236,7 @@ mod tests {
         NeverProjects {
             homes: vec!["/home/u".into(), "/data/u".into()],
             profiles: vec!["/home/u/.claude".into(), "/cfg/codex".into()],
+            named: NamedRoots::default(),
         }
     }
 

@@ -154,6 +154,12 @@ pub enum Verdict {
     Duplicate,
     /// A `.claude/rules` file whose `paths:` do not match the target.
     PathsNotMatched,
+    /// A `.claude/rules` file that is a link to a file outside the
+    /// directory the session starts in: Claude Code drops it.
+    RuleLinkOutsideCwd {
+        /// The file it links to.
+        target: String,
+    },
     /// The host's configuration turns this source off.
     Disabled {
         /// Why.
@@ -196,6 +202,7 @@ impl fmt::Display for Verdict {
             Verdict::ImportOutsideRoot => f.write_str("import outside-root"),
             Verdict::Duplicate => f.write_str("duplicate"),
             Verdict::PathsNotMatched => f.write_str("paths-not-matched"),
+            Verdict::RuleLinkOutsideCwd { target } => write!(f, "rule-link-outside-cwd ({target})"),
             Verdict::Disabled { reason } => write!(f, "disabled ({reason})"),
             Verdict::PermissionDenied => f.write_str("permission-denied"),
             Verdict::HardLink => f.write_str("hard-link"),

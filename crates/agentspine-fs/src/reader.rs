@@ -56,8 +56,10 @@ pub(crate) struct Shared {
     pub(crate) read_delay: std::sync::Mutex<Option<std::time::Duration>>,
 }
 
-/// A root's handle and link-free path, by the path it was opened from.
-type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, Arc<HostPath>, Option<Mount>)>;
+/// A root's handle and link-free path, by the path it was opened from, and
+/// whether it was reached with no link on that path (what
+/// [`Reader::open_root_without_links`] may reuse).
+type RootMemo = std::collections::HashMap<PathBuf, (Arc<OwnedFd>, Arc<HostPath>, Option<Mount>, bool)>;
 
 /// Files read whole, by the handle of the directory they were read beneath
 /// (kept alive here, so that its address names that directory) and the
@@ -140,7 +142,7 @@ impl Reader {
         let reader = self.remembering_roots();
         if let Some(memo) = &reader.shared.roots {
             let mut memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let entry = (root.shared_fd(), root.shared_host_path(), root.mount());
+            let entry = (root.shared_fd(), root.shared_host_path(), root.mount(), true);
             memo.insert(root.host_path().to_path_buf(), entry.clone());
             for alias in aliases {
                 memo.insert(alias.to_path_buf(), entry.clone());
@@ -217,7 +219,7 @@ impl Reader {
         }
         let memo =
             self.shared.roots.as_ref().map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        if let Some((fd, host_path, mount)) = memo.as_ref().and_then(|m| m.get(path)) {
+        if let Some((fd, host_path, mount, _)) = memo.as_ref().and_then(|m| m.get(path)) {
             return Ok(Root::new(self.clone(), Arc::clone(fd), Arc::clone(host_path), String::new(), *mount));
         }
         LiveCounters::bump(&self.shared.counters.opens, 1);
@@ -239,7 +241,7 @@ impl Reader {
         let fd = Arc::new(fd);
         let host_path = HostPath::opened(&fd, path);
         if let Some(mut memo) = memo {
-            memo.insert(path.to_path_buf(), (Arc::clone(&fd), Arc::clone(&host_path), mount));
+            memo.insert(path.to_path_buf(), (Arc::clone(&fd), Arc::clone(&host_path), mount, false));
         }
         Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
     }
@@ -262,6 +264,18 @@ impl Reader {
             return Err(self.refused(FsError::Deadline { path: shown() }));
         }
         let reduced = crate::path::lexical_absolute(path);
+        if let Some(memo) = &self.shared.roots {
+            let memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some((fd, host_path, mount, true)) = memo.get(&reduced) {
+                return Ok(Root::new(
+                    self.clone(),
+                    Arc::clone(fd),
+                    Arc::clone(host_path),
+                    String::new(),
+                    *mount,
+                ));
+            }
+        }
         let fd = self.open_without_links(&reduced).map_err(|e| self.refused(e))?;
         let mount = match self.shared.backend {
             Backend::Walk => {
@@ -275,7 +289,7 @@ impl Reader {
         if let Some(memo) = &self.shared.roots {
             memo.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(reduced.clone(), (Arc::clone(&fd), Arc::clone(&host_path), mount));
+                .insert(reduced.clone(), (Arc::clone(&fd), Arc::clone(&host_path), mount, true));
         }
         Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
     }
@@ -285,6 +299,19 @@ impl Reader {
     fn open_without_links(&self, reduced: &Path) -> Result<OwnedFd, FsError> {
         use std::path::Component;
         let counters = &self.shared.counters;
+        let shown = || reduced.display().to_string();
+        #[cfg(target_os = "linux")]
+        if self.shared.backend == Backend::Openat2 {
+            use rustix::fs::ResolveFlags;
+            LiveCounters::bump(&counters.opens, 1);
+            let flags = ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+            match rustix::fs::openat2(rustix::fs::CWD, reduced, DIR_LOOKUP, Mode::empty(), flags) {
+                Ok(dir) => return Ok(dir),
+                // Which name is the link (or not a directory): the walk says.
+                Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {}
+                Err(e) => return Err(crate::sys::map_lookup_errno(e, &shown)),
+            }
+        }
         LiveCounters::bump(&counters.opens, 1);
         let fd = rustix::fs::open("/", DIR_LOOKUP, Mode::empty())
             .map_err(|e| crate::sys::map_lookup_errno(e, &|| "/".to_owned()))?;
@@ -295,28 +322,6 @@ impl Reader {
                 _ => None,
             })
             .collect();
-        if names.is_empty() {
-            return Ok(fd);
-        }
-        #[cfg(target_os = "linux")]
-        if self.shared.backend == Backend::Openat2 {
-            use rustix::fs::ResolveFlags;
-            LiveCounters::bump(&counters.opens, 1);
-            let rel = crate::path::join(&names);
-            let opened = rustix::fs::openat2(
-                &fd,
-                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&rel),
-                DIR_LOOKUP,
-                Mode::empty(),
-                ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS,
-            );
-            return match opened {
-                Ok(dir) => Ok(dir),
-                // Which name is the link: the walk below says.
-                Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => walk_names(fd, &names, counters),
-                Err(e) => Err(crate::sys::map_lookup_errno(e, &|| reduced.display().to_string())),
-            };
-        }
         walk_names(fd, &names, counters)
     }
 
@@ -372,7 +377,11 @@ const _: () = {
 
 /// Opens each of `names` from `fd` in turn with `O_NOFOLLOW | O_DIRECTORY`
 /// and gives the last. A link is refused naming the path up to it.
-fn walk_names(mut fd: OwnedFd, names: &[&std::ffi::OsStr], counters: &LiveCounters) -> Result<OwnedFd, FsError> {
+fn walk_names(
+    mut fd: OwnedFd,
+    names: &[&std::ffi::OsStr],
+    counters: &LiveCounters,
+) -> Result<OwnedFd, FsError> {
     let mut at = PathBuf::from("/");
     for name in names {
         at.push(name);

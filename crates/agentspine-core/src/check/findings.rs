@@ -172,6 +172,26 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                 format!("{name} follows this link into the repository's .git directory (to {target}) and sends that file"),
             )
             .agentspine("agentspine never reads inside .git: the file is left out"),
+            // Measured: Codex stops at the ELOOP and sends no project file.
+            Verdict::LinkRefused { target, refusal: LinkRefusal::Loop } if host == Host::Codex => Raw::new(
+                Kind::LinkBroken,
+                Some(host),
+                path,
+                format!(
+                    "Codex stops at this link loop ({target}) and then sends none of the project's AGENTS.md files, \
+                     only the global one"
+                ),
+            )
+            .severity(Severity::Error),
+            Verdict::RuleLinkOutsideCwd { target } => Raw::new(
+                Kind::NeverRead,
+                Some(host),
+                path,
+                format!(
+                    "{name} drops this linked rule: its target ({target}) lies outside the directory the session \
+                     starts in"
+                ),
+            ),
             Verdict::LinkRefused { target, refusal } => Raw::new(
                 Kind::LinkBroken,
                 None,

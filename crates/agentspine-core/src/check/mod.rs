@@ -416,7 +416,8 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
     if !request.root.is_absolute() {
         return Err(ResolveError::Relative { what: "project root", path: request.root.clone() }.into());
     }
-    let root_path = crate::locate::canonical_dir(reader, resolver.never_projects().named_roots(), &request.root)?;
+    let root_path =
+        crate::locate::canonical_dir(reader, resolver.never_projects().named_roots(), &request.root)?;
     let kind = resolver.classify(&root_path);
     if !kind.is_project() {
         return Err(CheckError::NotAProject { root: root_path, kind });

@@ -17,9 +17,9 @@
 
 use std::path::{Path, PathBuf};
 
-use agentspine_fs::Reader;
+use agentspine_fs::{LinkRefusal, Reader};
 
-use crate::chain::{FILE_CAP, fetch, fetch_head};
+use crate::chain::{FILE_CAP, NotRead, fetch, fetch_head};
 use crate::config::{parse_toml, read_config, wrong_type};
 use crate::env::Environment;
 use crate::gather::Gather;
@@ -186,6 +186,21 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
                         "Codex follows this link and reads its target; agentspine does not".to_owned(),
                     );
                 }
+                Err(NotRead {
+                    verdict: Verdict::LinkRefused { target, refusal: LinkRefusal::Loop },
+                    link,
+                }) => {
+                    // Codex stops at the error (ELOOP) and sends no project
+                    // file at all, only the global one (measured,
+                    // tests/e2e/LINKS-MEASURED.md).
+                    let looped = NotRead {
+                        verdict: Verdict::LinkRefused { target, refusal: LinkRefusal::Loop },
+                        link,
+                    };
+                    gather.probe(label.clone(), Scope::Project, looped);
+                    drop_project_files(gather, &label);
+                    return;
+                }
                 Err(not_read) => gather.probe(label, Scope::Project, not_read),
                 Ok(snap) => {
                     winner = Some(name);
@@ -208,6 +223,18 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
                 }
             }
         }
+    }
+}
+
+/// Codex read a candidate it cannot stat (`looped`): every project file
+/// of the chain is dropped.
+fn drop_project_files(gather: &mut Gather, looped: &str) {
+    let dropped: Vec<String> =
+        gather.parts.iter().filter(|p| p.scope != Scope::User).map(|p| p.label.clone()).collect();
+    gather.parts.retain(|p| p.scope == Scope::User);
+    let reason = format!("Codex stops at the link loop at {looped} and sends no project file");
+    for label in dropped {
+        gather.set_verdict(&label, Verdict::Disabled { reason: reason.clone() });
     }
 }
 

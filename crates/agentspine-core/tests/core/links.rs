@@ -173,7 +173,8 @@ fn a_named_root_through_a_link_is_followed_once_for_the_user_and_refused_for_a_c
     let linked = p.dir.path().join("linked");
     std::os::unix::fs::symlink(&p.tree, &linked).unwrap();
     let resolver = |named| {
-        Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([7; 32])).with_named_roots(named)
+        Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([7; 32]))
+            .with_named_roots(named)
     };
     let by_cwd = Request::new(Host::Codex, linked.join("pkg"));
     let by_root = Request { root: Some(linked.clone()), ..Request::new(Host::Codex, p.tree.join("pkg")) };
@@ -183,9 +184,92 @@ fn a_named_root_through_a_link_is_followed_once_for_the_user_and_refused_for_a_c
         assert_eq!(texts(&user), ["root rules", "pkg"]);
         let client = resolver(NamedRoots::TakenAsGiven).chain(request).unwrap_err();
         assert_eq!(client.code(), "root-through-link");
-        assert!(client.to_string().contains(&format!("{} is a symbolic link", linked.display())), "{client}");
+        let named = request.root.clone().unwrap_or_else(|| request.cwd.clone());
+        let which = if named == linked { "it".to_owned() } else { linked.display().to_string() };
+        assert!(
+            client
+                .to_string()
+                .starts_with(&format!("{}: refused: {which} is a symbolic link", named.display())),
+            "{client}"
+        );
     }
     // The same directory named without a link resolves for both.
     let plain = Request::new(Host::Codex, p.tree.join("pkg"));
     assert_eq!(texts(&resolver(NamedRoots::TakenAsGiven).chain(&plain).unwrap()), ["root rules", "pkg"]);
+}
+
+/// A global file that links within its profile is read (once, under the
+/// link's name: Claude Code does not send the same file again as a user
+/// rule); one that links out of the profile (a dotfiles repository in
+/// `$HOME`) is refused: agentspine reads a profile's files only beneath it.
+#[test]
+fn a_global_file_linked_out_of_its_profile_is_refused() {
+    let p = Project::git();
+    p.file("CLAUDE.md", "project\n").file("AGENTS.md", "project\n");
+    p.home_file(".claude/rules/base.md", "claude global\n");
+    std::os::unix::fs::symlink("rules/base.md", p.home.join(".claude/CLAUDE.md")).unwrap();
+    p.home_file(".codex/x.md", "codex global\n");
+    std::os::unix::fs::symlink("x.md", p.home.join(".codex/AGENTS.md")).unwrap();
+    let claude = p.resolve(Host::Claude, ".");
+    assert_eq!(labels(&claude), ["~/.claude/CLAUDE.md", "CLAUDE.md"]);
+    assert_eq!(verdict_of(&claude, "~/.claude/rules/base.md"), "duplicate");
+    assert_eq!(texts(&p.resolve(Host::Codex, ".")), ["codex global", "project"]);
+    // Dotfiles: the profile's files link out of it.
+    p.home_file("dotfiles/codex.md", "SECRET dotfile\n");
+    std::fs::remove_file(p.home.join(".codex/AGENTS.md")).unwrap();
+    std::os::unix::fs::symlink("../dotfiles/codex.md", p.home.join(".codex/AGENTS.md")).unwrap();
+    let codex = p.resolve(Host::Codex, ".");
+    assert_eq!(texts(&codex), ["project"]);
+    assert!(
+        verdict_of(&codex, "~/.codex/AGENTS.md").starts_with("link-refused (outside: ../dotfiles/codex.md)")
+    );
+}
+
+/// Claude Code names a linked rule by its target and drops one whose
+/// target lies outside the directory the session starts in; a rule linked
+/// to another rule is sent once.
+#[test]
+fn claude_rules_that_are_links() {
+    let p = Project::git();
+    p.file(".claude/rules/plain.md", "plain rule\n").symlink(".claude/rules/alias.md", "plain.md");
+    p.file("pkg/rules/inside.md", "inside\n").symlink(".claude/rules/inside.md", "../../pkg/rules/inside.md");
+    p.file("shared/outside.md", "outside\n").symlink(".claude/rules/outside.md", "../../shared/outside.md");
+    let root = p.resolve(Host::Claude, ".");
+    let mut got = labels(&root);
+    got.sort();
+    assert_eq!(got, [".claude/rules/plain.md", "pkg/rules/inside.md", "shared/outside.md"]);
+    let pkg = p.resolve(Host::Claude, "pkg");
+    let mut got = labels(&pkg);
+    got.sort();
+    assert_eq!(got, [".claude/rules/plain.md", "pkg/rules/inside.md"]);
+    assert_eq!(verdict_of(&pkg, ".claude/rules/outside.md"), "rule-link-outside-cwd (shared/outside.md)");
+}
+
+/// `claude-md-and-agents-md`: an AGENTS.md whose text a CLAUDE.md already
+/// sends is left out (a link between them, or two plain files).
+#[test]
+fn claude_and_agents_mode_sends_repeated_text_once() {
+    let p = Project::git();
+    p.home_file(
+        ".claude/settings.json",
+        r#"{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}"#,
+    );
+    p.file("AGENTS.md", "same\n").file("CLAUDE.md", "same\n").file("pkg/AGENTS.md", "pkg only\n");
+    let r = p.resolve(Host::Claude, "pkg");
+    assert_eq!(labels(&r), ["CLAUDE.md", "pkg/AGENTS.md"]);
+    assert_eq!(verdict_of(&r, "AGENTS.md"), "duplicate");
+}
+
+/// Codex stops at a link loop among its candidates and sends no project
+/// file, only the global one.
+#[test]
+fn a_link_loop_makes_codex_send_no_project_file() {
+    let p = Project::git();
+    p.home_file(".codex/AGENTS.md", "global\n");
+    p.file("AGENTS.md", "root\n").symlink("pkg/AGENTS.md", "loop.md").symlink("pkg/loop.md", "AGENTS.md");
+    let r = p.resolve(Host::Codex, "pkg");
+    assert_eq!(texts(&r), ["global"]);
+    assert!(
+        verdict_of(&r, "AGENTS.md").starts_with("disabled (Codex stops at the link loop at pkg/AGENTS.md")
+    );
 }

@@ -178,8 +178,10 @@ fn a_root_named_through_a_link_is_refused_naming_the_link() {
         for (named, link) in [
             (tree.root.join("linked"), tree.root.join("linked")),
             (tree.root.join("up/proj"), tree.root.join("up")),
-            (std::path::PathBuf::from(format!("/proc/self/root{}", tree.root.join("proj").display())),
-             std::path::PathBuf::from("/proc/self")),
+            (
+                std::path::PathBuf::from(format!("/proc/self/root{}", tree.root.join("proj").display())),
+                std::path::PathBuf::from("/proc/self"),
+            ),
         ] {
             match r.open_root_without_links(&named) {
                 Err(FsError::Symlink { path }) => assert_eq!(path, link.display().to_string(), "{backend:?}"),
@@ -194,6 +196,9 @@ fn a_root_named_through_a_link_is_refused_naming_the_link() {
             r.open_root_without_links(&tree.root.join("proj/AGENTS.md")).unwrap_err().code(),
             Code::NotDirectory
         );
-        assert_eq!(r.open_root_without_links(std::path::Path::new("rel")).unwrap_err().code(), Code::InvalidPath);
+        assert_eq!(
+            r.open_root_without_links(std::path::Path::new("rel")).unwrap_err().code(),
+            Code::InvalidPath
+        );
     });
 }

@@ -157,6 +157,12 @@ impl Tools {
         given.extend(client.iter().flatten().cloned());
         let allowed = resolver.allowed_roots(&given);
         resolver.check_root(&allowed, &asked).map_err(|e| match e {
+            RootCheck::Resolve(ResolveError::NoSuchDirectory { path }) => {
+                ToolError::Argument(format!("project_root {}: no such directory", path.display()))
+            }
+            RootCheck::Resolve(ResolveError::NotADirectory { path }) => {
+                ToolError::Argument(format!("project_root {}: not a directory", path.display()))
+            }
             RootCheck::Resolve(e) => ToolError::Resolve(e),
             RootCheck::Refused(e) => ToolError::Root(e),
         })

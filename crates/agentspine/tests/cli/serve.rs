@@ -469,7 +469,10 @@ fn every_refusal_names_its_cause() {
     for named in [linked.clone(), PathBuf::from(format!("/proc/self/root{}", desk.root.display()))] {
         let (reason, message) = host.refused("projects.register", json!({ "root": named }));
         assert_eq!(reason, "root-through-link", "{named:?}");
-        assert!(message.contains("is a symbolic link") && message.contains("never through a link"), "{message}");
+        assert!(
+            message.contains("is a symbolic link") && message.contains("never through a link"),
+            "{message}"
+        );
     }
     let (reason, _) = host.refused("session.bind", json!({ "session_id": "l", "project_root": linked }));
     assert_eq!(reason, "not-registered");
@@ -1172,9 +1175,11 @@ fn home_above_home_and_profiles_are_never_registered() {
     let mut host = served.host();
     let linked_home = desk.dir.path().join("linked-home");
     std::os::unix::fs::symlink(&desk.home, &linked_home).unwrap();
+    // The home named through a link is refused before it is looked at.
+    let (got, message) = host.refused("projects.register", json!({ "root": linked_home }));
+    assert_eq!(got, "root-through-link", "{message}");
     for (root, reason) in [
         (desk.home.clone(), "root-is-home"),
-        (linked_home.clone(), "root-is-home"),
         (PathBuf::from("/"), "root-above-home"),
         (desk.dir.path().to_path_buf(), "root-above-home"),
         (desk.home.join(".claude"), "root-is-profile"),

@@ -142,6 +142,10 @@ struct Walk<'a> {
     settings: &'a ClaudeSettings,
     home: Option<Base<'a>>,
     seen: BTreeSet<PathBuf>,
+    /// Files included so far, by device and inode: Claude Code sends a file
+    /// once, under the first name it meets (a link and its target, two
+    /// links to one file).
+    files: std::collections::HashSet<(u64, u64)>,
     /// Project files already read to decide the AGENTS.md mode, by label,
     /// so the walk does not read them twice.
     prefetched: std::collections::HashMap<String, Result<Fetched, NotRead>>,
@@ -162,6 +166,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
             _ => None,
         },
         seen: BTreeSet::new(),
+        files: std::collections::HashSet::new(),
         prefetched: std::collections::HashMap::new(),
         imports: 0,
     };
@@ -191,7 +196,37 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
     for dir in &dirs {
         walk.project_dir(dir, agents, gather);
     }
+    if settings.agents_md == AgentsMdMode::ClaudeAndAgents {
+        drop_agents_md_repeating_claude_md(gather);
+    }
     memory::index_part(env, located, settings, gather);
+}
+
+/// In `claude-md-and-agents-md` mode Claude Code leaves out an `AGENTS.md`
+/// (or `.claude/AGENTS.md`) whose text equals that of a project
+/// `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` anywhere on the
+/// chain, plain files as well as links (measured,
+/// tests/e2e/LINKS-MEASURED.md); two equal `AGENTS.md` both stay.
+fn drop_agents_md_repeating_claude_md(gather: &mut Gather) {
+    let name = |p: &Part| p.label.rsplit('/').next().unwrap_or(&p.label).to_owned();
+    let claude_texts: BTreeSet<String> = gather
+        .parts
+        .iter()
+        .filter(|p| p.scope != Scope::User && p.imported_by.is_none())
+        .filter(|p| matches!(name(p).as_str(), "CLAUDE.md" | "CLAUDE.local.md"))
+        .map(|p| p.text.clone())
+        .collect();
+    let repeated: Vec<String> = gather
+        .parts
+        .iter()
+        .filter(|p| p.scope == Scope::Project && p.imported_by.is_none() && name(p) == "AGENTS.md")
+        .filter(|p| claude_texts.contains(&p.text))
+        .map(|p| p.label.clone())
+        .collect();
+    for label in repeated {
+        gather.parts.retain(|p| p.label != label);
+        gather.set_verdict(&label, Verdict::Duplicate);
+    }
 }
 
 impl<'a> Walk<'a> {
@@ -284,12 +319,7 @@ impl<'a> Walk<'a> {
         for found in rules::enumerate(&rules_dir) {
             match found {
                 rules::Found::Symlink(name) => {
-                    gather.probe_differs(
-                        label_for(base, self.env, &format!("{rel}/{name}")),
-                        scope,
-                        Verdict::Symlink,
-                        "Claude Code follows this link; agentspine does not".to_owned(),
-                    );
+                    self.linked_rule(base, &format!("{rel}/{name}"), scope, holder.clone(), gather);
                 }
                 rules::Found::Unlisted(name, verdict) => {
                     let shown = if name.is_empty() { rel.to_owned() } else { format!("{rel}/{name}") };
@@ -307,6 +337,45 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+    }
+
+    /// A rule that is a link. Claude Code names it by its target's path
+    /// (measured, tests/e2e/LINKS-MEASURED.md), and drops a project rule
+    /// whose target lies outside the directory the session starts in.
+    fn linked_rule(
+        &mut self,
+        base: &Base<'_>,
+        rel: &str,
+        scope: Scope,
+        holder: Option<PathBuf>,
+        gather: &mut Gather,
+    ) {
+        let label = label_for(base, self.env, rel);
+        let target = match base.root.follow_link(rel) {
+            Ok(target) => target,
+            Err(e) => {
+                let not_read = NotRead::from(crate::chain::verdict_of(&e));
+                if not_read.host_reads_it() {
+                    let note =
+                        "Claude Code follows this link and reads its target; agentspine does not".to_owned();
+                    gather.probe_differs(label, scope, not_read, note);
+                } else {
+                    gather.probe(label, scope, not_read);
+                }
+                return;
+            }
+        };
+        let owner = match (scope, self.home.clone()) {
+            (Scope::User, Some(home)) => home,
+            _ => self.project_base(),
+        };
+        let path = lexical(&owner.path.join(&target.path));
+        if scope != Scope::User && !path.starts_with(&self.located.cwd) {
+            let verdict = Verdict::RuleLinkOutsideCwd { target: label_for(&owner, self.env, &target.path) };
+            gather.probe(label, scope, verdict);
+            return;
+        }
+        self.file(&owner, &target.path, scope, 0, Some(holder), gather);
     }
 
     /// One instruction file and, recursively, its imports. `rule_holder`
@@ -337,6 +406,10 @@ impl<'a> Walk<'a> {
             None => fetch(base.root, rel, FILE_CAP),
         };
         let snap = match fetched {
+            Ok(snap) if !self.files.insert((snap.identity.dev, snap.identity.ino)) => {
+                gather.probe(label, scope, NotRead { verdict: Verdict::Duplicate, link: snap.link.clone() });
+                return;
+            }
             Ok(snap) => snap,
             Err(not_read) if not_read.host_reads_it() => {
                 let note =
