@@ -366,15 +366,13 @@ FIXTURES: list[Fixture] = [
         "AGENTS.md in cwd is a symlink to a file inside the project; CLAUDE.md beside it is a plain file.",
         files={"AGENTS.md": b"root agents\n", "docs/rules.md": b"rules via an inside link\n",
                "sub/AGENTS.md": Symlink("../docs/rules.md"), "sub/CLAUDE.md": b"sub claude\n"},
-        git=(".",), cwd="sub",
-        declared={h: "links are never followed (crates/agentspine-core/tests/core/differences.rs: a_symlinked_instruction_file_is_never_followed)" for h in PIS}),
+        git=(".",), cwd="sub"),
     Fixture(
         "pi_dangling_link", PIS,
         "AGENTS.md in cwd is a link to a missing file; CLAUDE.md beside it is a plain file.",
         files={"AGENTS.md": b"root agents\n", "sub/AGENTS.md": Symlink("../missing.md"),
                "sub/CLAUDE.md": b"sub claude beside a dangling link\n"},
-        git=(".",), cwd="sub",
-        declared={h: "a link takes its directory's slot even when it dangles (crates/agentspine-core/tests/core/differences.rs: a_dangling_link_still_takes_pis_slot)" for h in PIS}),
+        git=(".",), cwd="sub"),
     Fixture(
         "no_git", ALL,
         "No .git anywhere: Codex's root falls back to cwd; Claude and pi walk to /.",
@@ -442,7 +440,7 @@ FIXTURES: list[Fixture] = [
                "proj/AGENTS.md": Symlink("../shared/agents-real.md"),
                "proj/CLAUDE.md": Symlink("../shared/claude-real.md")},
         git=("proj",), cwd="proj",
-        declared={h: "links are never followed (crates/agentspine-core/tests/core/differences.rs: a_symlinked_instruction_file_is_never_followed)" for h in ALL}),
+        declared={h: "links out of the project are never followed (crates/agentspine-core/tests/core/differences.rs: a_link_out_of_the_project_is_never_followed)" for h in ALL}),
     Fixture(
         "unicode_and_spaces", ALL,
         "Directory names with spaces and non-ASCII characters; non-ASCII content.",
@@ -523,17 +521,14 @@ FIXTURES: list[Fixture] = [
 ]
 
 # Links whose target stays inside the project (or the profile): every host
-# follows them; agentspine reads them from the core commit that follows.
+# follows them and so does agentspine, by the target's own path.
 # LINKS-MEASURED.md records what each client sent for each of these.
-IN_PROJECT = "in-project links: agentspine reads them from the next commit"
-IN_PROFILE = "links inside the user's profile: agentspine's verdict comes with the links core commit"
-OUT_OF_PROFILE = "a link out of the user's profile into $HOME: agentspine's verdict comes with the links core commit"
-SAME_TEXT = ("claude-md-and-agents-md leaves out an AGENTS.md whose text equals a project CLAUDE.md's "
-             "(LINKS-MEASURED.md): not modelled yet")
-
-
-def _pending(hosts, why=IN_PROJECT) -> dict:
-    return {h: why for h in hosts}
+IN_PROJECT = "in-project links are read like any file"  # kept for fixtures_gemini's signature
+IN_PROFILE = "links inside the user's profile are read like any file"
+OUT_OF_PROFILE = ("a link out of the user's profile is never followed (crates/agentspine-core/tests/core/"
+                  "links.rs: a_global_file_linked_out_of_its_profile_is_refused)")
+INTO_GIT = ("a link into .git is never followed (crates/agentspine-core/tests/core/links.rs: "
+            "links_leaving_the_project_or_into_git_are_refused_and_nothing_is_read)")
 
 
 # CLAUDE.md -> AGENTS.md beside it, at the root and in a package.
@@ -545,31 +540,31 @@ LINK_FIXTURES: list[Fixture] = [
         "links_claude_to_agents", ALL,
         "CLAUDE.md -> AGENTS.md (relative, same directory) at the root and in pkg; cwd pkg.",
         files=_CLAUDE_TO_AGENTS,
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_claude_to_agents_root", ALL,
         "CLAUDE.md -> AGENTS.md (relative, same directory) at the root and in pkg; cwd the root.",
         files=_CLAUDE_TO_AGENTS,
-        git=(".",), cwd=".", pending=_pending(ALL)),
+        git=(".",), cwd="."),
     Fixture(
         "links_to_parent", ALL,
         "pkg/AGENTS.md -> ../AGENTS.md and pkg/CLAUDE.md -> ../CLAUDE.md -> AGENTS.md: one root file reached from two "
         "directories; cwd pkg.",
         files={"AGENTS.md": b"root agents, also linked from pkg\n", "CLAUDE.md": Symlink("AGENTS.md"),
                "pkg/AGENTS.md": Symlink("../AGENTS.md"), "pkg/CLAUDE.md": Symlink("../CLAUDE.md")},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_hidden_dir", ALL,
         "Root AGENTS.md -> .agents/AGENTS.md (a hidden directory) and CLAUDE.md -> AGENTS.md (a link to that link).",
         files={".agents/AGENTS.md": b"agents kept in a hidden directory\n",
                "AGENTS.md": Symlink(".agents/AGENTS.md"), "CLAUDE.md": Symlink("AGENTS.md")},
-        git=(".",), cwd=".", pending=_pending(ALL)),
+        git=(".",), cwd="."),
     Fixture(
         "links_shared_rules", ALL,
         "pkg/AGENTS.md and pkg/CLAUDE.md both -> ../shared/rules.md (one shared file elsewhere in the project); cwd pkg.",
         files={"AGENTS.md": b"root agents\n", "shared/rules.md": b"shared rules for pkg\n",
                "pkg/AGENTS.md": Symlink("../shared/rules.md"), "pkg/CLAUDE.md": Symlink("../shared/rules.md")},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "claude_see_agents_import", ALL,
         "Root CLAUDE.md is only 'See @AGENTS.md'; plain AGENTS.md at the root and in pkg; cwd pkg (the import lies above cwd).",
@@ -582,18 +577,18 @@ LINK_FIXTURES: list[Fixture] = [
         files={"AGENTS.override.md": Symlink("gone-override.md"), "AGENTS.md": b"root agents\n",
                "CLAUDE.md": Symlink("gone-claude.md"),
                "pkg/AGENTS.md": Symlink("../gone.md"), "pkg/CLAUDE.md": b"pkg claude beside a dangling AGENTS.md\n"},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_dangling_claude", ALL,
         "A dangling CLAUDE.md link beside a plain AGENTS.md, alone at the root (does it block Claude's AGENTS.md?).",
         files={"CLAUDE.md": Symlink("gone.md"), "AGENTS.md": b"agents beside a dangling CLAUDE.md\n"},
-        git=(".",), cwd=".", pending=_pending(ALL)),
+        git=(".",), cwd="."),
     Fixture(
         "links_loop", ALL,
         "Link loops at the root: AGENTS.md -> loop.md -> AGENTS.md, CLAUDE.md -> CLAUDE.md; plain pkg/AGENTS.md; cwd pkg.",
         files={"AGENTS.md": Symlink("loop.md"), "loop.md": Symlink("AGENTS.md"), "CLAUDE.md": Symlink("CLAUDE.md"),
                "pkg/AGENTS.md": b"pkg agents below a looping root\n"},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_loop_below_root", ALL,
         "A loop in cwd: pkg/AGENTS.md -> loop.md -> AGENTS.md beside a plain pkg/CLAUDE.md; plain root AGENTS.md; "
@@ -601,7 +596,7 @@ LINK_FIXTURES: list[Fixture] = [
         files={"AGENTS.md": b"root agents above a looping pkg\n", "pkg/AGENTS.md": Symlink("loop.md"),
                "pkg/loop.md": Symlink("AGENTS.md"), "pkg/CLAUDE.md": b"pkg claude beside a looping AGENTS.md\n"},
         home=GLOBALS,
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_to_dir", ALL,
         "Links to a directory: root AGENTS.md -> docs/ beside a plain CLAUDE.md; pkg/CLAUDE.md -> ../docs "
@@ -609,27 +604,27 @@ LINK_FIXTURES: list[Fixture] = [
         files={"docs/guide.md": b"a file inside the linked directory\n", "AGENTS.md": Symlink("docs/"),
                "CLAUDE.md": b"root claude beside a directory link\n",
                "pkg/CLAUDE.md": Symlink("../docs"), "pkg/AGENTS.md": b"pkg agents beside a directory link\n"},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_mid_path_dir", ALL,
         "pkg/AGENTS.md and pkg/CLAUDE.md -> ../linkeddir/rules.md, where linkeddir -> shared is a directory link; cwd pkg.",
         files={"AGENTS.md": b"root agents\n", "shared/rules.md": b"rules reached through a directory link\n",
                "linkeddir": Symlink("shared"),
                "pkg/AGENTS.md": Symlink("../linkeddir/rules.md"), "pkg/CLAUDE.md": Symlink("../linkeddir/rules.md")},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "links_nested_pairs", ALL,
         "Root, a, a/b and a/b/c each hold a plain AGENTS.md and CLAUDE.md -> AGENTS.md; cwd a/b/c.",
         files={f"{d}AGENTS.md" if d else "AGENTS.md": f"{d or 'root/'} agents\n".encode()
                for d in ("", "a/", "a/b/", "a/b/c/")}
         | {f"{d}CLAUDE.md": Symlink("AGENTS.md") for d in ("", "a/", "a/b/", "a/b/c/")},
-        git=(".",), cwd="a/b/c", pending=_pending(ALL)),
+        git=(".",), cwd="a/b/c"),
     Fixture(
         "links_into_git", ALL,
         "AGENTS.md and CLAUDE.md -> .git/info/rules.md (a target inside .git).",
         files={".git/info/rules.md": b"rules kept inside .git\n",
                "AGENTS.md": Symlink(".git/info/rules.md"), "CLAUDE.md": Symlink(".git/info/rules.md")},
-        git=(".",), cwd=".", pending=_pending(ALL)),
+        git=(".",), cwd=".", declared={h: INTO_GIT for h in ALL}),
     Fixture(
         "links_absolute_in_project", ALL,
         "Absolute links whose target is inside the project: AGENTS.md and CLAUDE.md -> <tree>/shared/rules.md; "
@@ -637,7 +632,7 @@ LINK_FIXTURES: list[Fixture] = [
         files={"shared/rules.md": b"rules via an absolute link\n", "AGENTS.md": Symlink("{tree}/shared/rules.md"),
                "CLAUDE.md": Symlink("{tree}/shared/rules.md"),
                "pkg/real.md": b"pkg rules via an absolute link\n", "pkg/AGENTS.md": Symlink("{tree}/pkg/real.md")},
-        git=(".",), cwd="pkg", pending=_pending(ALL)),
+        git=(".",), cwd="pkg"),
     Fixture(
         "global_links_in_profile", ALL,
         "Global files that link within their profile: ~/.claude/CLAUDE.md -> rules/base.md (also a user rule), "
@@ -646,13 +641,13 @@ LINK_FIXTURES: list[Fixture] = [
               ".codex/AGENTS.md": Symlink("x.md"), ".codex/x.md": b"codex global via a link\n",
               ".pi/agent/AGENTS.md": Symlink("x.md"), ".pi/agent/x.md": b"pi global via a link\n"},
         files={"AGENTS.md": b"project agents\n", "CLAUDE.md": b"project claude\n"},
-        git=(".",), cwd=".", pending=_pending(ALL, IN_PROFILE)),
+        git=(".",), cwd="."),
     Fixture(
         "claude_global_link_in_profile", ("claude",),
         "~/.claude/CLAUDE.md -> notes/base.md (inside ~/.claude, not under rules/).",
         home={".claude/CLAUDE.md": Symlink("notes/base.md"), ".claude/notes/base.md": b"claude global via a link into notes/\n"},
         files={"CLAUDE.md": b"project claude\n"},
-        git=(".",), cwd=".", pending=_pending(("claude",), IN_PROFILE)),
+        git=(".",), cwd="."),
     Fixture(
         "global_links_dotfiles", ALL,
         "Global files that link out of the profile into $HOME (dotfiles style): ~/.claude/CLAUDE.md -> "
@@ -662,7 +657,7 @@ LINK_FIXTURES: list[Fixture] = [
               ".codex/AGENTS.md": Symlink("../dotfiles/codex.md"), "dotfiles/codex.md": b"codex global from dotfiles\n",
               ".pi/agent/AGENTS.md": Symlink("../../dotfiles/pi.md"), "dotfiles/pi.md": b"pi global from dotfiles\n"},
         files={"AGENTS.md": b"project agents\n", "CLAUDE.md": b"project claude\n"},
-        git=(".",), cwd=".", pending=_pending(ALL, OUT_OF_PROFILE)),
+        git=(".",), cwd=".", declared={h: OUT_OF_PROFILE for h in ALL}),
     Fixture(
         "claude_links_dotclaude", ("claude",),
         "A linked .claude/CLAUDE.md; .claude/rules links to a file inside cwd (pkg), outside cwd, and to a sibling rule; cwd pkg.",
@@ -675,7 +670,7 @@ LINK_FIXTURES: list[Fixture] = [
                "shared/outside.md": b"rule whose target is outside cwd\n",
                "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
                "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"},
-        git=(".",), cwd="pkg", unordered_entries=True, pending=_pending(("claude",))),
+        git=(".",), cwd="pkg", unordered_entries=True),
     Fixture(
         "claude_links_dotclaude_root", ("claude",),
         "The claude_links_dotclaude tree with cwd the root (every rule target inside cwd).",
@@ -688,43 +683,43 @@ LINK_FIXTURES: list[Fixture] = [
                "shared/outside.md": b"rule whose target is outside cwd\n",
                "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
                "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"},
-        git=(".",), cwd=".", unordered_entries=True, pending=_pending(("claude",))),
+        git=(".",), cwd=".", unordered_entries=True),
     Fixture(
         "claude_links_and_agents_mode", ("claude",),
         "claude-md-and-agents-md mode on CLAUDE.md -> AGENTS.md at the root and in pkg; cwd pkg.",
         files=_CLAUDE_TO_AGENTS,
         claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
-        git=(".",), cwd="pkg", pending=_pending(("claude",))),
+        git=(".",), cwd="pkg"),
     Fixture(
         "claude_links_and_agents_mode_root", ("claude",),
         "claude-md-and-agents-md mode on CLAUDE.md -> AGENTS.md at the root and in pkg; cwd the root.",
         files=_CLAUDE_TO_AGENTS,
         claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
-        git=(".",), cwd=".", pending=_pending(("claude",))),
+        git=(".",), cwd="."),
     Fixture(
         "claude_and_agents_mode_same_text", ("claude",),
         "Control for the link cases: plain CLAUDE.md and AGENTS.md with the same text under claude-md-and-agents-md.",
         files={"CLAUDE.md": b"same text in two plain files\n", "AGENTS.md": b"same text in two plain files\n"},
         claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
-        git=(".",), cwd=".", pending=_pending(("claude",), SAME_TEXT)),
+        git=(".",), cwd="."),
     Fixture(
         "claude_and_agents_mode_same_text_pkg", ("claude",),
         "Control: under claude-md-and-agents-md, a root CLAUDE.md and a pkg/AGENTS.md with the same text; cwd pkg.",
         files={"CLAUDE.md": b"same text in two plain files\n", "pkg/AGENTS.md": b"same text in two plain files\n"},
         claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
-        git=(".",), cwd="pkg", pending=_pending(("claude",), SAME_TEXT)),
+        git=(".",), cwd="pkg"),
     # Layouts of public repositories (LINKS-MEASURED.md names them).
     Fixture(
         "links_agents_to_dotclaude", ALL,
         "Root AGENTS.md -> .claude/CLAUDE.md, the only instruction file (NVIDIA/nodewright's layout).",
         files={".claude/CLAUDE.md": b"kept in .claude/CLAUDE.md\n", "AGENTS.md": Symlink(".claude/CLAUDE.md")},
-        git=(".",), cwd=".", pending=_pending(ALL)),
+        git=(".",), cwd="."),
     Fixture(
         "claude_links_agents_to_dotclaude_and_mode", ("claude",),
         "links_agents_to_dotclaude under claude-md-and-agents-md: one file as .claude/CLAUDE.md and as AGENTS.md.",
         files={".claude/CLAUDE.md": b"kept in .claude/CLAUDE.md\n", "AGENTS.md": Symlink(".claude/CLAUDE.md")},
         claude_settings='{"pluginConfigs": {"agents-md@builtin": {"options": {"instructionFiles": "claude-md-and-agents-md"}}}}\n',
-        git=(".",), cwd=".", pending=_pending(("claude",))),
+        git=(".",), cwd="."),
     Fixture(
         "links_cross_dir_chain", ALL,
         "getsentry/sentry-cli's layout: CLAUDE.md -> AGENTS.md everywhere; scripts/AGENTS.md -> ../lib/AGENTS.md "
@@ -733,7 +728,7 @@ LINK_FIXTURES: list[Fixture] = [
                "lib/AGENTS.md": b"lib agents\n", "lib/CLAUDE.md": Symlink("AGENTS.md"),
                "scripts/AGENTS.md": Symlink("../lib/AGENTS.md"), "scripts/CLAUDE.md": Symlink("AGENTS.md"),
                "docs/README.md": b"docs readme\n", "docs/AGENTS.md": Symlink("README.md")},
-        git=(".",), cwd="scripts", pending=_pending(ALL)),
+        git=(".",), cwd="scripts"),
     Fixture(
         "links_cross_dir_chain_docs", ALL,
         "The links_cross_dir_chain tree with cwd docs (AGENTS.md -> README.md, no CLAUDE.md there).",
@@ -741,13 +736,13 @@ LINK_FIXTURES: list[Fixture] = [
                "lib/AGENTS.md": b"lib agents\n", "lib/CLAUDE.md": Symlink("AGENTS.md"),
                "scripts/AGENTS.md": Symlink("../lib/AGENTS.md"), "scripts/CLAUDE.md": Symlink("AGENTS.md"),
                "docs/README.md": b"docs readme\n", "docs/AGENTS.md": Symlink("README.md")},
-        git=(".",), cwd="docs", pending=_pending(ALL)),
+        git=(".",), cwd="docs"),
     Fixture(
         "links_three_names", ALL,
         "phnx-labs/agi-cli's layout: CLAUDE.md and GEMINI.md -> AGENTS.md at the root, apps/ext and apps/ext/ui; cwd apps/ext/ui.",
         files={f"{d}{n}": (f"{d or 'root/'} agents\n".encode() if n == "AGENTS.md" else Symlink("AGENTS.md"))
                for d in ("", "apps/ext/", "apps/ext/ui/") for n in ("AGENTS.md", "CLAUDE.md", "GEMINI.md")},
-        git=(".",), cwd="apps/ext/ui", pending=_pending(ALL)),
+        git=(".",), cwd="apps/ext/ui"),
 ]
 FIXTURES.extend(LINK_FIXTURES)
 

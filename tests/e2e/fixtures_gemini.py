@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 
 NAMES = b'{"context": {"fileName": ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]}}\n'
-LINKS = ("links are never followed (crates/agentspine-core/tests/core/differences.rs: "
-         "gemini_never_follows_a_linked_context_file)")
+LINKS = ("links out of the project are never followed (crates/agentspine-core/tests/core/differences.rs: "
+         "gemini_never_follows_a_context_file_linked_out_of_the_project)")
 
 # Shared fixtures that get a `+names` twin: one of each shape Gemini reads
 # differently under the list (Codex-only config fixtures and near repeats
@@ -215,14 +215,18 @@ def gemini_fixtures(shared, Fixture, Symlink, filler, bom, in_project="", out_of
             git=(".",), cwd="sub"),
     ]
     by_name = {f.name: f for f in shared}
-    pending = {"gemini": in_project}
+    # A base fixture's declared difference (a link into .git) holds for its
+    # Gemini twin too; in-project links are compared like any file.
+    def carried(f):
+        return {"gemini": next(iter(f.declared.values()))} if f.declared else {}
+
     links = []
     for name, twin in LINKS_AS_GEMINI.items():
         f = by_name[name]
         links.append(dataclasses.replace(
             f, name=twin, hosts=g, files=_claude_to_gemini(f.files, Symlink),
             about=LINKS_ABOUT.get(name, f.about.replace("CLAUDE.md", "GEMINI.md")) + " [default names]",
-            declared={}, pending=pending,
+            declared=carried(f), pending={},
             unordered_entries=False))
     links += [
         Fixture(
@@ -231,14 +235,14 @@ def gemini_fixtures(shared, Fixture, Symlink, filler, bom, in_project="", out_of
             home={".gemini/GEMINI.md": Symlink("notes/base.md"),
                   ".gemini/notes/base.md": b"gemini global via a link into notes/\n"},
             files={"GEMINI.md": b"project gemini\n"},
-            git=(".",), cwd=".", pending={"gemini": in_profile}),
+            git=(".",), cwd="."),
         Fixture(
             "gemini_global_links_dotfiles", g,
             "~/.gemini/GEMINI.md -> ../dotfiles/gemini.md, a link out of the profile into $HOME (dotfiles style).",
             home={".gemini/GEMINI.md": Symlink("../dotfiles/gemini.md"),
                   "dotfiles/gemini.md": b"gemini global from dotfiles\n"},
             files={"GEMINI.md": b"project gemini\n"},
-            git=(".",), cwd=".", pending={"gemini": out_of_profile}),
+            git=(".",), cwd=".", declared={"gemini": out_of_profile}),
     ]
     links.append(Fixture(
         "gemini_same_text_two_names", g,
@@ -258,8 +262,8 @@ def gemini_fixtures(shared, Fixture, Symlink, filler, bom, in_project="", out_of
         f = by_name[name]
         twins.append(dataclasses.replace(
             f, name=f"{name}+names", hosts=g, home=dict(f.home, **{".gemini/settings.json": NAMES}),
-            about=f"{f.about} [context.fileName list]", declared={},
-            pending=pending if f.pending else {}, unordered_entries=False))
+            about=f"{f.about} [context.fileName list]", declared=carried(f),
+            pending={}, unordered_entries=False))
     for f in links[:2]:
         twins.append(dataclasses.replace(
             f, name=f"{f.name}+names", home=dict(f.home, **{".gemini/settings.json": NAMES}),
