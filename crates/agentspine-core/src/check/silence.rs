@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agentspine_fs::{Code, Reader};
+use agentspine_fs::Reader;
 
 use super::Finding;
 
@@ -35,12 +35,27 @@ pub struct SilenceError {
     pub file: PathBuf,
     /// What is wrong.
     pub reason: String,
+    /// Whether the file could not be read at all (a link out of its
+    /// directory or the project, a FIFO, a device, a directory, over 1 MiB,
+    /// permission): `config-unreadable`; else its text is wrong:
+    /// `config-malformed`.
+    pub unreadable: bool,
 }
+
+impl SilenceError {
+    /// The stable code: `config-unreadable` or `config-malformed`.
+    pub fn code(&self) -> &'static str {
+        if self.unreadable { "config-unreadable" } else { "config-malformed" }
+    }
+}
+
+/// The largest configuration file read.
+pub const MAX_CONFIG: u64 = 1024 * 1024;
 
 impl Silence {
     /// The `[check]` table of `text` (from `file`); no table, nothing silenced.
     pub fn parse(file: &Path, text: &str) -> Result<Silence, SilenceError> {
-        let error = |reason: String| SilenceError { file: file.to_path_buf(), reason };
+        let error = |reason: String| SilenceError { file: file.to_path_buf(), reason, unreadable: false };
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| error(e.message().to_owned()))?;
         let Some(check) = table.get("check") else { return Ok(Silence::default()) };
         let Some(list) = check.get("silence") else { return Ok(Silence::default()) };
@@ -58,8 +73,13 @@ impl Silence {
         Ok(Silence { entries })
     }
 
-    /// The repository's `.agentspine.toml` (beneath `root`, never through
-    /// a link) and the user's file, merged.
+    /// The repository's `.agentspine.toml` and the user's file, merged.
+    /// Each is read beneath its directory by the confined reader: a link
+    /// that stays inside the project (the user's file: inside its own
+    /// directory) is read by its target's path, as instruction files are;
+    /// a link out of it, a FIFO, a device, a directory or a file over
+    /// [`MAX_CONFIG`] is a `config-unreadable` error naming the file and
+    /// the cause, never a hang and never a read outside.
     pub fn load(reader: &Reader, root: &Path, user_config: Option<&Path>) -> Result<Silence, SilenceError> {
         let mut silence = Silence::default();
         let mut files: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), REPO_CONFIG.to_owned())];
@@ -71,13 +91,38 @@ impl Silence {
         for (dir, name) in files {
             let file = dir.join(&name);
             let Ok(handle) = reader.open_root(&dir) else { continue };
-            match handle.read(&name, 1024 * 1024) {
+            match crate::chain::fetch(&handle, &name, MAX_CONFIG) {
                 Ok(snap) => {
                     let text = String::from_utf8_lossy(&snap.bytes);
                     silence.entries.extend(Silence::parse(&file, &text)?.entries);
                 }
-                Err(e) if e.code() == Code::NotFound => {}
-                Err(e) => return Err(SilenceError { file, reason: e.to_string() }),
+                Err(not_read) if not_read.verdict == crate::resolution::Verdict::Missing => {}
+                Err(not_read) => {
+                    use crate::resolution::Verdict as V;
+                    let via = not_read
+                        .link
+                        .as_ref()
+                        .map(|l| format!(" (a link to {})", l.target))
+                        .unwrap_or_default();
+                    let why = match &not_read.verdict {
+                        V::NotRegular { kind } => format!("it is a {kind}{via}, not a regular file"),
+                        V::LinkRefused { target, refusal: agentspine_fs::LinkRefusal::Outside } => {
+                            format!(
+                                "it is a link out of its directory's tree (to {target}), which is never read through"
+                            )
+                        }
+                        V::LinkRefused { target, refusal } => {
+                            format!("it is a link ({target}) that is {}", refusal.as_str())
+                        }
+                        V::TooLarge { size, .. } => format!(
+                            "{size} bytes{via} is over the {MAX_CONFIG} a configuration file may have"
+                        ),
+                        V::PermissionDenied => format!("permission denied{via}"),
+                        other => format!("{other}{via}"),
+                    };
+                    let reason = format!("not read: {why}; make it a regular file, or remove it");
+                    return Err(SilenceError { file, reason, unreadable: true });
+                }
             }
         }
         Ok(silence)

@@ -72,6 +72,9 @@ pub fn classify(error: &anyhow::Error) -> (&'static str, Option<String>) {
                 }
             };
         }
+        if let Some(e) = cause.downcast_ref::<agentspine_core::check::SilenceError>() {
+            return (e.code(), Some(e.file.display().to_string()));
+        }
         if let Some(e) = cause.downcast_ref::<agentspine_fs::FsError>() {
             return (e.code().as_str(), Some(e.path().to_owned()).filter(|p| !p.is_empty()));
         }

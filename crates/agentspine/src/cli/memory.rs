@@ -130,17 +130,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses a `--memory-dir` that names something other than a directory
-/// (a missing one is not an error: the report says the index is absent).
+/// Refuses a `--memory-dir` that names something other than a directory,
+/// or one reached through a link: whoever names a memory directory, nothing
+/// is read (or stored) through a link. A missing one is not an error: the
+/// report says the index is absent.
 pub(crate) fn given_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     let reader = Reader::new(Budget::UNLIMITED);
-    match reader.open_root(dir) {
+    match reader.open_root_without_links(dir) {
         Err(e) if e.code() == agentspine_fs::Code::NotDirectory => Err(Coded::at(
             "memory-dir-not-a-directory",
             dir,
             format!(
                 "--memory-dir {}: not a directory; name the directory that holds MEMORY.md \
                  (Claude Code's is ~/.claude/projects/<encoded project path>/memory)",
+                dir.display()
+            ),
+        )
+        .into()),
+        Err(agentspine_fs::FsError::Symlink { path }) => Err(Coded::at(
+            "memory-dir-through-link",
+            dir,
+            format!(
+                "--memory-dir {}: refused: {path} is a symbolic link; agentspine never reads a memory \
+                 directory through a link (name the directory it points to)",
                 dir.display()
             ),
         )

@@ -14,6 +14,28 @@ fn cases(ex: &Example) -> Vec<(&'static str, Vec<OsString>)> {
     let mut non_utf8 = os(&["resolve", "--cwd"]);
     non_utf8.push(OsString::from_vec(b"packages/\xffapi".to_vec()));
     let tree = ex.tree.display().to_string();
+    // Projects whose own configuration file cannot be used.
+    let hostile = |name: &str| {
+        let dir = ex.dir.path().join(name);
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        dir
+    };
+    let fifo = hostile("fifo-config");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        fifo.join(".agentspine.toml").as_path(),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    let linked = hostile("linked-config");
+    std::fs::write(ex.dir.path().join("secret.toml"), "[check]\n").unwrap();
+    std::os::unix::fs::symlink("../secret.toml", linked.join(".agentspine.toml")).unwrap();
+    let malformed = hostile("malformed-config");
+    std::fs::write(malformed.join(".agentspine.toml"), "[[check.silence]]\nid = 1\n").unwrap();
+    std::os::unix::fs::symlink(ex.tree.join("packages"), ex.tree.join("memory-link")).unwrap();
+    let root_of = |dir: &std::path::Path| os(&["check", "--root", dir.to_str().unwrap()]);
     vec![
         ("an unknown flag", os(&["resolve", "--nope"])),
         ("an unknown command", os(&["frobnicate"])),
@@ -27,6 +49,10 @@ fn cases(ex: &Example) -> Vec<(&'static str, Vec<OsString>)> {
         ("a target outside the root", os(&["resolve", "--target", "/etc/passwd"])),
         ("memory of a host that keeps none", os(&["memory"])),
         ("a memory directory that is a file", os(&["memory", "--memory-dir", "AGENTS.md"])),
+        ("a memory directory through a link", os(&["memory", "--memory-dir", "memory-link"])),
+        ("a repository config that is a FIFO", root_of(&fifo)),
+        ("a repository config linked out of the project", root_of(&linked)),
+        ("a repository config that is not as documented", root_of(&malformed)),
         ("no memory directory found", os(&["memory", "--host", "claude"])),
         ("a bad scope id", os(&["briefing", "--scope", "blun"])),
         ("an id of no catalog", os(&["read", "src_000000000000000000000000"])),
@@ -144,6 +170,18 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
     a memory directory that is a file
       agentspine: --memory-dir [TREE]/AGENTS.md: not a directory; name the directory that holds MEMORY.md (Claude Code's is ~/.claude/projects/<encoded project path>/memory)
       {"error":{"code":"memory-dir-not-a-directory","message":"--memory-dir [TREE]/AGENTS.md: not a directory; name the directory that holds MEMORY.md (Claude Code's is ~/.claude/projects/<encoded project path>/memory)","path":"[TREE]/AGENTS.md"}}
+    a memory directory through a link
+      agentspine: --memory-dir [TREE]/memory-link: refused: [TREE]/memory-link is a symbolic link; agentspine never reads a memory directory through a link (name the directory it points to)
+      {"error":{"code":"memory-dir-through-link","message":"--memory-dir [TREE]/memory-link: refused: [TREE]/memory-link is a symbolic link; agentspine never reads a memory directory through a link (name the directory it points to)","path":"[TREE]/memory-link"}}
+    a repository config that is a FIFO
+      agentspine: [TMP]/fifo-config/.agentspine.toml: not read: it is a FIFO, not a regular file; make it a regular file, or remove it
+      {"error":{"code":"config-unreadable","message":"[TMP]/fifo-config/.agentspine.toml: not read: it is a FIFO, not a regular file; make it a regular file, or remove it","path":"[TMP]/fifo-config/.agentspine.toml"}}
+    a repository config linked out of the project
+      agentspine: [TMP]/linked-config/.agentspine.toml: not read: it is a link out of its directory's tree (to ../secret.toml), which is never read through; make it a regular file, or remove it
+      {"error":{"code":"config-unreadable","message":"[TMP]/linked-config/.agentspine.toml: not read: it is a link out of its directory's tree (to ../secret.toml), which is never read through; make it a regular file, or remove it","path":"[TMP]/linked-config/.agentspine.toml"}}
+    a repository config that is not as documented
+      agentspine: [TMP]/malformed-config/.agentspine.toml: each check.silence entry needs a string id and a string path
+      {"error":{"code":"config-malformed","message":"[TMP]/malformed-config/.agentspine.toml: each check.silence entry needs a string id and a string path","path":"[TMP]/malformed-config/.agentspine.toml"}}
     no memory directory found
       agentspine: [TREE]: no Claude Code memory directory for this project (no autoMemoryDirectory, no CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config home); give one with --memory-dir DIR
       {"error":{"code":"no-memory-dir","message":"[TREE]: no Claude Code memory directory for this project (no autoMemoryDirectory, no CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config home); give one with --memory-dir DIR","path":"[TREE]"}}
