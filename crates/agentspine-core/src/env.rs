@@ -37,6 +37,13 @@ pub struct Environment {
     /// `$CLAUDE_PROJECT_DIR`: the directory Claude Code was started in, as
     /// it tells its hooks.
     pub claude_project_dir: Option<PathBuf>,
+    /// `$AGENTSPINE_PROFILE_DIRS`: further profile directories the user
+    /// keeps (other agents' homes), `:`-separated absolute paths. With the
+    /// user configuration's `[roots] profiles` they are treated exactly as
+    /// the built-in profiles (see [`crate::policy`]).
+    pub extra_profiles: Vec<PathBuf>,
+    /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
+    pub config_home: Option<PathBuf>,
 }
 
 impl Environment {
@@ -59,7 +66,19 @@ impl Environment {
             gemini_system_defaults: path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
             claude_project_dir_name: var("CLAUDE_CODE_PROJECT_DIR_NAME").and_then(|v| v.into_string().ok()),
             claude_project_dir: path("CLAUDE_PROJECT_DIR"),
+            extra_profiles: var("AGENTSPINE_PROFILE_DIRS")
+                .map(|v| std::env::split_paths(&v).filter(|p| p.is_absolute()).collect())
+                .unwrap_or_default(),
+            config_home: path("XDG_CONFIG_HOME"),
         }
+    }
+
+    /// The user's agentspine configuration file:
+    /// `$XDG_CONFIG_HOME/agentspine/config.toml`, else
+    /// `~/.config/agentspine/config.toml`.
+    pub fn user_config_file(&self) -> Option<PathBuf> {
+        let base = self.config_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
+        Some(base.join("agentspine").join("config.toml"))
     }
 
     /// Codex's home: `$CODEX_HOME`, else `~/.codex`.

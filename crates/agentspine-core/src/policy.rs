@@ -3,8 +3,10 @@
 //!
 //! `$HOME`, every directory above it (`/` included) and each host profile
 //! (`$CLAUDE_CONFIG_DIR` or `~/.claude`, `$CODEX_HOME` or `~/.codex`,
-//! `$PI_CODING_AGENT_DIR` or `~/.pi/agent`, and the desktop rule's fixed
-//! `~/.pi/agent`) are never a project: no project file is probed, listed or
+//! `$PI_CODING_AGENT_DIR` or `~/.pi/agent`, the desktop rule's fixed
+//! `~/.pi/agent`, and the profile directories the user names in
+//! `$AGENTSPINE_PROFILE_DIRS` or the `[roots] profiles` list of
+//! `~/.config/agentspine/config.toml`) are never a project: no project file is probed, listed or
 //! read there. A directory nested inside home or a profile is an ordinary
 //! project. Every path is compared in its canonical form (links resolved)
 //! as well as spelled, so a home or profile reached through a link is
@@ -22,6 +24,29 @@ use agentspine_fs::Reader;
 use serde::Serialize;
 
 use crate::env::Environment;
+
+/// The profile directories the user names besides the built-in ones:
+/// `$AGENTSPINE_PROFILE_DIRS`, then `profiles` in the `[roots]` table of the
+/// user's configuration file (absolute paths, or `~/…`). A file that cannot
+/// be read or parsed names none (`doctor` reports it).
+pub(crate) fn configured_profiles(env: &Environment, reader: &Reader) -> Vec<PathBuf> {
+    let mut found = env.extra_profiles.clone();
+    let Some(file) = env.user_config_file() else { return found };
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else {
+        return found;
+    };
+    let Some(text) = crate::config::read_config(reader, dir, name, &mut Vec::new()) else { return found };
+    let Ok(table) = text.parse::<toml::Table>() else { return found };
+    let listed = table.get("roots").and_then(|r| r.get("profiles")).and_then(|p| p.as_array());
+    for item in listed.into_iter().flatten().filter_map(|v| v.as_str()) {
+        let path = match item.strip_prefix("~/") {
+            Some(rest) => env.home.as_ref().map(|h| h.join(rest)),
+            None => Some(PathBuf::from(item)).filter(|p| p.is_absolute()),
+        };
+        found.extend(path);
+    }
+    found
+}
 
 /// What a directory is under the never-a-project rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -120,11 +145,9 @@ impl NeverProjects {
         };
         let homes = env.home.clone().map(both).unwrap_or_default();
         let mut profiles = Vec::new();
-        for profile in
-            [env.codex_home(), env.claude_home(), env.gemini_home(), env.pi_home(), env.desktop_home()]
-                .into_iter()
-                .flatten()
-        {
+        let built_in =
+            [env.codex_home(), env.claude_home(), env.gemini_home(), env.pi_home(), env.desktop_home()];
+        for profile in built_in.into_iter().flatten().chain(configured_profiles(env, reader)) {
             for p in both(profile) {
                 if !profiles.contains(&p) {
                     profiles.push(p);

@@ -12,3 +12,39 @@ fn every_test_file_is_a_module() {
         }
     }
 }
+
+/// Profile directories the user names (another agent's home) are treated
+/// exactly as the built-in ones: never a project, a link to one
+/// recognised, a project nested inside one still a project; from
+/// `$AGENTSPINE_PROFILE_DIRS` and from the user configuration's `[roots]`.
+#[test]
+fn configured_profile_directories_are_never_a_project() {
+    use agentspine_core::{Environment, Host, Request, RootKind, resolve};
+    use agentspine_fs::{Budget, Reader};
+    let p = crate::support::Project::new();
+    p.home_file(".blun/AGENTS.md", "profile file\n").home_file(".blun/.git/HEAD", "x\n");
+    p.home_file(".blun/work/proj/.git/HEAD", "x\n")
+        .home_file(".blun/work/proj/AGENTS.md", "nested project\n");
+    p.home_file(".other/AGENTS.md", "other profile\n");
+    std::os::unix::fs::symlink(p.home.join(".blun"), p.dir.path().join("blun-link")).unwrap();
+    p.home_file(".config/agentspine/config.toml", "[roots]\nprofiles = [\"~/.other\"]\n");
+    let home = p.home.clone();
+    let profiles = std::env::join_paths([p.home.join(".blun")]).unwrap();
+    let env = Environment::from_vars(|name| match name {
+        "HOME" => Some(home.clone().into_os_string()),
+        "AGENTSPINE_PROFILE_DIRS" => Some(profiles.clone()),
+        _ => None,
+    });
+    let run = |cwd: std::path::PathBuf| {
+        resolve(&Request::new(Host::Codex, cwd), &env, &Reader::new(Budget::UNLIMITED)).unwrap()
+    };
+    for cwd in [p.home.join(".blun"), p.dir.path().join("blun-link"), p.home.join(".other")] {
+        let r = run(cwd.clone());
+        assert_eq!(r.root_kind, RootKind::Profile, "{cwd:?}");
+        assert!(r.parts.is_empty(), "{cwd:?}: no project file of a profile is read");
+        assert_eq!(r.counters.dir_enumerations, 0);
+    }
+    let nested = run(p.home.join(".blun/work/proj"));
+    assert_eq!(nested.root_kind, RootKind::Project);
+    assert_eq!(nested.parts.iter().map(|p| p.text.trim()).collect::<Vec<_>>(), ["nested project"]);
+}

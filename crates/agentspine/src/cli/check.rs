@@ -102,14 +102,6 @@ const DEADLINE: Duration = Duration::from_secs(10);
 /// returns (it stops starting reads at [`DEADLINE`]).
 pub const BOUND: Duration = Duration::from_secs(12);
 
-/// The user's configuration file: `$XDG_CONFIG_HOME/agentspine/config.toml`,
-/// else `~/.config/agentspine/config.toml`.
-fn user_config() -> Option<PathBuf> {
-    let absolute = |name: &str| std::env::var_os(name).map(PathBuf::from).filter(|p| p.is_absolute());
-    let base = absolute("XDG_CONFIG_HOME").or_else(|| absolute("HOME").map(|h| h.join(".config")))?;
-    Some(base.join("agentspine").join("config.toml"))
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = if args.out.json { Format::Json } else { args.format };
     let current = std::env::current_dir().context("cannot read the current directory")?;
@@ -119,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let env = Environment::from_vars(|name| std::env::var_os(name));
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    let silence = Silence::load(&reader, &root, user_config().as_deref())?;
+    let silence = Silence::load(&reader, &root, env.user_config_file().as_deref())?;
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
     let hosts = if args.host.is_empty() || args.all_hosts { default_hosts() } else { args.host };
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
