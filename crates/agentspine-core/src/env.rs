@@ -44,6 +44,8 @@ pub struct Environment {
     pub extra_profiles: Vec<PathBuf>,
     /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
     pub config_home: Option<PathBuf>,
+    /// `$AGENTSPINE_CONFIG`: the user's configuration file, named outright.
+    pub config_file: Option<PathBuf>,
 }
 
 impl Environment {
@@ -70,13 +72,18 @@ impl Environment {
                 .map(|v| std::env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default(),
             config_home: path("XDG_CONFIG_HOME"),
+            config_file: path("AGENTSPINE_CONFIG"),
         }
     }
 
-    /// The user's agentspine configuration file:
+    /// The user's agentspine configuration file: `$AGENTSPINE_CONFIG`, else
     /// `$XDG_CONFIG_HOME/agentspine/config.toml`, else
-    /// `~/.config/agentspine/config.toml`.
+    /// `~/.config/agentspine/config.toml`. One file for every table
+    /// (`[claude]`, `[codex]`, `[check]`, `[roots]`).
     pub fn user_config_file(&self) -> Option<PathBuf> {
+        if let Some(file) = &self.config_file {
+            return Some(file.clone());
+        }
         let base = self.config_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
         Some(base.join("agentspine").join("config.toml"))
     }

@@ -27,7 +27,7 @@ pub const FILE: &str = "config.toml";
 const CAP: u64 = 64 * 1024;
 
 /// The whole configuration.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Claude Code's hooks.
@@ -36,6 +36,13 @@ pub struct Config {
     /// Codex's hooks.
     #[serde(default)]
     pub codex: CodexConfig,
+    /// `agentspine check`'s table (silenced findings): read by `check`.
+    #[serde(default)]
+    pub check: Option<toml::Table>,
+    /// `[roots] profiles`: further profile directories, read by core's
+    /// never-a-project rule.
+    #[serde(default)]
+    pub roots: Option<toml::Table>,
 }
 
 /// `[claude]`.
@@ -102,16 +109,10 @@ impl ConfigError {
     }
 }
 
-/// Where the configuration file is, from the process environment.
+/// Where the configuration file is, from the process environment (core's
+/// one rule: [`agentspine_core::Environment::user_config_file`]).
 pub fn path() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).map(PathBuf::from).filter(|p| p.is_absolute());
-    path_from(var("AGENTSPINE_CONFIG"), var("XDG_CONFIG_HOME"), var("HOME"))
-}
-
-fn path_from(explicit: Option<PathBuf>, xdg: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
-    explicit
-        .or_else(|| xdg.map(|x| x.join("agentspine").join(FILE)))
-        .or_else(|| home.map(|h| h.join(".config").join("agentspine").join(FILE)))
+    agentspine_core::Environment::from_vars(|name| std::env::var_os(name)).user_config_file()
 }
 
 /// Loads the configuration; a missing file is the default configuration.
@@ -178,11 +179,21 @@ mod tests {
     #[test]
     fn the_file_is_found_by_explicit_path_then_xdg_then_home() {
         let p = |e: Option<&str>, x: Option<&str>, h: Option<&str>| {
-            path_from(e.map(PathBuf::from), x.map(PathBuf::from), h.map(PathBuf::from))
+            let vars = [("AGENTSPINE_CONFIG", e), ("XDG_CONFIG_HOME", x), ("HOME", h)];
+            agentspine_core::Environment::from_vars(|name| {
+                vars.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.map(std::ffi::OsString::from))
+            })
+            .user_config_file()
         };
         assert_eq!(p(Some("/etc/a.toml"), Some("/x"), Some("/h")), Some(PathBuf::from("/etc/a.toml")));
         assert_eq!(p(None, Some("/x"), Some("/h")), Some(PathBuf::from("/x/agentspine/config.toml")));
         assert_eq!(p(None, None, Some("/h")), Some(PathBuf::from("/h/.config/agentspine/config.toml")));
         assert_eq!(p(None, None, None), None);
+    }
+
+    #[test]
+    fn the_check_and_roots_tables_of_the_same_file_are_accepted() {
+        let both = parse("[check]\n[[check.silence]]\nid = \"x\"\npath = \"*\"\n[roots]\nprofiles = [\"~/.blun\"]\n");
+        assert!(both.is_ok(), "{both:?}");
     }
 }
