@@ -21,8 +21,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// The configuration file's name.
-pub const FILE: &str = "config.toml";
 /// A configuration file larger than this is refused.
 const CAP: u64 = 64 * 1024;
 
