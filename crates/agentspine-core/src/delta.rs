@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::ResolveError;
 use crate::host::{Host, Request};
-use crate::resolution::{Part, Scope, Verdict};
+use crate::resolution::{Part, Resolution, Scope, Verdict};
 use crate::resolver::Resolver;
 
 /// Whether the host itself loads the instruction files below its session
@@ -74,6 +74,42 @@ pub fn session_dir(host: Host, env: &crate::env::Environment, cwd: &Path) -> Pat
     cwd
 }
 
+/// Which `AGENTS.md` files agentspine adds for Claude Code past what its
+/// own `instructionFiles` mode reads (`[claude] session_start_agents_md`
+/// in the user's configuration): at session start, and for each tool call
+/// the files of the directories it touches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaudeAgentsMd {
+    /// Where the repository shows its AGENTS.md files are meant for Claude
+    /// Code ([`agents_md_meant_for_claude`]): the ones its mode leaves out.
+    /// The default.
+    #[default]
+    Evidenced,
+    /// Never.
+    Off,
+    /// The ones its mode leaves out (e.g. beside a CLAUDE.md), whatever the
+    /// repository shows.
+    Skipped,
+    /// Every AGENTS.md on the chain (Claude Code before 2.1.277 reads none).
+    All,
+}
+
+/// Whether a Claude Code chain shows that the repository means its
+/// AGENTS.md files for Claude Code too: a `CLAUDE.md` on it that is a link
+/// to an `AGENTS.md`, or that imports one with `@` (the pointer Anthropic's
+/// documentation recommends for AGENTS.md repositories). Claude Code then
+/// reads the pointer but, in a package, neither the import (it lies above
+/// the start directory) nor any AGENTS.md (a CLAUDE.md is on the chain).
+pub fn agents_md_meant_for_claude(chain: &Resolution) -> bool {
+    let named = |path: &str, name: &str| path.rsplit('/').next() == Some(name);
+    chain.parts.iter().any(|p| {
+        named(&p.label, "CLAUDE.md") && p.link.as_ref().is_some_and(|l| named(&l.target, "AGENTS.md"))
+    }) || chain.probes.iter().any(|p| {
+        p.imported_by.as_deref().is_some_and(|by| named(by, "CLAUDE.md")) && named(&p.path, "AGENTS.md")
+    })
+}
+
 /// The chain files of a tool call's targets that the session lacks.
 #[derive(Debug, Default)]
 pub struct ToolDelta {
@@ -92,8 +128,16 @@ pub struct ToolDelta {
 
 impl Resolver<'_> {
     /// What `targets` (absolute, lexically reduced) add to a session whose
-    /// host loaded `session`'s chain at start.
-    pub fn tool_delta(&self, session: &Request, targets: &[PathBuf], host_loads: bool) -> ToolDelta {
+    /// host loaded `session`'s chain at start. For Claude Code, `agents_md`
+    /// says whether the AGENTS.md files its mode leaves out are added too
+    /// (see [`ClaudeAgentsMd`]); they are never the host's own.
+    pub fn tool_delta(
+        &self,
+        session: &Request,
+        targets: &[PathBuf],
+        host_loads: bool,
+        agents_md: ClaudeAgentsMd,
+    ) -> ToolDelta {
         let mut out = ToolDelta::default();
         let native = match self.chain(session) {
             Ok(native) => native,
@@ -107,6 +151,7 @@ impl Resolver<'_> {
         }
         out.project_root = Some(native.project_root.clone());
         let session_dir = native.cwd.clone();
+        let with_agents = session.host == Host::Claude && adds_agents_md(agents_md, &native);
         let mut known: BTreeSet<PathBuf> = native.parts.iter().map(|p| p.path.clone()).collect();
         let base = Request { root: Some(native.project_root.clone()), ..session.clone() };
         let mut audited = BTreeSet::new();
@@ -137,9 +182,56 @@ impl Resolver<'_> {
                     out.send.push(part.clone());
                 }
             }
+            if with_agents {
+                self.agents_md_of(&request, &chain, &mut known, &mut out);
+            }
         }
         out
     }
+
+    /// The AGENTS.md files (and what they import) of `request`'s chain
+    /// that Claude Code's own mode leaves out: to send, each once.
+    fn agents_md_of(
+        &self,
+        request: &Request,
+        native: &Resolution,
+        known: &mut BTreeSet<PathBuf>,
+        out: &mut ToolDelta,
+    ) {
+        let Ok(with) = self.chain_with_agents_md(request) else { return };
+        let own: BTreeSet<&PathBuf> = native.parts.iter().map(|p| &p.path).collect();
+        for part in agents_md_parts(with.parts) {
+            if own.contains(&part.path) || !known.insert(part.path.clone()) {
+                continue;
+            }
+            out.send.push(part);
+        }
+    }
+}
+
+/// Whether AGENTS.md files are added to this Claude Code session.
+fn adds_agents_md(which: ClaudeAgentsMd, native: &Resolution) -> bool {
+    match which {
+        ClaudeAgentsMd::Off => false,
+        ClaudeAgentsMd::Skipped | ClaudeAgentsMd::All => true,
+        ClaudeAgentsMd::Evidenced => agents_md_meant_for_claude(native),
+    }
+}
+
+/// The project AGENTS.md parts of a chain and the files they import.
+fn agents_md_parts(parts: Vec<Part>) -> Vec<Part> {
+    let mut agents_labels = BTreeSet::new();
+    let mut out = Vec::new();
+    for part in parts {
+        let own = is_agents_md(&part.path);
+        let imported = part.imported_by.as_ref().is_some_and(|by| agents_labels.contains(by));
+        if !(own || imported) || part.scope == Scope::User {
+            continue;
+        }
+        agents_labels.insert(part.label.clone());
+        out.push(part);
+    }
+    out
 }
 
 impl Resolver<'_> {
@@ -147,33 +239,25 @@ impl Resolver<'_> {
     /// read with AGENTS.md included in every directory, minus those it
     /// reads itself under the user's `instructionFiles` mode (`all`: minus
     /// none, for a Claude Code that reads no AGENTS.md at all), and the
-    /// project root they belong to.
-    pub fn claude_agents_md_unread(
+    /// project root they belong to; `None` when `which` adds none to this
+    /// session (off, or `evidenced` without the evidence).
+    pub fn claude_agents_md_added(
         &self,
         session: &Request,
-        all: bool,
-    ) -> Result<(Vec<Part>, PathBuf), ResolveError> {
+        which: ClaudeAgentsMd,
+    ) -> Result<Option<(Vec<Part>, PathBuf)>, ResolveError> {
         let request = Request { host: Host::Claude, ..session.clone() };
-        let with = self.chain_with_agents_md(&request)?;
-        let native: BTreeSet<PathBuf> = if all {
-            BTreeSet::new()
-        } else {
-            self.chain(&request)?.parts.into_iter().map(|p| p.path).collect()
-        };
-        let mut agents_labels = BTreeSet::new();
-        let mut parts = Vec::new();
-        for part in with.parts {
-            let own = is_agents_md(&part.path);
-            let imported = part.imported_by.as_ref().is_some_and(|by| agents_labels.contains(by));
-            if !(own || imported) || part.scope == Scope::User {
-                continue;
-            }
-            agents_labels.insert(part.label.clone());
-            if !native.contains(&part.path) {
-                parts.push(part);
-            }
+        let native = self.chain(&request)?;
+        if !native.root_kind.is_project() || !adds_agents_md(which, &native) {
+            return Ok(None);
         }
-        Ok((parts, with.project_root))
+        let with = self.chain_with_agents_md(&request)?;
+        let own: BTreeSet<PathBuf> = match which {
+            ClaudeAgentsMd::All => BTreeSet::new(),
+            _ => native.parts.into_iter().map(|p| p.path).collect(),
+        };
+        let parts = agents_md_parts(with.parts).into_iter().filter(|p| !own.contains(&p.path)).collect();
+        Ok(Some((parts, with.project_root)))
     }
 
     /// Claude Code's project files (CLAUDE.md, .claude/CLAUDE.md, rules,

@@ -266,7 +266,12 @@ impl Reader {
         let reduced = crate::path::lexical_absolute(path);
         if let Some(memo) = &self.shared.roots {
             let memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            if let Some((fd, host_path, mount, true)) = memo.get(&reduced) {
+            // A root this run opened by the same name is reused when it was
+            // reached with no link, or when the kernel names it by exactly
+            // that path (so no link was on the way).
+            if let Some((fd, host_path, mount, as_given)) = memo.get(&reduced)
+                && (*as_given || host_path.get() == reduced)
+            {
                 return Ok(Root::new(
                     self.clone(),
                     Arc::clone(fd),

@@ -5,9 +5,11 @@
 //!
 //! ```toml
 //! [claude]
-//! # At session start, add the AGENTS.md files Claude Code does not read:
-//! # "off" (default), "skipped" (the ones its instructionFiles mode leaves
-//! # out, e.g. beside a CLAUDE.md), or "all" (every one: Claude Code before
+//! # Add the AGENTS.md files Claude Code does not read, at session start and
+//! # for the directories a tool touches: "evidenced" (default: where the
+//! # repository's CLAUDE.md links to or imports AGENTS.md), "off",
+//! # "skipped" (the ones its instructionFiles mode leaves out, e.g. beside a
+//! # CLAUDE.md, in any repository), or "all" (every one: Claude Code before
 //! # 2.1.277 reads no AGENTS.md at all).
 //! session_start_agents_md = "skipped"
 //!
@@ -47,9 +49,9 @@ pub struct Config {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClaudeConfig {
-    /// Which AGENTS.md files SessionStart adds.
+    /// Which AGENTS.md files SessionStart and tool calls add.
     #[serde(default)]
-    pub session_start_agents_md: AgentsMd,
+    pub session_start_agents_md: agentspine_core::delta::ClaudeAgentsMd,
 }
 
 /// `[codex]`.
@@ -60,20 +62,6 @@ pub struct CodexConfig {
     /// finds no AGENTS.md in.
     #[serde(default)]
     pub session_start_claude_md: bool,
-}
-
-/// `session_start_agents_md`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AgentsMd {
-    /// Nothing (the default).
-    #[default]
-    Off,
-    /// The AGENTS.md files Claude Code's mode leaves out.
-    Skipped,
-    /// Every AGENTS.md file on the chain, whether or not Claude Code
-    /// would read it (for versions that read none).
-    All,
 }
 
 /// A configuration that could not be used.
@@ -152,15 +140,16 @@ pub fn parse(text: &str) -> Result<Config, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agentspine_core::delta::ClaudeAgentsMd;
 
     #[test]
     fn every_key_is_optional_and_off_by_default() {
         assert_eq!(parse("").unwrap(), Config::default());
-        assert_eq!(parse("[claude]\n").unwrap().claude.session_start_agents_md, AgentsMd::Off);
+        assert_eq!(parse("[claude]\n").unwrap().claude.session_start_agents_md, ClaudeAgentsMd::Evidenced);
         let both =
             parse("[claude]\nsession_start_agents_md = \"all\"\n[codex]\nsession_start_claude_md = true\n");
         let both = both.unwrap();
-        assert_eq!(both.claude.session_start_agents_md, AgentsMd::All);
+        assert_eq!(both.claude.session_start_agents_md, ClaudeAgentsMd::All);
         assert!(both.codex.session_start_claude_md);
     }
 
@@ -191,7 +180,9 @@ mod tests {
 
     #[test]
     fn the_check_and_roots_tables_of_the_same_file_are_accepted() {
-        let both = parse("[check]\n[[check.silence]]\nid = \"x\"\npath = \"*\"\n[roots]\nprofiles = [\"~/.blun\"]\n");
+        let both = parse(
+            "[check]\n[[check.silence]]\nid = \"x\"\npath = \"*\"\n[roots]\nprofiles = [\"~/.blun\"]\n",
+        );
         assert!(both.is_ok(), "{both:?}");
     }
 }

@@ -35,6 +35,10 @@ pub(crate) struct Discovered {
     /// Each link of an instruction name the walk saw (by label) and the
     /// file it names when that lies inside the root.
     pub(crate) links: BTreeMap<String, Option<String>>,
+    /// Each `CLAUDE.md` that imports an `AGENTS.md` with `@` (a pointer, as
+    /// Anthropic's documentation recommends for AGENTS.md repositories), by
+    /// label, with the label of the file it imports.
+    pub(crate) pointers: BTreeMap<String, String>,
     /// Files the walk saw (not ignored), relative to the root.
     pub(crate) files: Vec<String>,
     /// Where a bound stopped the walk, if one did.
@@ -96,6 +100,7 @@ pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &
         if taken > MAX_FILES { ControlFlow::Break(FILES_BOUND) } else { ControlFlow::Continue(()) }
     });
     found.stopped = stopped;
+    found.pointers = pointers(root, &found);
     for dir in extra {
         let name = shown(dir.trim_end_matches('/'));
         if !found.dirs.contains(&name) {
@@ -103,6 +108,30 @@ pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &
         }
     }
     found
+}
+
+/// The `CLAUDE.md` files that import an `AGENTS.md`: each read (4 MiB at
+/// most) and its imports found as Claude Code finds them.
+fn pointers(root: &Root, found: &Discovered) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (dir, names) in &found.present {
+        if !names.contains_key("CLAUDE.md") {
+            continue;
+        }
+        let label = label(dir, "CLAUDE.md");
+        let Ok(snap) = crate::chain::fetch(root, &label, crate::chain::FILE_CAP) else { continue };
+        let text = crate::hosts::claude::clean(&snap.bytes);
+        let base = label.rsplit_once('/').map_or("", |(d, _)| d);
+        for import in crate::hosts::claude::imports::find_imports(&text) {
+            let target = crate::locate::lexical(&std::path::Path::new("/").join(base).join(&import));
+            let target = target.strip_prefix("/").unwrap_or(&target).display().to_string();
+            if target.rsplit('/').next() == Some("AGENTS.md") {
+                out.insert(label.clone(), target);
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// `name` in `dir` as a probe labels it (`dir` is `.` for the root).

@@ -37,11 +37,23 @@ pub(crate) struct Raw {
     /// Where the host's measured behaviour makes the finding weigh more
     /// than its kind's default (Codex and an unreadable file).
     pub(crate) severity: Option<Severity>,
+    /// The files it costs, or that agentspine delivers (merged over the
+    /// sessions it applies to).
+    pub(crate) files: Vec<String>,
 }
 
 impl Raw {
     pub(crate) fn new(kind: Kind, host: Option<Host>, path: impl Into<String>, message: String) -> Raw {
-        Raw { kind, host, path: path.into(), line: None, message, agentspine: None, severity: None }
+        Raw {
+            kind,
+            host,
+            path: path.into(),
+            line: None,
+            message,
+            agentspine: None,
+            severity: None,
+            files: Vec::new(),
+        }
     }
 
     fn line(self, line: Option<u64>) -> Raw {
@@ -83,8 +95,14 @@ impl Sink {
             message: raw.message,
             agentspine: raw.agentspine,
             dirs: Vec::new(),
+            files: Vec::new(),
             safety: raw.kind.is_safety(),
         });
+        for file in raw.files {
+            if !finding.files.contains(&file) {
+                finding.files.push(file);
+            }
+        }
         if let Some(dir) = dir
             && !finding.dirs.iter().any(|d| d == dir)
         {
@@ -109,11 +127,18 @@ impl Sink {
 }
 
 /// Everything one resolution (the session started in `dir`) says.
-pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, sink: &mut Sink) {
+pub(crate) fn of_resolution(
+    chain: &Resolution,
+    dir: &str,
+    found: &Discovered,
+    agents_md: crate::delta::ClaudeAgentsMd,
+    sink: &mut Sink,
+) {
     let host = chain.host;
     let name = host_name(host);
     let at = Some(dir);
     let mut blocked = false;
+    let claude_agents = ClaudeAgents::of(chain, dir, found, agents_md);
     for (i, probe) in chain.probes.iter().enumerate() {
         let path = probe.path.clone();
         let differs = probe.host_differs.clone();
@@ -204,7 +229,7 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                     _ => format!("the link leads to nothing ({target}): no host reads anything here"),
                 },
             ),
-            Verdict::Included if probe.link.is_some() => {
+            Verdict::Included | Verdict::Duplicate if probe.link.is_some() && probe.imported_by.is_none() => {
                 let target = probe.link.as_ref().map(|l| l.target.as_str()).unwrap_or_default();
                 Raw::new(
                     Kind::LinkInside,
@@ -288,6 +313,7 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                     && !blank
                     && is_present(found, &probe.path)
                     && !sent_anyway(chain, found, &probe.path)
+                    && !claude_agents.covers(&probe.path, sink, dir)
                 {
                     sink.add(
                         Raw::new(
@@ -300,6 +326,9 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
                     );
                 }
                 continue;
+            }
+            Verdict::ImportExternalNotApproved if claude_agents.pointer(probe) => {
+                claude_agents.pointer_finding(probe)
             }
             Verdict::ImportExternalNotApproved => import(probe, Kind::ImportOutsideCwd, format!(
                 "{name} drops the import of {}: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)",
@@ -335,8 +364,132 @@ pub(crate) fn of_resolution(chain: &Resolution, dir: &str, found: &Discovered, s
         sink.add(raw, at);
     }
     if !blocked {
-        never_probed(chain, dir, found, sink);
+        never_probed(chain, dir, found, &claude_agents, sink);
     }
+}
+
+/// Claude Code's AGENTS.md files in one session: which of them its mode
+/// leaves out, whether the repository means them for it (a CLAUDE.md that
+/// links to or imports AGENTS.md: core's
+/// [`crate::delta::agents_md_meant_for_claude`]), and whether agentspine's
+/// hooks deliver them. A dropped pointer import and the files Claude Code
+/// therefore never reads are one finding.
+pub(crate) struct ClaudeAgents {
+    /// The AGENTS.md files of the session's chain Claude Code never reads.
+    unread: Vec<String>,
+    evidenced: bool,
+    delivered: bool,
+    /// Whether the session has a dropped `@…AGENTS.md` import.
+    pointer: bool,
+}
+
+impl ClaudeAgents {
+    fn of(
+        chain: &Resolution,
+        dir: &str,
+        found: &Discovered,
+        which: crate::delta::ClaudeAgentsMd,
+    ) -> ClaudeAgents {
+        use crate::delta::ClaudeAgentsMd as W;
+        let none = ClaudeAgents { unread: Vec::new(), evidenced: false, delivered: false, pointer: false };
+        if chain.host != Host::Claude {
+            return none;
+        }
+        let evidenced = crate::delta::agents_md_meant_for_claude(chain);
+        let delivered = match which {
+            W::Off => false,
+            W::Skipped | W::All => true,
+            W::Evidenced => evidenced,
+        };
+        let chain_dirs: Vec<String> = std::iter::once(".".to_owned())
+            .chain(dir.split('/').filter(|d| *d != ".").scan(String::new(), |at, name| {
+                if !at.is_empty() {
+                    at.push('/');
+                }
+                at.push_str(name);
+                Some(at.clone())
+            }))
+            .collect();
+        let unread = chain_dirs
+            .iter()
+            .filter(|d| {
+                found.names_in(d).any(|(n, k)| n == "AGENTS.md" && matches!(k, Some(FileKind::File) | None))
+            })
+            .map(|d| label(d, "AGENTS.md"))
+            .filter(|l| !sent_anyway(chain, found, l) && !chain.parts.iter().any(|p| &p.label == l))
+            .collect();
+        let pointer = chain.probes.iter().any(|p| {
+            p.verdict == Verdict::ImportExternalNotApproved
+                && p.path.rsplit('/').next() == Some("AGENTS.md")
+                && p.imported_by.as_deref().is_some_and(|by| by.rsplit('/').next() == Some("CLAUDE.md"))
+        });
+        ClaudeAgents { unread, evidenced, delivered, pointer }
+    }
+
+    /// Whether `probe` is the dropped pointer import of this session.
+    fn pointer(&self, probe: &crate::resolution::Probe) -> bool {
+        self.pointer
+            && probe.path.rsplit('/').next() == Some("AGENTS.md")
+            && probe.imported_by.as_deref().is_some_and(|by| by.rsplit('/').next() == Some("CLAUDE.md"))
+    }
+
+    /// The one finding of a dropped pointer import, with its consequences.
+    fn pointer_finding(&self, probe: &crate::resolution::Probe) -> Raw {
+        let mut lost: Vec<String> = vec![probe.path.clone()];
+        lost.extend(self.unread.iter().filter(|f| **f != probe.path).cloned());
+        let what = format!(
+            "Claude Code sessions started here get only this pointer: it drops the import of {} (the file lies \
+             above the directory the session starts in, and `-p` never approves external imports), and with a \
+             CLAUDE.md on the chain it reads no AGENTS.md itself",
+            probe.path
+        );
+        let raw = if self.delivered {
+            Raw::new(Kind::DeliveredByAgentspine, Some(Host::Claude), by_of(probe), what).agentspine(
+                "agentspine's Claude Code hooks deliver these AGENTS.md files: at session start, and each \
+                 package's when a tool touches it",
+            )
+        } else {
+            Raw::new(Kind::ImportOutsideCwd, Some(Host::Claude), by_of(probe), what)
+        };
+        Raw { files: lost, ..raw }.line(probe.imported_at)
+    }
+
+    /// Whether the never-read AGENTS.md `label` is accounted for here (the
+    /// pointer finding lists it, or agentspine delivers it: then a note
+    /// says so).
+    fn covers(&self, label: &str, sink: &mut Sink, dir: &str) -> bool {
+        if label.rsplit('/').next() != Some("AGENTS.md") || !self.unread.iter().any(|u| u == label) {
+            return false;
+        }
+        if self.pointer {
+            return true;
+        }
+        if !self.delivered {
+            return false;
+        }
+        let why = if self.evidenced {
+            "this repository's CLAUDE.md links to or imports AGENTS.md"
+        } else {
+            "your configuration asks for them (session_start_agents_md)"
+        };
+        sink.add(
+            Raw::new(
+                Kind::DeliveredByAgentspine,
+                Some(Host::Claude),
+                label.to_owned(),
+                "Claude Code never reads this file in sessions started here: a CLAUDE.md is on the chain"
+                    .to_owned(),
+            )
+            .agentspine(format!("agentspine's Claude Code hooks deliver it ({why})")),
+            Some(dir),
+        );
+        true
+    }
+}
+
+/// The file that holds an import probe's `@` line.
+fn by_of(probe: &crate::resolution::Probe) -> String {
+    probe.imported_by.clone().unwrap_or_else(|| probe.path.clone())
 }
 
 /// An import finding, named after the file that imports, at the line of
@@ -385,6 +538,15 @@ pub(crate) fn code_imports(chain: &Resolution, dir: &str, sink: &mut Sink) {
 /// never probes AGENTS.md, but sends it), or, when `label` is a link, the
 /// file it names (Codex sends AGENTS.md, and so the text of CLAUDE.md).
 fn sent_anyway(chain: &Resolution, found: &Discovered, label: &str) -> bool {
+    // A CLAUDE.md that only points at an AGENTS.md the host reads.
+    if let Some(target) = found.pointers.get(label)
+        && chain
+            .parts
+            .iter()
+            .any(|p| &p.label == target || p.link.as_ref().is_some_and(|l| &l.target == target))
+    {
+        return true;
+    }
     let file = match found.links.get(label) {
         Some(Some(target)) => target.as_str(),
         Some(None) => return false,
@@ -425,7 +587,13 @@ fn shadowed_by_empty(chain: &Resolution, at: usize, dir: &str, found: &Discovere
 }
 
 /// Instruction files in `dir` that the host's rules never looked at.
-fn never_probed(chain: &Resolution, dir: &str, found: &Discovered, sink: &mut Sink) {
+fn never_probed(
+    chain: &Resolution,
+    dir: &str,
+    found: &Discovered,
+    claude_agents: &ClaudeAgents,
+    sink: &mut Sink,
+) {
     for (name, kind) in found.names_in(dir) {
         if !matches!(kind, Some(FileKind::File) | None)
             || !super::discover::SHARED_NAMES.contains(&name.as_str())
@@ -433,7 +601,10 @@ fn never_probed(chain: &Resolution, dir: &str, found: &Discovered, sink: &mut Si
             continue;
         }
         let label = label(dir, name);
-        if chain.probes.iter().any(|p| p.path == label) || sent_anyway(chain, found, &label) {
+        if chain.probes.iter().any(|p| p.path == label)
+            || sent_anyway(chain, found, &label)
+            || claude_agents.covers(&label, sink, dir)
+        {
             continue;
         }
         sink.add(

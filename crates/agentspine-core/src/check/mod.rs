@@ -54,6 +54,10 @@ pub struct CheckRequest {
     pub compare: bool,
     /// Findings silenced by id and path (never a safety finding).
     pub silence: Silence,
+    /// Which AGENTS.md files agentspine's hooks add for Claude Code (the
+    /// user's `[claude] session_start_agents_md`): those are reported as
+    /// delivered, not lost.
+    pub claude_agents_md: crate::delta::ClaudeAgentsMd,
 }
 
 impl CheckRequest {
@@ -65,6 +69,7 @@ impl CheckRequest {
             paths: Vec::new(),
             compare: false,
             silence: Silence::default(),
+            claude_agents_md: crate::delta::ClaudeAgentsMd::default(),
         }
     }
 }
@@ -115,6 +120,10 @@ pub enum Kind {
     ShadowedByEmpty,
     /// An `@` import outside the start directory, dropped.
     ImportOutsideCwd,
+    /// Files Claude Code leaves out that the repository means for it (a
+    /// CLAUDE.md links to or imports AGENTS.md): agentspine's hooks
+    /// deliver them.
+    DeliveredByAgentspine,
     /// An `@` import beyond the host's depth limit, dropped.
     ImportDepth,
     /// An `@` import whose target is missing.
@@ -171,6 +180,7 @@ impl Kind {
             Kind::NeverRead => "never-read",
             Kind::ShadowedByEmpty => "shadowed-by-empty",
             Kind::ImportOutsideCwd => "import-outside-cwd",
+            Kind::DeliveredByAgentspine => "delivered-by-agentspine",
             Kind::ImportDepth => "import-depth",
             Kind::ImportMissing => "import-missing",
             Kind::ImportRepeated => "import-repeated",
@@ -195,7 +205,7 @@ impl Kind {
     }
 
     /// Every kind, in the order they are documented.
-    pub const ALL: [Kind; 27] = [
+    pub const ALL: [Kind; 28] = [
         Kind::BudgetCut,
         Kind::BudgetDropped,
         Kind::MemoryCut,
@@ -203,6 +213,7 @@ impl Kind {
         Kind::NeverRead,
         Kind::ShadowedByEmpty,
         Kind::ImportOutsideCwd,
+        Kind::DeliveredByAgentspine,
         Kind::ImportDepth,
         Kind::ImportMissing,
         Kind::ImportRepeated,
@@ -254,6 +265,7 @@ impl Kind {
             | Kind::ImportInCode
             | Kind::AboveRoot
             | Kind::LinkInside
+            | Kind::DeliveredByAgentspine
             | Kind::MemoryLinkUnselectable
             | Kind::BoundedTruncated => Severity::Note,
         }
@@ -305,6 +317,11 @@ pub struct Finding {
     /// The directories (relative to the root) whose sessions this applies
     /// to, in check order.
     pub dirs: Vec<String>,
+    /// The files this finding costs those sessions (a dropped pointer
+    /// import: the AGENTS.md files the host then never reads), or that
+    /// agentspine delivers in their place; relative to the root.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
     /// Whether it is a safety finding (never silenced).
     pub safety: bool,
 }
@@ -451,7 +468,7 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
                 target: None,
                 transcript_path: None,
             })?;
-            findings::of_resolution(&chain, dir, &found, &mut sink);
+            findings::of_resolution(&chain, dir, &found, request.claude_agents_md, &mut sink);
             findings::code_imports(&chain, dir, &mut sink);
             if *host == Host::Claude {
                 rules::check(&root, &root_path, &chain, &found, &mut sink);

@@ -374,3 +374,59 @@ fn links_inside_the_repository_are_notes_and_count_their_bytes() {
     assert_eq!((codex.deepest.dir.as_str(), codex.deepest.files, codex.deepest.cut), ("pkg", 2, 0));
     assert!(codex.deepest.bytes > 12_000, "both linked files' 12,000 bytes and the wrapper: {codex:?}");
 }
+
+/// A root CLAUDE.md that only says `See @AGENTS.md`: in a package, Claude
+/// Code drops the import and reads no AGENTS.md, one cause reported once
+/// with what it costs; agentspine's hooks deliver those files by default,
+/// so the finding is a note (with the hooks off, the import error).
+/// Codex reads the AGENTS.md the pointer names: no `never-read` for it.
+#[test]
+fn a_pointer_claude_md_is_one_finding_with_its_consequences() {
+    use agentspine_core::delta::ClaudeAgentsMd;
+    let p = Project::git();
+    p.file("CLAUDE.md", "See @AGENTS.md\n").file("AGENTS.md", "root rules\n");
+    p.file("packages/api/AGENTS.md", "api\n").file("packages/web/AGENTS.md", "web\n");
+    let c = check(&p, &[Host::Claude, Host::Codex]);
+    assert_eq!(found(&c), vec![row("delivered-by-agentspine", "claude", "CLAUDE.md", Some(1))]);
+    let f = &c.findings[0];
+    assert_eq!(f.files, ["AGENTS.md", "packages/api/AGENTS.md", "packages/web/AGENTS.md"]);
+    assert_eq!(f.dirs, ["packages/api", "packages/web"]);
+    assert!(f.message.contains("get only this pointer"), "{}", f.message);
+    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([0; 32]));
+    let request = CheckRequest {
+        claude_agents_md: ClaudeAgentsMd::Off,
+        ..CheckRequest::new(p.tree.clone(), vec![Host::Claude])
+    };
+    let off = resolver.check(&request).unwrap();
+    assert_eq!(found(&off), vec![row("import-outside-cwd", "claude", "CLAUDE.md", Some(1))]);
+    assert_eq!(off.findings[0].severity, agentspine_core::check::Severity::Error);
+    assert_eq!(off.findings[0].files, f.files, "the same consequences, now lost");
+}
+
+/// `CLAUDE.md -> AGENTS.md` at the root and packages with only AGENTS.md:
+/// Claude Code never reads the packages' files; the repository means them
+/// for it, so agentspine delivers them and check says so.
+#[test]
+fn linked_claude_md_makes_package_agents_md_delivered() {
+    let p = Project::git();
+    p.file("AGENTS.md", "root rules\n").symlink("CLAUDE.md", "AGENTS.md").file("pkg/AGENTS.md", "pkg\n");
+    let c = check(&p, &[Host::Claude]);
+    assert_eq!(
+        found(&c),
+        vec![
+            row("link-inside", "-", "CLAUDE.md", None),
+            row("delivered-by-agentspine", "claude", "pkg/AGENTS.md", None)
+        ]
+    );
+    // Without the evidence (plain files), the same gap is a warning.
+    let q = Project::git();
+    q.file("AGENTS.md", "root rules\n").file("CLAUDE.md", "claude rules\n").file("pkg/AGENTS.md", "pkg\n");
+    let c = check(&q, &[Host::Claude]);
+    assert_eq!(
+        found(&c),
+        vec![
+            row("never-read", "claude", "AGENTS.md", None),
+            row("never-read", "claude", "pkg/AGENTS.md", None)
+        ]
+    );
+}

@@ -137,7 +137,12 @@ fn a_tool_call_reads_the_files_its_two_chains_share_once_per_run() {
     let targets = [p.tree.join("api/src/x.ts")];
     let run = |host: Host, reader: Reader| {
         let resolver = Resolver::new(p.env(), reader, SourceIds::new([0; 32]));
-        let delta = resolver.tool_delta(&p.request(host, "web"), &targets, false);
+        let delta = resolver.tool_delta(
+            &p.request(host, "web"),
+            &targets,
+            false,
+            agentspine_core::delta::ClaudeAgentsMd::Off,
+        );
         let sent: Vec<(String, String)> =
             delta.send.iter().map(|x| (x.label.clone(), x.text.clone())).collect();
         (sent, resolver.reader().counters())

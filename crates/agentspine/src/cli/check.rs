@@ -115,12 +115,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
     let hosts = if args.host.is_empty() || args.all_hosts { default_hosts() } else { args.host };
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
+    // What the hooks add for Claude Code, so that check reports those
+    // files as delivered (a configuration that cannot be read: the default).
+    let claude_agents_md =
+        crate::config::load(resolver.reader()).map(|c| c.claude.session_start_agents_md).unwrap_or_default();
     let request = CheckRequest {
         root,
         hosts,
         paths: args.paths.iter().map(absolute).collect(),
         compare: args.compare,
         silence,
+        claude_agents_md,
     };
     let check = resolver.check(&request)?;
     let rendered = match format {
@@ -163,6 +168,9 @@ pub(crate) fn text(check: &Check) -> String {
             ));
             if let Some(ours) = &f.agentspine {
                 out.push_str(&format!("{:18}{ours}\n", ""));
+            }
+            if !f.files.is_empty() {
+                out.push_str(&format!("{:18}files: {}\n", "", f.files.join(", ")));
             }
             if !f.dirs.is_empty() && f.dirs != ["."] {
                 out.push_str(&format!("{:18}sessions started in: {}\n", "", f.dirs.join(", ")));

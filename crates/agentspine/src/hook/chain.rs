@@ -27,7 +27,11 @@ impl Hook<'_> {
     /// send, and those the tool makes the host load itself (when
     /// `host_loads` says it loads nested files).
     pub(super) fn chain_files(&self, targets: &[PathBuf], host_loads: bool) -> Chained {
-        let delta = self.resolver.tool_delta(&self.session_request(), targets, host_loads);
+        let agents_md = match self.host {
+            super::HookHost::Claude => self.config().claude.session_start_agents_md,
+            _ => agentspine_core::delta::ClaudeAgentsMd::Off,
+        };
+        let delta = self.resolver.tool_delta(&self.session_request(), targets, host_loads, agents_md);
         for (path, e) in &delta.failed {
             tracing::debug!("hook: nothing to add for {}: {e}", path.display());
             self.audit("chain", e.code(), Some(path.display().to_string()), Some(e.to_string()));

@@ -37,6 +37,8 @@ pub(super) struct Hook<'a> {
     /// What this session was sent, read from the store at the first
     /// question (see [`Hook::was_sent`]).
     pub sent: std::cell::OnceCell<agentspine_store::SessionRecord>,
+    /// agentspine's configuration, read when first needed (once a run).
+    pub config: std::cell::OnceCell<crate::config::Config>,
     /// The versions of the files read for this run's blocks, by source
     /// id, recorded with them (memory facts: see
     /// `agentspine_core::memory::session`).
@@ -114,6 +116,7 @@ fn event(
         resolver,
         state,
         sent: std::cell::OnceCell::new(),
+        config: std::cell::OnceCell::new(),
         versions: std::cell::RefCell::default(),
         also_mark: std::cell::RefCell::default(),
         shared,

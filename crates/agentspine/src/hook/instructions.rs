@@ -1,9 +1,10 @@
-//! Instruction files the host does not read at all, added at session start
-//! when the user asks for them in agentspine's configuration
-//! ([`crate::config`]): Claude Code's missing AGENTS.md files, and the
-//! CLAUDE.md family for Codex in a project with no AGENTS.md of its own.
-//! Off by default: a host that reads a file natively never gets it twice,
-//! and nothing is added the user did not ask for.
+//! Instruction files the host does not read at all, added at session start:
+//! Claude Code's AGENTS.md files where the repository shows they are meant
+//! for it (a CLAUDE.md that links to or imports AGENTS.md: core's
+//! [`agentspine_core::delta::agents_md_meant_for_claude`]), or wherever the
+//! user's configuration ([`crate::config`]) asks; the CLAUDE.md family for
+//! Codex in a project with no AGENTS.md of its own, when asked. A host that
+//! reads a file natively never gets it twice.
 
 use std::path::PathBuf;
 
@@ -12,12 +13,13 @@ use agentspine_core::Part;
 use super::HookHost;
 use super::context::Block;
 use super::events::Hook;
-use crate::config::{self, AgentsMd, Config};
+use crate::config::{self, Config};
 
 impl Hook<'_> {
-    /// What the configuration asks SessionStart to add, not yet sent.
-    pub(super) fn session_instructions(&self) -> Vec<Block> {
-        let config = match config::load(self.resolver.reader()) {
+    /// agentspine's configuration, read once a run; a file that cannot be
+    /// used is an audit row and the defaults apply.
+    pub(super) fn config(&self) -> &Config {
+        self.config.get_or_init(|| match config::load(self.resolver.reader()) {
             Ok(config) => config,
             Err(e) => {
                 self.audit(
@@ -28,23 +30,24 @@ impl Hook<'_> {
                 );
                 Config::default()
             }
-        };
-        let wanted = match self.host {
-            HookHost::Claude => config.claude.session_start_agents_md != AgentsMd::Off,
-            HookHost::Codex => config.codex.session_start_claude_md,
-            // pi reads both families itself (AGENTS.md, else CLAUDE.md).
-            HookHost::Pi | HookHost::Pi073 => false,
-            // Gemini reads the names its own settings list; nothing to add.
-            HookHost::Gemini => false,
-        };
-        if !wanted {
-            return Vec::new();
-        }
+        })
+    }
+
+    /// What SessionStart adds past what the host reads, not yet sent:
+    /// Claude Code's AGENTS.md files the repository means for it (or the
+    /// configuration asks for), the CLAUDE.md family for Codex when asked.
+    pub(super) fn session_instructions(&self) -> Vec<Block> {
         let parts = match self.host {
-            HookHost::Claude => self.claude_agents_md(config.claude.session_start_agents_md == AgentsMd::All),
-            HookHost::Codex => self.codex_claude_md(),
-            HookHost::Pi | HookHost::Pi073 => None,
-            HookHost::Gemini => None,
+            HookHost::Claude => self
+                .resolved(self.resolver.claude_agents_md_added(
+                    &self.session_request(),
+                    self.config().claude.session_start_agents_md,
+                ))
+                .flatten(),
+            HookHost::Codex if self.config().codex.session_start_claude_md => self.codex_claude_md(),
+            // pi reads both families itself (AGENTS.md, else CLAUDE.md);
+            // Gemini reads the names its own settings list.
+            HookHost::Codex | HookHost::Pi | HookHost::Pi073 | HookHost::Gemini => None,
         };
         let Some((parts, root)) = parts else { return Vec::new() };
         parts
@@ -52,11 +55,6 @@ impl Hook<'_> {
             .filter_map(|part| self.block(part, &root))
             .filter(|block| !self.was_sent(&block.source_id, &block.sha256))
             .collect()
-    }
-
-    /// Claude Code's unread AGENTS.md files (core's rule), or an audit row.
-    fn claude_agents_md(&self, all: bool) -> Option<(Vec<Part>, PathBuf)> {
-        self.resolved(self.resolver.claude_agents_md_unread(&self.session_request(), all))
     }
 
     /// The CLAUDE.md family for a Codex project without its own file (core's
