@@ -111,18 +111,26 @@ impl Sink {
     }
 
     /// The findings in path, line, host and id order, less the silenced
-    /// ones, and how many were silenced.
-    pub(crate) fn finish(self, silence: &Silence) -> (Vec<Finding>, u64) {
+    /// ones, how many were silenced, and the entries refused because they
+    /// name a safety finding.
+    pub(crate) fn finish(self, silence: &Silence) -> (Vec<Finding>, u64, Vec<super::RefusedSilence>) {
         let mut silenced = 0;
         let mut kept = Vec::new();
+        let mut refused: Vec<super::RefusedSilence> = Vec::new();
         for finding in self.found.into_values() {
             if silence.silences(&finding) {
                 silenced += 1;
-            } else {
-                kept.push(finding);
+                continue;
             }
+            for (id, path) in silence.refusing(&finding) {
+                let entry = super::RefusedSilence { id, path, finding: finding.path.clone() };
+                if !refused.contains(&entry) {
+                    refused.push(entry);
+                }
+            }
+            kept.push(finding);
         }
-        (kept, silenced)
+        (kept, silenced, refused)
     }
 }
 

@@ -45,7 +45,8 @@ pub use silence::{Silence, SilenceError};
 pub struct CheckRequest {
     /// The project root: an existing absolute directory.
     pub root: PathBuf,
-    /// Whose rules apply, in this order.
+    /// Whose rules apply, in this order; empty: the hosts the repository
+    /// addresses and the hosts installed for this user ([`chosen_hosts`]).
     pub hosts: Vec<Host>,
     /// Directories to check besides the ones the discovery finds
     /// (absolute, inside the root).
@@ -78,6 +79,66 @@ impl CheckRequest {
 /// models (the `generic` rule is agentspine's own, no agent's).
 pub fn default_hosts() -> Vec<Host> {
     Host::ALL.into_iter().filter(|h| *h != Host::Generic).collect()
+}
+
+/// A host `check` applies without being asked, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChosenHost {
+    /// The host.
+    pub host: Host,
+    /// What shows it applies (`CLAUDE.md in the repository`, `installed:
+    /// ~/.codex`).
+    pub why: String,
+}
+
+/// The agent hosts whose files or settings decide whether a repository
+/// addresses them, in check order (the desktop rule and `generic` are
+/// agentspine's own, and pi 0.73 is the old pi: each only when asked).
+const CHOOSABLE: [Host; 4] = [Host::Codex, Host::Claude, Host::Gemini, Host::Pi];
+
+/// The hosts a check applies when none are named: each host the repository
+/// addresses (a file it reads by name, its configuration directory at the
+/// root) and each installed for this user (its profile directory exists).
+fn chosen_hosts(
+    env: &crate::env::Environment,
+    reader: &agentspine_fs::Reader,
+    root: &agentspine_fs::Root,
+    found: &discover::Discovered,
+    names: &[(Host, Vec<String>)],
+) -> Vec<ChosenHost> {
+    let mut out = Vec::new();
+    for host in CHOOSABLE {
+        let (own, dir, profile): (Vec<&str>, &str, Option<PathBuf>) = match host {
+            Host::Codex => (vec!["AGENTS.md", "AGENTS.override.md"], ".codex", env.codex_home()),
+            Host::Claude => (vec!["CLAUDE.md", "CLAUDE.local.md", ".claude"], ".claude", env.claude_home()),
+            Host::Gemini => (vec!["GEMINI.md"], ".gemini", env.gemini_home()),
+            _ => (vec![], ".pi", env.pi_home()),
+        };
+        let configured: Vec<&str> = names
+            .iter()
+            .filter(|(h, _)| *h == host && matches!(host, Host::Codex | Host::Gemini))
+            .flat_map(|(_, n)| n.iter().map(String::as_str))
+            .collect();
+        let named = found
+            .present
+            .values()
+            .flat_map(|names| names.keys())
+            .find(|n| own.contains(&n.as_str()) || configured.contains(&n.as_str()));
+        let why = if let Some(name) = named {
+            let shown = if name.starts_with('.') { format!("{name}/") } else { name.clone() };
+            Some(format!("{shown} in the repository"))
+        } else if root.stat(dir).is_ok() {
+            Some(format!("{dir}/ in the repository"))
+        } else {
+            profile
+                .filter(|p| reader.open_root(p).is_ok())
+                .map(|p| format!("installed: {}", crate::locate::tilde(&p, env.home.as_deref())))
+        };
+        if let Some(why) = why {
+            out.push(ChosenHost { host, why });
+        }
+    }
+    out
 }
 
 /// How much a finding matters.
@@ -333,6 +394,21 @@ pub struct Summary {
     pub counts: BTreeMap<Severity, u64>,
     /// Findings silenced by the configuration.
     pub silenced: u64,
+    /// `[[check.silence]]` entries that name a safety finding, which is
+    /// never silenced: each reported, with the finding it would have hidden.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<RefusedSilence>,
+}
+
+/// A `[[check.silence]]` entry refused because it names a safety finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RefusedSilence {
+    /// The entry's `id`.
+    pub id: String,
+    /// The entry's `path`.
+    pub path: String,
+    /// The safety finding's path it matched.
+    pub finding: String,
 }
 
 /// Everything one check found.
@@ -342,6 +418,9 @@ pub struct Check {
     pub root: PathBuf,
     /// The hosts applied.
     pub hosts: Vec<Host>,
+    /// When no host was named: why each applied host was chosen.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hosts_chosen: Vec<ChosenHost>,
     /// The directories checked, relative to the root (`.` first).
     pub dirs: Vec<String>,
     /// The findings, sorted by path, line, host and id.
@@ -448,17 +527,24 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
             Err(_) => return Err(CheckError::PathOutsideRoot { path: path.clone(), root: root_path }),
         }
     }
-    let mut names: Vec<String> = Vec::new();
-    for host in &request.hosts {
-        names.extend(crate::hosts::instruction_names(*host, resolver.env(), reader, &root_path));
-    }
-    let found = discover::discover(&root, &root_path, &names, &extra);
+    let asked = !request.hosts.is_empty();
+    let looked_for: Vec<Host> = if asked { request.hosts.clone() } else { CHOOSABLE.to_vec() };
+    let names: Vec<(Host, Vec<String>)> = looked_for
+        .iter()
+        .map(|h| (*h, crate::hosts::instruction_names(*h, resolver.env(), reader, &root_path)))
+        .collect();
+    let all_names: Vec<String> = names.iter().flat_map(|(_, n)| n.iter().cloned()).collect();
+    let found = discover::discover(&root, &root_path, &all_names, &extra);
+    let hosts_chosen =
+        if asked { Vec::new() } else { chosen_hosts(resolver.env(), reader, &root, &found, &names) };
+    let hosts: Vec<Host> =
+        if asked { request.hosts.clone() } else { hosts_chosen.iter().map(|c| c.host).collect() };
     let mut sink = findings::Sink::default();
     if let Some(stopped) = &found.stopped {
         sink.add(findings::Raw::new(Kind::BoundedTruncated, None, ".", unchecked(stopped)), None);
     }
     let mut resolutions: Vec<(Host, String, crate::Resolution)> = Vec::new();
-    for host in &request.hosts {
+    for host in &hosts {
         for dir in &found.dirs {
             let cwd = if dir == "." { root_path.clone() } else { root_path.join(dir) };
             let chain = resolver.chain(&Request {
@@ -479,21 +565,22 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
             memory::check(resolver, &root_path, &mut sink)?;
         }
     }
-    let budgets = budget::budgets(&request.hosts, &found.dirs, &resolutions);
+    let budgets = budget::budgets(&hosts, &found.dirs, &resolutions);
     let disagreements = request.compare.then(|| budget::disagreements(&found.dirs, &resolutions));
-    let (findings, silenced) = sink.finish(&request.silence);
+    let (findings, silenced, refused) = sink.finish(&request.silence);
     let mut counts = BTreeMap::new();
     for finding in &findings {
         *counts.entry(finding.severity).or_default() += 1;
     }
     Ok(Check {
         root: root_path,
-        hosts: request.hosts.clone(),
+        hosts,
+        hosts_chosen,
         dirs: found.dirs,
         findings,
         budgets,
         disagreements,
-        summary: Summary { counts, silenced },
+        summary: Summary { counts, silenced, refused },
         work: reader.counters() - before,
     })
 }

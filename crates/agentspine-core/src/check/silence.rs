@@ -128,6 +128,19 @@ impl Silence {
         Ok(silence)
     }
 
+    /// The entries that name `finding` when it is a safety finding (and so
+    /// stays): `(id, path)` each.
+    pub fn refusing(&self, finding: &Finding) -> Vec<(String, String)> {
+        if !finding.safety {
+            return Vec::new();
+        }
+        self.entries
+            .iter()
+            .filter(|(id, path)| id == finding.kind.id() && (path == "*" || *path == finding.path))
+            .cloned()
+            .collect()
+    }
+
     /// Whether `finding` is silenced (never a safety finding).
     pub fn silences(&self, finding: &Finding) -> bool {
         !finding.safety

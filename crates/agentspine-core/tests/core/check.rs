@@ -253,6 +253,13 @@ fn silencing_by_id_and_path_never_silences_a_safety_finding() {
     let silence = Silence::parse(&file, "[[check.silence]]\nid = \"symlink\"\npath = \"*\"\n").unwrap();
     let quiet = run(&p, &[Host::Claude], silence);
     assert!(found(&quiet).contains(&row("symlink", "claude", "out/CLAUDE.md", None)));
+    // The refused entry is reported, with the finding it would have hidden.
+    let refused = &quiet.summary.refused;
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(
+        (refused[0].id.as_str(), refused[0].path.as_str(), refused[0].finding.as_str()),
+        ("symlink", "*", "out/CLAUDE.md")
+    );
     let bad = Silence::parse(&file, "[[check.silence]]\nid = \"never-read\"\n").unwrap_err();
     assert_eq!(
         bad.to_string(),
@@ -429,4 +436,29 @@ fn linked_claude_md_makes_package_agents_md_delivered() {
             row("never-read", "claude", "pkg/AGENTS.md", None)
         ]
     );
+}
+
+/// With no host named, check applies the hosts the repository addresses
+/// and the hosts installed for the user, and says why each.
+#[test]
+fn without_hosts_the_addressed_and_installed_ones_are_checked() {
+    let p = Project::git();
+    p.file("AGENTS.md", "agents\n").file("pkg/GEMINI.md", "gemini\n");
+    let c = check(&p, &[]);
+    let chosen: Vec<(String, String)> =
+        c.hosts_chosen.iter().map(|h| (h.host.as_str().to_owned(), h.why.clone())).collect();
+    assert_eq!(
+        chosen,
+        [
+            ("codex".to_owned(), "AGENTS.md in the repository".to_owned()),
+            ("gemini".to_owned(), "GEMINI.md in the repository".to_owned())
+        ]
+    );
+    p.home_file(".claude/settings.json", "{}\n");
+    std::fs::create_dir_all(p.tree.join(".pi")).unwrap();
+    let c = check(&p, &[]);
+    let hosts: Vec<&str> = c.hosts.iter().map(|h| h.as_str()).collect();
+    assert_eq!(hosts, ["codex", "claude", "gemini", "pi"]);
+    assert_eq!(c.hosts_chosen[1].why, "installed: ~/.claude");
+    assert_eq!(c.hosts_chosen[3].why, ".pi/ in the repository");
 }

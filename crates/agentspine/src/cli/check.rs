@@ -41,10 +41,13 @@ pub struct Args {
     /// Project root to check [default: the current directory's git root].
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
-    /// Whose rules to apply, comma-separated [default: every agent host].
+    /// Whose rules to apply, comma-separated [default: the hosts the
+    /// repository addresses (a file one reads by name, its configuration
+    /// directory) and the hosts installed for you (their profile directory
+    /// exists); the desktop rule, generic and pi-0.73 only when named].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "HOST", conflicts_with = "all_hosts")]
     host: Vec<Host>,
-    /// Every agent host (codex, claude, pi, desktop).
+    /// Every agent host (codex, claude, gemini, pi, pi-0.73, desktop).
     #[arg(long)]
     all_hosts: bool,
     /// Also check these directories (inside the root), found or not.
@@ -113,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
     let silence = Silence::load(&reader, &root, env.user_config_file().as_deref())?;
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
-    let hosts = if args.host.is_empty() || args.all_hosts { default_hosts() } else { args.host };
+    let hosts = if args.all_hosts { default_hosts() } else { args.host };
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
     // What the hooks add for Claude Code, so that check reports those
     // files as delivered (a configuration that cannot be read: the default).
@@ -207,6 +210,24 @@ pub(crate) fn text(check: &Check) -> String {
                 out.push_str(&format!("    {host:<8} {shown}\n"));
             }
         }
+    }
+    for r in &check.summary.refused {
+        out.push_str(&format!(
+            "\nsilence refused: [[check.silence]] id = {:?}, path = {:?} names the safety finding at {}; \
+             safety findings are never silenced\n",
+            r.id, r.path, r.finding
+        ));
+    }
+    if !check.hosts_chosen.is_empty() {
+        out.push_str("\nhosts checked (none named with --host):\n");
+        for c in &check.hosts_chosen {
+            out.push_str(&format!("  {:<8} {}\n", c.host.as_str(), c.why));
+        }
+    } else if check.hosts.is_empty() {
+        out.push_str(
+            "\nno host checked: the repository addresses none (no AGENTS.md, CLAUDE.md, GEMINI.md, .claude/, \
+             .codex/, .gemini/, .pi/) and none is installed for you; name one with --host\n",
+        );
     }
     let count = |s: Severity| check.summary.counts.get(&s).copied().unwrap_or(0);
     out.push_str(&format!(
