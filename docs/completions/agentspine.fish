@@ -151,7 +151,7 @@ complete -c agentspine -n "__fish_agentspine_using_subcommand read" -l json -d '
 complete -c agentspine -n "__fish_agentspine_using_subcommand read" -s q -l quiet -d 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l root -d 'Project root to check [default: the current directory\'s git root]' -r -F
-complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l host -d 'Whose rules to apply, comma-separated [default: every agent host]' -r -f -a "codex\t'Codex CLI: AGENTS.override.md / AGENTS.md per directory, 32 KiB total'
+complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l host -d 'Whose rules to apply, comma-separated [default: the hosts the repository addresses (a file one reads by name, its configuration directory) and the hosts installed for you (their profile directory exists); the desktop rule, generic and pi-0.73 only when named]' -r -f -a "codex\t'Codex CLI: AGENTS.override.md / AGENTS.md per directory, 32 KiB total'
 claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
@@ -168,7 +168,7 @@ always\t'Always, even into a pipe'
 never\t'Never'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l deny -d 'Exit with 1 when a finding is at least this severe' -r -f -a "warning\t''
 error\t''"
-complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l all-hosts -d 'Every agent host (codex, claude, pi, desktop)'
+complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l all-hosts -d 'Every agent host (codex, claude, gemini, pi, pi-0.73, desktop)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l compare -d 'Also list the directories where hosts disagree on what applies'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l json -d 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -s q -l quiet -d 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)'

@@ -136,12 +136,12 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
         }
         'agentspine;check' {
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Project root to check [default: the current directory''s git root]')
-            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose rules to apply, comma-separated [default: every agent host]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Whose rules to apply, comma-separated [default: the hosts the repository addresses (a file one reads by name, its configuration directory) and the hosts installed for you (their profile directory exists); the desktop rule, generic and pi-0.73 only when named]')
             [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Also check these directories (inside the root), found or not')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`text` for people, `json` (stable), `github` (workflow annotations), `sarif` (SARIF 2.1.0)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Exit with 1 when a finding is at least this severe')
-            [CompletionResult]::new('--all-hosts', '--all-hosts', [CompletionResultType]::ParameterName, 'Every agent host (codex, claude, pi, desktop)')
+            [CompletionResult]::new('--all-hosts', '--all-hosts', [CompletionResultType]::ParameterName, 'Every agent host (codex, claude, gemini, pi, pi-0.73, desktop)')
             [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Also list the directories where hosts disagree on what applies')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)')
