@@ -60,8 +60,7 @@ fn shown(dir: &str) -> String {
 /// Walks the tree for directories holding any of `names` (with
 /// [`SHARED_NAMES`] always among them).
 pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &[String]) -> Discovered {
-    let mut wanted: std::collections::BTreeSet<&str> = SHARED_NAMES.into_iter().collect();
-    wanted.extend(names.iter().map(String::as_str).filter(|n| *n != ".claude"));
+    let wanted = wanted(names);
     let mut found = Discovered { dirs: vec![".".to_owned()], ..Discovered::default() };
     let mut taken = 0usize;
     let stopped = walk(root, root_path, |step| {
@@ -69,25 +68,7 @@ pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &
             found.files.push(rel.clone());
         }
         let Step::Listed { dir, listing } = step else { return ControlFlow::Continue(()) };
-        let mut here: BTreeMap<String, Option<FileKind>> = BTreeMap::new();
-        for entry in &listing.entries {
-            if wanted.contains(entry.name.as_str()) {
-                here.insert(entry.name.clone(), Some(entry.kind));
-            }
-        }
-        for entry in &listing.hidden {
-            if entry.name == ".claude" {
-                here.insert(entry.name.clone(), Some(entry.kind));
-            }
-        }
-        for name in &listing.symlinks {
-            if wanted.contains(name.as_str()) || name == ".claude" {
-                here.insert(name.clone(), None);
-                let link = label(&shown(dir), name);
-                let target = root.follow_link(&link).ok().map(|t| t.path);
-                found.links.insert(link, target);
-            }
-        }
+        let here = names_here(root, dir, listing, &wanted, &mut found);
         if here.is_empty() {
             return ControlFlow::Continue(());
         }
@@ -107,6 +88,67 @@ pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &
             found.dirs.push(name);
         }
     }
+    found
+}
+
+/// The names worth a check: `names` and [`SHARED_NAMES`].
+fn wanted(names: &[String]) -> std::collections::BTreeSet<&str> {
+    let mut wanted: std::collections::BTreeSet<&str> = SHARED_NAMES.into_iter().collect();
+    wanted.extend(names.iter().map(String::as_str).filter(|n| *n != ".claude"));
+    wanted
+}
+
+/// The wanted names of one listing (and each link's target, in `found`).
+fn names_here(
+    root: &Root,
+    dir: &str,
+    listing: &agentspine_fs::Listing,
+    wanted: &std::collections::BTreeSet<&str>,
+    found: &mut Discovered,
+) -> BTreeMap<String, Option<FileKind>> {
+    let mut here: BTreeMap<String, Option<FileKind>> = BTreeMap::new();
+    for entry in &listing.entries {
+        if wanted.contains(entry.name.as_str()) {
+            here.insert(entry.name.clone(), Some(entry.kind));
+        }
+    }
+    for entry in &listing.hidden {
+        if entry.name == ".claude" {
+            here.insert(entry.name.clone(), Some(entry.kind));
+        }
+    }
+    for name in &listing.symlinks {
+        if wanted.contains(name.as_str()) || name == ".claude" {
+            here.insert(name.clone(), None);
+            let link = label(&shown(dir), name);
+            let target = root.follow_link(&link).ok().map(|t| t.path);
+            found.links.insert(link, target);
+        }
+    }
+    here
+}
+
+/// No walk: the root and `dirs` (relative to it), each listed once, for
+/// the sessions started in them.
+pub(crate) fn listed(root: &Root, names: &[String], dirs: &[String]) -> Discovered {
+    let wanted = wanted(names);
+    let mut found = Discovered { dirs: vec![".".to_owned()], ..Discovered::default() };
+    for dir in std::iter::once(String::new()).chain(dirs.iter().map(|d| d.trim_end_matches('/').to_owned())) {
+        let name = shown(&dir);
+        if name != "." && !found.dirs.contains(&name) {
+            found.dirs.push(name.clone());
+        }
+        let Ok(listing) =
+            root.list(if dir.is_empty() { "." } else { &dir }, crate::catalog::walk::MAX_ENTRIES)
+        else {
+            continue;
+        };
+        let here = names_here(root, &dir, &listing, &wanted, &mut found);
+        if !here.is_empty() {
+            found.present.insert(name, here);
+        }
+    }
+    found.pointers = pointers(root, &found);
     found
 }
 

@@ -86,9 +86,12 @@ impl Sink {
     /// tied to one).
     pub(crate) fn add(&mut self, raw: Raw, dir: Option<&str>) {
         let key = (raw.path.clone(), raw.line, raw.host.map(Host::as_str), raw.kind, raw.message.clone());
+        let severity = raw.severity.unwrap_or_else(|| raw.kind.severity());
+        let action = (severity >= Severity::Warning).then(|| raw.kind.action()).flatten().map(str::to_owned);
         let finding = self.found.entry(key).or_insert_with(|| Finding {
             kind: raw.kind,
-            severity: raw.severity.unwrap_or_else(|| raw.kind.severity()),
+            severity,
+            action,
             host: raw.host,
             path: raw.path,
             line: raw.line,

@@ -59,6 +59,10 @@ pub struct CheckRequest {
     /// user's `[claude] session_start_agents_md`): those are reported as
     /// delivered, not lost.
     pub claude_agents_md: crate::delta::ClaudeAgentsMd,
+    /// Whether the repository is walked for directories to check (else
+    /// only the root and `paths`, each listed once: what `doctor` asks for
+    /// one session's directories).
+    pub walk: bool,
 }
 
 impl CheckRequest {
@@ -71,6 +75,7 @@ impl CheckRequest {
             compare: false,
             silence: Silence::default(),
             claude_agents_md: crate::delta::ClaudeAgentsMd::default(),
+            walk: true,
         }
     }
 }
@@ -332,6 +337,49 @@ impl Kind {
         }
     }
 
+    /// What a maintainer does about a finding of this kind (`None` for a
+    /// note: nothing needs doing).
+    pub fn action(self) -> Option<&'static str> {
+        Some(match self {
+            Kind::BudgetCut | Kind::BudgetDropped => {
+                "keep the files above it shorter (Codex sends 32 KiB in all, root first), or raise \
+                 project_doc_max_bytes in ~/.codex/config.toml"
+            }
+            Kind::MemoryCut => "move detail out of MEMORY.md into the fact files it links",
+            Kind::TooLarge => "split the file: the host skips it whole",
+            Kind::NeverRead => {
+                "merge it into the file this host reads here, or make that name a link to it \
+                 (e.g. `ln -s AGENTS.md CLAUDE.md`): every host reads a link's target"
+            }
+            Kind::ShadowedByEmpty => "delete the blank file, or write the rules into it",
+            Kind::ImportOutsideCwd => {
+                "copy the imported text into this file; for `@AGENTS.md`, make CLAUDE.md a link to it \
+                 instead (`ln -s AGENTS.md CLAUDE.md`), which Claude Code reads in every directory"
+            }
+            Kind::ImportDepth => "import the file from a file nearer the top of the import chain",
+            Kind::ImportMissing => "fix or remove the @ import",
+            Kind::ImportOutsideRoot => "copy the file into the project",
+            Kind::RulesPathsUnmatched => "fix the rule's paths: so they match files, or remove the rule",
+            Kind::RulesFrontmatterMalformed => "close the frontmatter with a line of three dashes",
+            Kind::Symlink => "replace the link with a copy of the file inside the project",
+            Kind::LinkBroken => "point the link at a file of the project, or remove it",
+            Kind::HardLink => "replace the hard link with a copy, or a symbolic link inside the project",
+            Kind::SpecialFile => "replace it with a regular file",
+            Kind::MountCrossing => "keep instruction files on the project's own file system",
+            Kind::Unreadable => "make the file readable (e.g. `chmod 644`)",
+            Kind::MemoryLinkMissing => "fix or remove the link in MEMORY.md",
+            Kind::MemoryLinkUnsafe => "link facts inside the memory directory, by a relative path",
+            Kind::ImportRepeated
+            | Kind::ImportLimit
+            | Kind::ImportInCode
+            | Kind::AboveRoot
+            | Kind::LinkInside
+            | Kind::DeliveredByAgentspine
+            | Kind::MemoryLinkUnselectable
+            | Kind::BoundedTruncated => return None,
+        })
+    }
+
     /// Whether the finding is about safety (what is read from where): such
     /// a finding is never silenced.
     pub fn is_safety(self) -> bool {
@@ -375,6 +423,9 @@ pub struct Finding {
     /// What agentspine does instead, when it differs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agentspine: Option<String>,
+    /// What to do about it (warnings and errors; see [`Kind::action`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
     /// The directories (relative to the root) whose sessions this applies
     /// to, in check order.
     pub dirs: Vec<String>,
@@ -534,7 +585,11 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
         .map(|h| (*h, crate::hosts::instruction_names(*h, resolver.env(), reader, &root_path)))
         .collect();
     let all_names: Vec<String> = names.iter().flat_map(|(_, n)| n.iter().cloned()).collect();
-    let found = discover::discover(&root, &root_path, &all_names, &extra);
+    let found = if request.walk {
+        discover::discover(&root, &root_path, &all_names, &extra)
+    } else {
+        discover::listed(&root, &all_names, &extra)
+    };
     let hosts_chosen =
         if asked { Vec::new() } else { chosen_hosts(resolver.env(), reader, &root, &found, &names) };
     let hosts: Vec<Host> =
@@ -556,7 +611,7 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
             })?;
             findings::of_resolution(&chain, dir, &found, request.claude_agents_md, &mut sink);
             findings::code_imports(&chain, dir, &mut sink);
-            if *host == Host::Claude {
+            if *host == Host::Claude && request.walk {
                 rules::check(&root, &root_path, &chain, &found, &mut sink);
             }
             resolutions.push((*host, dir.clone(), chain));

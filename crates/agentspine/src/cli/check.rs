@@ -129,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         compare: args.compare,
         silence,
         claude_agents_md,
+        walk: true,
     };
     let check = resolver.check(&request)?;
     let rendered = match format {
@@ -171,6 +172,9 @@ pub(crate) fn text(check: &Check) -> String {
             ));
             if let Some(ours) = &f.agentspine {
                 out.push_str(&format!("{:18}{ours}\n", ""));
+            }
+            if let Some(action) = &f.action {
+                out.push_str(&format!("{:18}to do: {action}\n", ""));
             }
             if !f.files.is_empty() {
                 out.push_str(&format!("{:18}files: {}\n", "", f.files.join(", ")));

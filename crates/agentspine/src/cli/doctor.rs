@@ -113,9 +113,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let differs = host_differs(&g);
     let store = store_health(&g, check, &acknowledged, &mut actions);
     let install = crate::install::inspect::inspect(g.host, &g.env, &g.resolution.project_root, &mut actions);
+    let findings = session_findings(&g);
+    for f in findings.iter().filter(|f| f.severity >= agentspine_core::check::Severity::Warning) {
+        let what = f.action.as_deref().unwrap_or("see `agentspine check`");
+        actions.push(format!("{}: {}; to do: {what}", f.path, f.message));
+    }
     let r = &g.catalog.resolution;
     for gap in r.gaps.iter().filter(|gap| gap.required) {
-        actions.push(format!("{}: {} (a required source is not delivered whole)", gap.what, gap.cause));
+        // A finding above already names the file, its cause and the fix.
+        if findings.iter().any(|f| f.path == gap.what) {
+            continue;
+        }
+        actions.push(format!(
+            "{}: {} (a required source is not delivered whole); to do: {}",
+            gap.what,
+            gap.cause,
+            gap_action(&gap.cause)
+        ));
     }
     if let Some(reason) = &r.reason
         && reason != "no-sources"
@@ -152,6 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "sourceResolution": r,
             "scopes": scopes,
             "host_differs": differs,
+            "findings": findings,
             "memory": r.memory,
             "state": store,
             "install": install,
@@ -182,6 +197,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     d["path"].as_str().unwrap_or(""),
                     d["host_would"].as_str().unwrap_or("")
                 ));
+            }
+        }
+        if !findings.is_empty() {
+            s.push_str(&format!("\nWhat `agentspine check` finds for {host} sessions here:\n"));
+            for f in &findings {
+                s.push_str(&format!(
+                    "  {:<7} {} {}: {}\n",
+                    f.severity.to_string(),
+                    f.kind,
+                    f.path,
+                    f.message
+                ));
+                if let Some(ours) = &f.agentspine {
+                    s.push_str(&format!("          {ours}\n"));
+                }
             }
         }
         s.push_str(&format!(
@@ -257,6 +287,70 @@ fn scopes(g: &Gathered) -> Value {
         })
         .collect();
     Value::Object(map)
+}
+
+/// What `check` finds for the sessions of this host started in the
+/// directories from the root down to the working directory: the same
+/// findings, for one host and one chain (no walk of the repository).
+fn session_findings(g: &Gathered) -> Vec<agentspine_core::check::Finding> {
+    let r = &g.resolution;
+    if !r.root_kind.is_project() {
+        return Vec::new();
+    }
+    let mut dirs = Vec::new();
+    let mut at = std::path::PathBuf::new();
+    for name in r.chain_dir.split('/').filter(|n| !n.is_empty() && *n != ".") {
+        at.push(name);
+        dirs.push(r.project_root.join(&at));
+    }
+    let chain: Vec<String> = std::iter::once(".".to_owned())
+        .chain(
+            dirs.iter().filter_map(|d| d.strip_prefix(&r.project_root).ok()).map(|d| d.display().to_string()),
+        )
+        .collect();
+    let reader =
+        agentspine_fs::Reader::new(agentspine_fs::Budget::with_timeout(std::time::Duration::from_secs(2)));
+    let claude_agents_md =
+        crate::config::load(&reader).map(|c| c.claude.session_start_agents_md).unwrap_or_default();
+    let resolver = agentspine_core::Resolver::new(
+        g.env.clone(),
+        reader,
+        agentspine_core::catalog::SourceIds::new([0; 32]),
+    );
+    let request = agentspine_core::check::CheckRequest {
+        paths: dirs,
+        claude_agents_md,
+        walk: false,
+        ..agentspine_core::check::CheckRequest::new(r.project_root.clone(), vec![g.host])
+    };
+    match resolver.check(&request) {
+        Ok(check) => check
+            .findings
+            .into_iter()
+            .filter(|f| f.dirs.is_empty() || f.dirs.iter().any(|d| chain.contains(d)))
+            .collect(),
+        Err(e) => {
+            tracing::warn!("doctor: check of {} failed: {e}", r.project_root.display());
+            Vec::new()
+        }
+    }
+}
+
+/// What to do about a required source that was not delivered whole, by
+/// its cause.
+fn gap_action(cause: &str) -> &'static str {
+    match cause {
+        "symlink" | "link-refused" | "escape" => {
+            "replace the link with a copy of the file inside the project"
+        }
+        "too-large" | "truncated" => "split the file",
+        "race" => "it changed while it was read: run again",
+        "permission-denied" => "make it readable (e.g. `chmod 644`)",
+        "deadline" => "the file system did not answer in time: check the mount",
+        "hard-link" => "replace the hard link with a copy",
+        "mount-crossing" => "keep instruction files on the project's own file system",
+        _ => "see `agentspine resolve --explain` for the file",
+    }
 }
 
 /// Candidates the host itself treats differently (links it follows, files

@@ -73,6 +73,7 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
       ],
       "findings": [
         {
+          "action": "copy the imported text into this file; for `@AGENTS.md`, make CLAUDE.md a link to it instead (`ln -s AGENTS.md CLAUDE.md`), which Claude Code reads in every directory",
           "dirs": [
             "packages/api",
             "packages/web",
@@ -89,6 +90,7 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
           "severity": "error"
         },
         {
+          "action": "delete the blank file, or write the rules into it",
           "dirs": [
             "packages/web"
           ],
@@ -112,6 +114,7 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
           "severity": "note"
         },
         {
+          "action": "fix the rule's paths: so they match files, or remove the rule",
           "dirs": [],
           "host": "claude",
           "id": "rules-paths-unmatched",
@@ -121,6 +124,7 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
           "severity": "warning"
         },
         {
+          "action": "delete the blank file, or write the rules into it",
           "dirs": [
             "tools/release"
           ],
@@ -144,6 +148,7 @@ fn json_lists_each_finding_with_its_host_rule_and_sessions() {
           "severity": "note"
         },
         {
+          "action": "fix or remove the @ import",
           "dirs": [
             "tools/release"
           ],
@@ -199,9 +204,11 @@ fn text_groups_findings_by_file() {
     insta::assert_snapshot!(ex.stdout(&out), @"
     CLAUDE.md
       error   claude  import-outside-cwd: line 4: Claude Code drops the import of docs/conventions.md: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)
+                      to do: copy the imported text into this file; for `@AGENTS.md`, make CLAUDE.md a link to it instead (`ln -s AGENTS.md CLAUDE.md`), which Claude Code reads in every directory
                       sessions started in: packages/api, packages/web, services/billing, tools/release, packages/api/src/handlers
     packages/web/AGENTS.md
       warning codex   shadowed-by-empty: Codex takes the blank packages/web/AGENTS.override.md in this directory and then drops it: this file is never read
+                      to do: delete the blank file, or write the rules into it
                       sessions started in: packages/web
     services/billing/AGENTS.md
       note    agentspine link-inside: a link to README.md, inside the project: every host that reads this name sends README.md's text under this name
@@ -209,13 +216,16 @@ fn text_groups_findings_by_file() {
                       sessions started in: services/billing
     tools/release/.claude/rules/changelog.md
       warning claude  rules-paths-unmatched: Claude Code loads this rule only when a file matching its paths: (CHANGELOG.md) is read; no file under the root matches
+                      to do: fix the rule's paths: so they match files, or remove the rule
     tools/release/AGENTS.md
       warning codex   shadowed-by-empty: Codex takes the blank tools/release/AGENTS.override.md in this directory and then drops it: this file is never read
+                      to do: delete the blank file, or write the rules into it
                       sessions started in: tools/release
     tools/release/CLAUDE.md
       note    claude  import-in-code: line 3: Claude Code does not expand @checklist.md here: it is inside inline code or a code block, so the file is not imported (write it outside code to import it)
                       sessions started in: tools/release
       warning claude  import-missing: line 5: the import of tools/release/SIGNING.md names no file
+                      to do: fix or remove the @ import
                       sessions started in: tools/release
 
     bytes sent (session at the root / in the deepest directory):

@@ -244,3 +244,26 @@ pub fn split_report(stdout: &[u8]) -> (Vec<u8>, Option<String>) {
     out.push(b'\n');
     (out, Some(line))
 }
+
+/// Whether a `doctor --json` report asks for nothing but what `check`
+/// finds in the example repository itself (each such action ends in what
+/// to do): the install, the state and the sources are in order.
+pub fn only_repository_findings(report: &serde_json::Value) -> bool {
+    report["actions"]
+        .as_array()
+        .is_some_and(|actions| actions.iter().all(|a| a.as_str().is_some_and(|a| a.contains("; to do: "))))
+}
+
+/// A `doctor --json` report's actions less the example repository's own
+/// findings (check's, each ending in what to do): the setup's.
+pub fn setup_actions(report: &serde_json::Value) -> serde_json::Value {
+    serde_json::Value::Array(
+        report["actions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|a| a.as_str().is_some_and(|a| !a.contains("; to do: ")))
+            .cloned()
+            .collect(),
+    )
+}
