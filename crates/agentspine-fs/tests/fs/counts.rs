@@ -160,7 +160,7 @@ fn counters_serialize_with_stable_names() {
         json,
         serde_json::json!({
             // The walk looks at the root once for its mount.
-            "opens": 2, "reopens": 0, "reads": 0, "bytes_read": 0, "stats": 1,
+            "opens": 2, "reopens": 0, "reads": 0, "bytes_read": 0, "stats": 1, "readlinks": 0,
             "dir_enumerations": 0, "dir_entries": 0, "retries": 0, "confirmations": 0,
             "refusals": {
                 "not-found": 1, "symlink": 0, "escape": 0, "not-regular": 0,
