@@ -36,6 +36,23 @@ marketplace  the same plugin installed as a user installs it: `claude plugin
         offline; `doctor` names the plugin as the installed hook set; the
         same session checks as `plugin`; without agentspine on PATH each
         plugin hook exits 0 and SessionStart alone says how to get it.
+agents  the AGENTS.md files Claude Code leaves out where the repository
+        means them for it (no agentspine configuration: the default), in
+        two layouts with the root AGENTS.md, packages/api/AGENTS.md and
+        packages/web/AGENTS.md:
+        - pointer (root CLAUDE.md is `See @AGENTS.md`), started at the root,
+          Read packages/api/src/x.ts twice then packages/web/src/y.ts: each
+          package's AGENTS.md arrives with the first Read that touches it,
+          labelled `Contents of <abs path>:`, and never again; the root
+          AGENTS.md Claude Code imports itself is not repeated;
+        - pointer, started in packages/web (`--add-dir` the tree): the root
+          AGENTS.md (its import dropped above the start directory) and
+          packages/web/AGENTS.md arrive at session start, packages/api's
+          after the Read of x.ts, each once;
+        - link (root CLAUDE.md -> AGENTS.md), started at the root: the root
+          text once (Claude Code's own, as CLAUDE.md), packages/api's once
+          after its Read, packages/web's never (nothing touched it);
+        - each event ran the hook once (PreToolUse once per tool call).
 codex   started at the root; two apply_patch calls.
         - `doctor` reports the installed hooks untrusted (Codex would skip
           them), then trusted after `install codex --trust-hooks`; Codex runs
@@ -358,6 +375,110 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     return c
 
 
+# ------------------------------------------------------------------ agents
+def first_with(texts: list, marker: str) -> int | None:
+    """The index of the first request that holds MARKER, or None."""
+    return next((i for i, t in enumerate(texts) if marker in t), None)
+
+
+def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
+    """AGENTS.md files delivered to Claude Code where the repository's
+    CLAUDE.md imports AGENTS.md (pointer) or is a link to it (link), with no
+    agentspine configuration.  Each request repeats the conversation so
+    far, so a marker's count in the last request is how often it was sent
+    in the whole session; the first request that holds it says when."""
+    c = Checks("agents")
+    base = os.path.join(work, "agents")
+    markers = {"": "AG_ROOT_4h7", "packages/api/": "AG_API_8n2", "packages/web/": "AG_WEB_1s5"}
+
+    def layout(name: str, link: bool) -> tuple[str, str]:
+        tree = os.path.realpath(os.path.join(base, name, "tree"))
+        home = os.path.join(base, name, "home")
+        os.makedirs(home)
+        git_init(tree)
+        for rel, marker in markers.items():
+            write(f"{tree}/{rel}AGENTS.md", f"Agent rules for /{rel}: {marker}.\n")
+        if link:
+            os.symlink("AGENTS.md", f"{tree}/CLAUDE.md")
+        else:
+            write(f"{tree}/CLAUDE.md", "See @AGENTS.md\n")
+        write(f"{tree}/packages/api/src/x.ts", "export const x = 1;\n")
+        write(f"{tree}/packages/web/src/y.ts", "export const y = 1;\n")
+        env = cap.base_env()
+        env["HOME"] = home
+        rc, out = install(bin_, "claude", env)
+        c.check(rc == 0, f"{name}: agentspine install claude (twice)", out)
+        return tree, home
+
+    def session(name: str, tree: str, home: str, cwd: str, reads: list, extra=()) -> list | None:
+        """One `claude -p` run whose model Reads READS in turn; the texts
+        of its requests, None (after a failed check) when it did not run."""
+        turns = [{"tool": {"name": "Read", "input": {"file_path": os.path.join(tree, r)}}} for r in reads]
+        script = os.path.join(base, f"{name}.script.json")
+        json.dump([*turns, {"text": "done"}], open(script, "w"))
+        log = os.path.join(base, f"{name}.strace.log")
+        try:
+            recs = cap.run_host("claude", tree, cwd, home, script=script, prompt="Look at the code.",
+                                extra_args=list(extra), wrap=[*STRACE, "-o", log],
+                                keep=os.path.join(keep, f"agents-{name}") if keep else None)
+        except cap.CaptureError as e:
+            c.check(False, f"{name}: claude -p runs to the end with agentspine's hooks", str(e))
+            return None
+        texts = [text_of(r) for r in main_requests("claude", recs)]
+        want = len(reads) + 1
+        reads_said = f"{len(reads)} Read" + ("s" if len(reads) > 1 else "")
+        c.check(len(texts) == want, f"{name}: the model was asked {want} times ({reads_said}, then the answer)",
+                str(len(texts)))
+        runs = hook_runs(log, bin_)
+        runs_want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": len(reads), "SessionEnd": 1}
+        c.check(runs == runs_want, f"{name}: the hook ran once per event (PreToolUse once per Read)",
+                json.dumps(runs))
+        return texts if len(texts) == want else None
+
+    def once(name: str, texts: list, rel: str, at: int, what: str, labelled: str | None = None):
+        """RELs AGENTS.md first reaches request AT and is sent once in all;
+        LABELLED: the absolute path it must be labelled with."""
+        marker = markers[rel]
+        seen, count = first_with(texts, marker), texts[-1].count(marker)
+        c.check(seen == at and count == 1, f"{name}: /{rel}AGENTS.md {what}",
+                f"first in request {seen} (want {at}), {count} times in the last request")
+        if labelled is not None:
+            label = f"Contents of {labelled}:"
+            c.check(texts[-1].count(label) == 1, f"{name}: /{rel}AGENTS.md is labelled `Contents of <abs path>:`",
+                    f"{texts[-1].count(label)} times {label!r}")
+
+    # Pointer: CLAUDE.md says `See @AGENTS.md`.
+    tree, home = layout("pointer", link=False)
+    api, web = os.path.join(tree, "packages/api/AGENTS.md"), os.path.join(tree, "packages/web/AGENTS.md")
+    texts = session("pointer-root", tree, home, tree,
+                    ["packages/api/src/x.ts", "packages/api/src/x.ts", "packages/web/src/y.ts"])
+    if texts:
+        once("pointer-root", texts, "", 0, "is Claude Code's own import, in the first request, never repeated")
+        once("pointer-root", texts, "packages/api/", 1,
+             "arrives with the first Read of x.ts, and not again after the second", api)
+        once("pointer-root", texts, "packages/web/", 3, "arrives with the Read of y.ts, once", web)
+    texts = session("pointer-web", tree, home, os.path.join(tree, "packages/web"), ["packages/api/src/x.ts"],
+                    ["--add-dir", tree])
+    if texts:
+        c.check(texts[0].count("See @AGENTS.md") == 1,
+                "pointer-web: Claude Code sends the pointer line itself (its import is dropped)")
+        once("pointer-web", texts, "", 0, "arrives at session start, once", os.path.join(tree, "AGENTS.md"))
+        once("pointer-web", texts, "packages/web/", 0, "(the start directory's) arrives at session start, once",
+             web)
+        once("pointer-web", texts, "packages/api/", 1, "arrives with the Read of x.ts, once", api)
+
+    # Link: CLAUDE.md -> AGENTS.md.
+    tree, home = layout("link", link=True)
+    texts = session("link-root", tree, home, tree, ["packages/api/src/x.ts"])
+    if texts:
+        once("link-root", texts, "", 0, "text is Claude Code's own (as CLAUDE.md), in the first request, once")
+        once("link-root", texts, "packages/api/", 1, "arrives with the Read of x.ts, once",
+             os.path.join(tree, "packages/api/AGENTS.md"))
+        c.check(all(markers["packages/web/"] not in t for t in texts),
+                "link-root: /packages/web/AGENTS.md is never sent (nothing touched packages/web)")
+    return c
+
+
 # ------------------------------------------------------------------ plugin
 def run_plugin(bin_: str, work: str, keep: str | None, label: str = "plugin") -> Checks:
     """plugins/claude loaded with `claude --plugin-dir` (label `plugin`), or
@@ -611,6 +732,9 @@ def main(argv=None) -> int:
                 continue
             shutil.rmtree(os.path.join(work, host), ignore_errors=True)
             results.append(run(bin_, work, a.keep))
+            if host == "claude":
+                shutil.rmtree(os.path.join(work, "agents"), ignore_errors=True)
+                results.append(run_agents_md(bin_, work, a.keep))
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
