@@ -178,6 +178,16 @@ fn fetch_linked(
     }
 }
 
+/// The verdict of a candidate an earlier one in its directory hides:
+/// `shadowed-by` when something is there (one stat, never read), `missing`
+/// when nothing is, so an explanation names only files that exist.
+pub(crate) fn shadowed(dir: &Root, name: &str, winner: &str) -> Verdict {
+    match dir.stat(name) {
+        Err(FsError::NotFound { .. }) => Verdict::Missing,
+        _ => Verdict::ShadowedBy { winner: winner.to_owned() },
+    }
+}
+
 /// SHA-256 of bytes, lowercase hex.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

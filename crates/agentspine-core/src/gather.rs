@@ -13,6 +13,10 @@ use crate::resolution::{Cut, Part, Probe, Scope, Verdict};
 pub(crate) struct Gather {
     pub(crate) parts: Vec<Part>,
     pub(crate) probes: Vec<Probe>,
+    /// Whether the resolution explains itself (`resolve --explain`): host
+    /// rules then also look at candidates they pass over without reading
+    /// (one stat each), to say why.
+    pub(crate) explain: bool,
 }
 
 impl Gather {

@@ -160,6 +160,12 @@ pub enum Verdict {
         /// The file it links to.
         target: String,
     },
+    /// There, but the host's rules pass it over in this layout (Claude
+    /// Code's AGENTS.md beside a CLAUDE.md); looked at only to explain.
+    Skipped {
+        /// Why, in the host's terms.
+        reason: String,
+    },
     /// The host's configuration turns this source off.
     Disabled {
         /// Why.
@@ -203,6 +209,7 @@ impl fmt::Display for Verdict {
             Verdict::Duplicate => f.write_str("duplicate"),
             Verdict::PathsNotMatched => f.write_str("paths-not-matched"),
             Verdict::RuleLinkOutsideCwd { target } => write!(f, "rule-link-outside-cwd ({target})"),
+            Verdict::Skipped { .. } => f.write_str("skipped"),
             Verdict::Disabled { reason } => write!(f, "disabled ({reason})"),
             Verdict::PermissionDenied => f.write_str("permission-denied"),
             Verdict::HardLink => f.write_str("hard-link"),

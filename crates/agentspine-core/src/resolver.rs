@@ -72,6 +72,8 @@ pub struct Resolver<'a> {
     policy_through_reader: bool,
     /// How the roots and working directories requests name are opened.
     named: crate::policy::NamedRoots,
+    /// Whether chains explain themselves (see [`Resolver::explaining`]).
+    explain: bool,
 }
 
 /// The memory a request has: the directory, and what was loaded from it.
@@ -95,7 +97,17 @@ impl<'a> Resolver<'a> {
             never: OnceCell::new(),
             policy_through_reader: false,
             named: crate::policy::NamedRoots::default(),
+            explain: false,
         }
+    }
+
+    /// Chains that explain themselves (`resolve --explain`): host rules
+    /// also look at the candidates they pass over without reading them
+    /// (Claude Code's AGENTS.md beside a CLAUDE.md), one stat each, to
+    /// say why. Hooks and servers never ask for this.
+    pub fn explaining(mut self) -> Resolver<'a> {
+        self.explain = true;
+        self
     }
 
     /// How the roots and working directories of this resolver's requests
@@ -177,7 +189,7 @@ impl<'a> Resolver<'a> {
     /// The chain the host loads natively for `request`: user-wide files,
     /// then, when the root is a project, the project chain root to target.
     pub fn chain(&self, request: &Request) -> Result<Resolution, ResolveError> {
-        crate::hosts::resolve_as(request, &self.env, &self.reader, self.never_projects(), None)
+        crate::hosts::resolve_as(request, &self.env, &self.reader, self.never_projects(), None, self.explain)
     }
 
     /// The chain Claude Code would read if its `instructionFiles` mode were
@@ -192,6 +204,7 @@ impl<'a> Resolver<'a> {
             &self.reader,
             self.never_projects(),
             Some(crate::hosts::claude::AgentsMdMode::ClaudeAndAgents),
+            self.explain,
         )
     }
 

@@ -173,7 +173,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
         for name in &names {
             let label = dir.label(name);
             if let Some(w) = winner {
-                gather.probe(label, Scope::Project, Verdict::ShadowedBy { winner: w.to_owned() });
+                gather.probe(label, Scope::Project, crate::chain::shadowed(handle, name, w));
                 continue;
             }
             match fetch_head(handle, name, remaining) {

@@ -62,7 +62,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, with_global: bool, g
         for name in CANDIDATES {
             let label = dir.label(name);
             if let Some(w) = winner {
-                gather.probe(label, Scope::Project, Verdict::ShadowedBy { winner: w.to_owned() });
+                gather.probe(label, Scope::Project, crate::chain::shadowed(handle, name, w));
                 continue;
             }
             match fetch(handle, name, FILE_CAP) {

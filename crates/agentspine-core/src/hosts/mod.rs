@@ -38,9 +38,10 @@ pub(crate) fn resolve_as(
     reader: &Reader,
     never: &NeverProjects,
     claude_mode: Option<claude::AgentsMdMode>,
+    explain: bool,
 ) -> Result<Resolution, ResolveError> {
     let mut warnings: Vec<Warning> = Vec::new();
-    let mut gather = Gather::default();
+    let mut gather = Gather { explain, ..Gather::default() };
     let bind = |find: &dyn Fn(&Path) -> (PathBuf, String)| {
         locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), find)
     };

@@ -89,6 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     env.codex_profile = args.codex_profile;
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
     let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    let resolver = if args.explain { resolver.explaining() } else { resolver };
     let request = Request {
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),
         ..args.place.request(&resolver, &current, args.host.host)
@@ -188,6 +189,9 @@ fn explain(r: &Resolution) -> String {
     let width = r.probes.iter().map(|p| p.verdict.to_string().len()).max().unwrap_or(0);
     for p in &r.probes {
         s.push_str(&format!("  {:<width$}  {:<8} {}\n", p.verdict.to_string(), scope_word(p.scope), p.path));
+        if let agentspine_core::Verdict::Skipped { reason } = &p.verdict {
+            s.push_str(&format!("  {:<width$}           ↳ {reason}\n", ""));
+        }
         if let Some(link) = &p.link {
             s.push_str(&format!(
                 "  {:<width$}           ↳ a link to {}, read by its own path\n",
@@ -262,6 +266,9 @@ fn legend(r: &Resolution) -> Vec<&'static str> {
                 "truncated / budget-spent: the host's byte cap was reached; later files are left out."
             }
             V::Disabled { .. } => "disabled: the host's own configuration turns these files off.",
+            V::Skipped { .. } => {
+                "skipped: the file is there, but the host's rules pass it over in this layout."
+            }
             V::PermissionDenied => {
                 "permission-denied: the file or directory cannot be read; the rest still resolves."
             }

@@ -70,7 +70,7 @@ fn briefing_json_labels_every_part_and_reports_the_resolution() {
           },
           "reopens": 2,
           "retries": 0,
-          "stats": 6
+          "stats": 7
         }
       },
       "sources": [

@@ -72,7 +72,7 @@ fn source_status_prints_the_source_resolution() {
           },
           "reopens": 2,
           "retries": 0,
-          "stats": 6
+          "stats": 7
         }
       },
       "state_incidents": []

@@ -193,7 +193,7 @@ fn json_for_codex_with_a_global_file() {
         },
         "reopens": 4,
         "retries": 0,
-        "stats": 17
+        "stats": 18
       },
       "cwd": "[TREE]/packages/api/src/handlers",
       "host": "codex",
@@ -386,7 +386,7 @@ fn explain_for_people() {
     What the verdicts mean:
       shadowed-by: an earlier candidate in the same directory won; the host reads one file there.
 
-    File system work: 15 opens, 9 stats, 2 reads (259 bytes), 0 directory listings, 8 refusals.
+    File system work: 15 opens, 10 stats, 2 reads (259 bytes), 0 directory listings, 8 refusals.
     ");
 }
 

@@ -195,11 +195,33 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
     };
     for dir in &dirs {
         walk.project_dir(dir, agents, gather);
+        if !agents && gather.explain {
+            skipped_agents_md(dir, settings.agents_md, gather);
+        }
     }
     if settings.agents_md == AgentsMdMode::ClaudeAndAgents {
         drop_agents_md_repeating_claude_md(gather);
     }
     memory::index_part(env, located, settings, gather);
+}
+
+/// For an explanation: the AGENTS.md files of `dir` that Claude Code's
+/// mode passes over, each with why (looked at, never read).
+fn skipped_agents_md(dir: &ChainDir, mode: AgentsMdMode, gather: &mut Gather) {
+    let Ok(handle) = &dir.dir else { return };
+    let reason = match mode {
+        AgentsMdMode::ClaudeOnly => {
+            "instructionFiles is claude-md: Claude Code reads no AGENTS.md".to_owned()
+        }
+        _ => "a non-blank CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is on the chain: in its default \
+              instructionFiles mode Claude Code reads AGENTS.md only without one"
+            .to_owned(),
+    };
+    for name in ["AGENTS.md", ".claude/AGENTS.md"] {
+        if handle.stat(name).is_ok() {
+            gather.probe(dir.label(name), Scope::Project, Verdict::Skipped { reason: reason.clone() });
+        }
+    }
 }
 
 /// In `claude-md-and-agents-md` mode Claude Code leaves out an `AGENTS.md`

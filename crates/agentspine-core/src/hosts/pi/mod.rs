@@ -101,7 +101,7 @@ fn first_of(
     let mut winner: Option<&str> = None;
     for name in profile.candidates {
         if let Some(w) = winner {
-            gather.probe(label(name), scope, Verdict::ShadowedBy { winner: w.to_owned() });
+            gather.probe(label(name), scope, crate::chain::shadowed(dir, name, w));
             continue;
         }
         match fetch(dir, name, FILE_CAP) {

@@ -59,7 +59,7 @@ fn resolve_context_is_the_cli_json_for_the_target() {
         },
         "reopens": 3,
         "retries": 0,
-        "stats": 10
+        "stats": 11
       },
       "cwd": "[TREE]",
       "host": "codex",
@@ -341,7 +341,7 @@ fn session_briefing_labels_every_part() {
           },
           "reopens": 16,
           "retries": 0,
-          "stats": 58
+          "stats": 59
         }
       },
       "sources": [
