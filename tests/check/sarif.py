@@ -38,6 +38,10 @@ def main() -> int:
         link = os.path.join(tree, "services/billing/AGENTS.md")
         if not os.path.lexists(link):
             os.symlink("../../README.md", link)
+        # A link out of the project (an error) beside the one inside it (a note).
+        with open(os.path.join(tmp, "outside.md"), "w") as f:
+            f.write("outside the project\n")
+        os.symlink("../../../outside.md", os.path.join(tree, "services/billing/AGENTS.override.md"))
         with open(os.path.join(tree, "packages/api/AGENTS.override.md"), "w") as f:
             f.write("".join(f"rule {i:04} " + "x" * 90 + "\n" for i in range(400)))
         env = {"HOME": home, "PATH": os.environ.get("PATH", "")}
@@ -65,7 +69,7 @@ def main() -> int:
         ("the Codex cut has a line region",
          any(r["ruleId"] == "budget-cut" and r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1
              for r in results)),
-        ("kinds seen", {"budget-cut", "shadowed-by-empty", "symlink", "never-read"}
+        ("kinds seen", {"budget-cut", "shadowed-by-empty", "symlink", "link-inside", "never-read"}
          <= {r["ruleId"] for r in results}),
     ]
     failed = 0
