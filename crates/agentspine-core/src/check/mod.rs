@@ -348,8 +348,9 @@ impl Kind {
             Kind::MemoryCut => "move detail out of MEMORY.md into the fact files it links",
             Kind::TooLarge => "split the file: the host skips it whole",
             Kind::NeverRead => {
-                "merge it into the file this host reads here, or make that name a link to it \
-                 (e.g. `ln -s AGENTS.md CLAUDE.md`): every host reads a link's target"
+                "merge its rules into the file this host reads in this directory; where both names must \
+                 stay, make one a link to the other (`ln -s AGENTS.md CLAUDE.md`): every host reads a link's \
+                 target"
             }
             Kind::ShadowedByEmpty => "delete the blank file, or write the rules into it",
             Kind::ImportOutsideCwd => {
