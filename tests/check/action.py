@@ -120,6 +120,10 @@ def main() -> int:
         write(workspace / "AGENTS.md", "# Rules\n\nRun the tests before a commit.\n")
         write(workspace / "pkg" / "AGENTS.md", "# pkg\n\nKeep the API stable.\n")
         write(workspace / "sub" / "AGENTS.md", "# sub\n\nA project of its own.\n")
+        # A GEMINI.md addresses Gemini CLI, which then never reads AGENTS.md:
+        # the warnings the checks below count.
+        write(workspace / "GEMINI.md", "# Gemini\n\nSee AGENTS.md.\n")
+        write(workspace / "sub" / "GEMINI.md", "# Gemini\n\nSee AGENTS.md.\n")
         write(outside / "shared.md", "Rules kept outside the project.\n")
         runs = iter(range(1000))
 

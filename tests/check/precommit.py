@@ -120,10 +120,11 @@ def main() -> int:
             return f"exit {out.returncode}\n{out.stdout}{out.stderr}"
 
         # A healthy project: nothing lost or read from outside, so no error;
-        # Gemini CLI never reads AGENTS.md, a warning the default lets pass.
+        # Codex never reads pkg/CLAUDE.md, a warning the default lets pass.
         git(project, "init", "-q")
         write(project / "AGENTS.md", "# Rules\n\nRun the tests before a commit.\n")
         write(project / "pkg" / "AGENTS.md", "# pkg\n\nKeep the API stable.\n")
+        write(project / "pkg" / "CLAUDE.md", "# pkg\n\nKeep the API stable for Claude too.\n")
         write(project / ".claude" / "rules" / "style.md", "Prefer small functions.\n")
         write(project / "README.txt", "a sample project\n")
         write(outside / "shared.md", "Rules kept outside the project.\n")
@@ -151,7 +152,7 @@ def main() -> int:
         out = pre_commit("run", "--all-files")
         check("the config's args replace the default: --deny warning fails on a warning, exit 1, finding shown",
               out.returncode == 1 and "- exit code: 1" in out.stdout
-              and "warning gemini  never-read: Gemini CLI never reads AGENTS.md" in out.stdout, shown(out))
+              and "warning codex   never-read: Codex reads AGENTS.override.md, AGENTS.md" in out.stdout, shown(out))
         config()
 
         # CLAUDE.md, a link to a file outside the project: Claude Code reads
