@@ -130,11 +130,13 @@ def main() -> int:
         check("the file system work is the same beside 5,000 unrelated files", settled[0] == settled[1], f"{works}")
         w = works[0]
         # The root opened once to check it, then the generic rule at two levels (root and pkg: AGENTS.override.md
-        # missing, AGENTS.md read), then Markdown: .gitignore read, the root
+        # missing, AGENTS.md read, then CLAUDE.md and .claude/CLAUDE.md each looked at once, one stat and one
+        # open of the missing .claude, so that shadowed-by names only files that exist), then Markdown:
+        # .gitignore read, the root
         # and pkg listed (node_modules is ignored, .git is hidden), README.md
         # read. Nothing under node_modules is ever listed or opened.
         got = {k: w[k] for k in ("opens", "stats", "reads", "dir_enumerations", "dir_entries")}
-        want = {"opens": 15, "stats": 13, "reads": 4, "dir_enumerations": 2, "dir_entries": 7}
+        want = {"opens": 17, "stats": 15, "reads": 4, "dir_enumerations": 2, "dir_entries": 7}
         check(f"exact work: {want}", got == want, f"{got}")
 
         # 2. Permission-error retry in one unprivileged server process.
