@@ -120,7 +120,7 @@ pub fn load_from(reader: &agentspine_fs::Reader, path: &Path) -> Result<Config, 
         Err(e) if e.code() == agentspine_fs::Code::NotFound => return Ok(Config::default()),
         Err(e) => return Err(unreadable(e.to_string())),
     };
-    let snapshot = match root.read(name, CAP) {
+    let snapshot = match root.read_remembered(name, CAP) {
         Ok(snapshot) => snapshot,
         Err(e) if e.code() == agentspine_fs::Code::NotFound => return Ok(Config::default()),
         Err(e) => return Err(unreadable(e.to_string())),
