@@ -338,7 +338,7 @@ complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish
 complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the project\'s records, oldest first'
 complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish_seen_subcommand_from help" -f -a "retract" -d 'Retract a record: it is no longer context (it is kept, marked retracted)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand record; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l host -d 'The host(s) that read through it, comma-separated: claude, codex, pi or desktop (one binding each)' -r
+complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l host -d 'The host(s) that read through it, comma-separated: claude, codex, gemini, pi or desktop (one binding each)' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l scope -d 'Deprecated: `state-user` is the only binding scope, and the default' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l project -d 'The project you are binding from (an existing directory)' -r -F
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-bind" -l host-home -d 'The host profile you are binding from, e.g. ~/.claude (an existing directory)' -r -F
@@ -372,7 +372,7 @@ never\t'Never'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand bindings" -l json -d 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}'
 complete -c agentspine -n "__fish_agentspine_using_subcommand bindings" -s q -l quiet -d 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand bindings" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agentspine -n "__fish_agentspine_using_subcommand audit" -l host -d 'Only events of this host (claude, codex, pi, desktop, generic, cli); bindings made for all hosts are shown for every host' -r
+complete -c agentspine -n "__fish_agentspine_using_subcommand audit" -l host -d 'Only events of this host (claude, codex, gemini, pi, desktop, generic, cli); bindings made for all hosts are shown for every host' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand audit" -l since -d 'Only events at or after TIME: 2026-11-30, 2026-11-30T05:00:00Z, or an age such as 90s, 15m, 2h, 7d' -r
 complete -c agentspine -n "__fish_agentspine_using_subcommand audit" -l color -d 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless `NO_COLOR` is set (to anything but empty)'
 always\t'Always, even into a pipe'

@@ -378,7 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;source-bind' {
-            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host(s) that read through it, comma-separated: claude, codex, pi or desktop (one binding each)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The host(s) that read through it, comma-separated: claude, codex, gemini, pi or desktop (one binding each)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Deprecated: `state-user` is the only binding scope, and the default')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project you are binding from (an existing directory)')
             [CompletionResult]::new('--host-home', '--host-home', [CompletionResultType]::ParameterName, 'The host profile you are binding from, e.g. ~/.claude (an existing directory)')
@@ -424,7 +424,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             break
         }
         'agentspine;audit' {
-            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only events of this host (claude, codex, pi, desktop, generic, cli); bindings made for all hosts are shown for every host')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only events of this host (claude, codex, gemini, pi, desktop, generic, cli); bindings made for all hosts are shown for every host')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only events at or after TIME: 2026-11-30, 2026-11-30T05:00:00Z, or an age such as 90s, 15m, 2h, 7d')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Verify the binding chain (and print nothing else)')

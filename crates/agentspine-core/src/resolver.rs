@@ -377,8 +377,11 @@ impl<'a> Resolver<'a> {
         crate::check::run(self, request)
     }
 
-    /// Whether `host` has a memory directory agentspine reads.
+    /// Whether `host` has a memory directory agentspine reads: the hosts
+    /// whose hooks add memory facts (one rule,
+    /// [`crate::delta::adds_memory_facts`]): Claude Code's own, and pi's,
+    /// which keeps none and reads the same project memory.
     pub fn has_memory(host: Host) -> bool {
-        host == Host::Claude
+        crate::delta::adds_memory_facts(host)
     }
 }

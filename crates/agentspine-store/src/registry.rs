@@ -20,7 +20,7 @@ use crate::db::Store;
 /// local user of this state directory.
 pub const BINDING_SCOPE: &str = "state-user";
 /// The hosts a binding may be made for (`all`: every host, `generic` too).
-pub const BINDING_HOSTS: [&str; 5] = ["all", "claude", "codex", "pi", "desktop"];
+pub const BINDING_HOSTS: [&str; 6] = ["all", "claude", "codex", "gemini", "pi", "desktop"];
 
 /// Where a binding stands, derived from its events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -313,3 +313,28 @@ fn a_hard_link_is_its_own_verdict_and_a_required_gap() {
     assert_eq!((err.causes[0].what.as_str(), err.causes[0].cause.as_str()), ("pkg/AGENTS.md", "hard-link"));
     assert!(err.causes[0].required);
 }
+
+/// pi keeps no memory of its own and its hook sends the project's Claude
+/// memory facts; its briefing carries the same memory as Claude Code's
+/// (one rule: the hosts whose hooks add memory facts have memory).
+#[test]
+fn pi_briefing_carries_the_memory_its_hook_sends() {
+    let p = project();
+    let memory = p.dir.path().join("memory");
+    p.home_file(".claude/settings.json", format!("{{\"autoMemoryDirectory\": \"{}\"}}", memory.display()));
+    crate::support::write(&memory.join("MEMORY.md"), b"- [Style](style.md) <!-- agentspine:always -->\n");
+    crate::support::write(&memory.join("style.md"), b"short answers\n");
+    let memory_of = |host| {
+        let (c, _) = build_with(&p, &request(&p, host));
+        c.sources
+            .iter()
+            .filter(|s| s.scope.to_string() == "memory")
+            .map(|s| s.text.clone())
+            .collect::<Vec<_>>()
+    };
+    let claude = memory_of(Host::Claude);
+    assert_eq!(claude.len(), 2, "the index and the fact: {claude:?}");
+    assert_eq!(memory_of(Host::Pi), claude);
+    assert_eq!(memory_of(Host::Pi073), claude);
+    assert!(memory_of(Host::Codex).is_empty());
+}

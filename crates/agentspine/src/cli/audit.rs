@@ -30,7 +30,7 @@ use crate::state::State;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Only events of this host (claude, codex, pi, desktop, generic, cli);
+    /// Only events of this host (claude, codex, gemini, pi, desktop, generic, cli);
     /// bindings made for all hosts are shown for every host.
     #[arg(long, value_name = "HOST")]
     host: Option<String>,

@@ -38,7 +38,7 @@ use crate::state::State;
 pub struct BindArgs {
     /// The project whose state is bound (its git root is used).
     path: PathBuf,
-    /// The host(s) that read through it, comma-separated: claude, codex,
+    /// The host(s) that read through it, comma-separated: claude, codex, gemini,
     /// pi or desktop (one binding each).
     #[arg(long, value_name = "HOST", value_delimiter = ',')]
     host: Vec<String>,

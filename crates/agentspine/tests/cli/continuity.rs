@@ -427,13 +427,13 @@ fn bind_rollback_and_purge_refusals_are_one_line_and_change_nothing() {
     b[at + 1] = ex.home.display().to_string();
     let cases: Vec<(Vec<String>, String)> = vec![
         (without("--confirm-local-binding", false), "agentspine: source-bind refused: a binding changes what your agents are told in every project: add --confirm-local-binding to confirm".into()),
-        (without("--host", true), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts".into()),
+        (without("--host", true), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, gemini, pi, desktop) or --all-hosts".into()),
         (without("--project", true), "agentspine: source-bind refused: missing --project DIR (the project you are binding from)".into()),
         (without("--host-home", true), "agentspine: source-bind refused: missing --host-home DIR (the host profile you are binding from, e.g. ~/.claude)".into()),
-        (["source-bind", a.to_str().unwrap()].map(str::to_owned).to_vec(), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)".into()),
-        (with("--host", "vim"), "agentspine: source-bind refused: --host \"vim\": not a host a binding serves; give one or more of claude, codex, pi, desktop (comma-separated), or --all-hosts".into()),
+        (["source-bind", a.to_str().unwrap()].map(str::to_owned).to_vec(), "agentspine: source-bind refused: missing --host HOST (one of claude, codex, gemini, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)".into()),
+        (with("--host", "vim"), "agentspine: source-bind refused: --host \"vim\": not a host a binding serves; give one or more of claude, codex, gemini, pi, desktop (comma-separated), or --all-hosts".into()),
         // Every bad value of a list at once.
-        (with("--host", "claude,vim,,emacs"), "agentspine: source-bind refused: --host \"vim\", \"\", \"emacs\": not hosts a binding serves; give one or more of claude, codex, pi, desktop (comma-separated), or --all-hosts".into()),
+        (with("--host", "claude,vim,,emacs"), "agentspine: source-bind refused: --host \"vim\", \"\", \"emacs\": not hosts a binding serves; give one or more of claude, codex, gemini, pi, desktop (comma-separated), or --all-hosts".into()),
         // A list with one host bound already is refused whole: codex is not bound either.
         (with("--host", "codex,claude"), "agentspine: source-bind refused: [TMP]/a: that project is already bound for --host claude as binding:[ID]".into()),
         // The deprecated --scope is still checked; --quiet keeps its notice off stderr.
@@ -920,4 +920,17 @@ fn a_projects_own_accepted_records_are_context_in_it_and_authority_never() {
         line,
         "agentspine: source-bind refused: [TMP]/a: that is the project you are binding from; its own accepted records are already context in it, so there is nothing to bind (bind it from another project)"
     );
+}
+
+/// A binding made for Gemini CLI reaches Gemini's briefing and hook, and
+/// only Gemini's.
+#[test]
+fn a_binding_for_gemini_reaches_gemini_only() {
+    let (ex, a) = configured();
+    bind(&ex, &a, "gemini");
+    assert!(text(&briefing(&ex, "gemini")).contains(PREFERENCE));
+    assert!(!text(&briefing(&ex, "codex")).contains(PREFERENCE));
+    let start =
+        json!({"session_id": "g", "cwd": ex.tree, "hook_event_name": "SessionStart", "source": "startup"});
+    assert!(hook(&ex, "gemini", &start).contains(PREFERENCE));
 }
