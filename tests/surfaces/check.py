@@ -370,7 +370,6 @@ def blocks(context: str, tree: str) -> list:
 #             session started at the root
 #   gemini    (session dir, file read, [(label, text)]): Gemini's AfterTool
 #             after read_file
-#   doctor    False where doctor's findings are not compared (see below)
 #   into_git  a directory whose AGENTS.md links into .git
 LAYOUTS = [
     dict(name="claude-to-agents",  # getsentry/sentry-cli, sablier-labs/evm-monorepo, ryoppippi/ccusage
@@ -510,10 +509,7 @@ LAYOUTS = [
          findings=[("link-inside", "-", "CLAUDE.md")],  # the walk skips hidden directories
          deny=0,
          start=[(".claude/skills/y/AGENTS.md", "skill y")],
-         read=[(".agents/skills/x/AGENTS.md", "skill x")],
-         # check --paths of a directory its walk skips misses what doctor
-         # finds there (reported; not compared until fixed).
-         doctor=False),
+         read=[(".agents/skills/x/AGENTS.md", "skill x")]),
     dict(name="link-out",  # links out of the project and into .git: refused everywhere
          files={"AGENTS.md": "root rules\n", "pkg/a.ts": "x\n", ".git/info/rules.md": GITDB + "\n",
                 "gitdir/a.ts": "x\n"},
@@ -582,16 +578,24 @@ def link_layout(bin_: str, base: str, spec: dict) -> None:
     check(f"{name}: check --deny error exits {spec['deny']}", out.returncode == spec["deny"],
           f"exit {out.returncode}: {out.stdout[-300:]}")
 
-    # doctor: its findings are check's for Claude Code sessions in cwd.
-    if spec.get("doctor", True):
-        doctor = w.json(["doctor", "--host", "claude", "--cwd", cwd, "--json"])
-        session = w.json(["check", "--host", "claude", "--root", tree, "--paths", cwd, "--json"])
-        chain = ["."] + ["/".join(spec["cwd"].split("/")[:i + 1]) for i in range(len(spec["cwd"].split("/")))]
-        want = sorted((f["id"], f["host"] or "-", f["path"]) for f in session.get("findings", [])
-                      if not f["dirs"] or set(f["dirs"]) & set(chain))
-        check(f"{name}: doctor --host claude --cwd {spec['cwd']}: check's findings for that session",
-              "findings" in doctor and findings_of(doctor) == want,
-              f"doctor {findings_of(doctor)} check {want}"[:600])
+    # A never-read finding says why in the host's terms: Codex's never
+    # claims that AGENTS.md is not one of its names.
+    wrong = [f["path"] for f in report.get("findings", []) if f["id"] == "never-read" and f["host"] == "codex"
+             and f["path"].rsplit("/", 1)[-1] in ("AGENTS.md", "AGENTS.override.md")
+             and "is none of them" in f["message"]]
+    check(f"{name}: check: no Codex never-read says AGENTS.md is not a name Codex reads", not wrong, f"{wrong}")
+
+    # doctor: its findings are check's for Claude Code sessions in cwd
+    # (`--paths`: a directory check's walk skips, hidden or ignored, is
+    # checked as doctor checks it).
+    doctor = w.json(["doctor", "--host", "claude", "--cwd", cwd, "--json"])
+    session = w.json(["check", "--host", "claude", "--root", tree, "--paths", cwd, "--json"])
+    chain = ["."] + ["/".join(spec["cwd"].split("/")[:i + 1]) for i in range(len(spec["cwd"].split("/")))]
+    want = sorted((f["id"], f["host"] or "-", f["path"]) for f in session.get("findings", [])
+                  if not f["dirs"] or set(f["dirs"]) & set(chain))
+    check(f"{name}: doctor --host claude --cwd {spec['cwd']}: check's findings for that session",
+          "findings" in doctor and findings_of(doctor) == want,
+          f"doctor {findings_of(doctor)} check {want}"[:600])
 
     # The hooks: what Claude Code is sent at start in cwd and on a Read of
     # the target from the root; what Codex is sent on apply_patch of it
@@ -670,6 +674,12 @@ def link_layout(bin_: str, base: str, spec: dict) -> None:
               f"{sent[:200]} {json.dumps(answer)[:200]}")
 
     if name == "skills":
+        # check --paths through the link out names a directory outside the
+        # root, as that directory named directly does.
+        out = w.run(["check", "--root", tree, "--paths", os.path.join(tree, ".claude/skills/z"), "--json"])
+        error = json.loads(out.stdout or "{}").get("error", {})
+        check(f"{name}: check --paths .claude/skills/z (a link out): exit 2, path-outside-root",
+              out.returncode == 2 and error.get("code") == "path-outside-root", out.stdout[:300])
         # A tool or a session through the skills' directory links: refused
         # on every surface, never read through (the link out holds a
         # secret, the link in is refused the same way).
