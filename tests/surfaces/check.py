@@ -460,9 +460,9 @@ LAYOUTS = [
                           ("claude", "pi", "desktop"): {"AGENTS.md": "link-refused (loop)",
                                                         "CLAUDE.md": "link-refused (loop)"}}),
          explain=("codex", "link-refused (loop: loop.md)"),
+         # Codex stops at the loop: pkg/AGENTS.md is off for it, not "never read".
          findings=[("link-broken", "-", "AGENTS.md"), ("link-broken", "-", "CLAUDE.md"),
-                   ("link-broken", "codex", "AGENTS.md"), ("never-read", "codex", "CLAUDE.md"),
-                   ("never-read", "codex", "pkg/AGENTS.md")],
+                   ("link-broken", "codex", "AGENTS.md"), ("never-read", "codex", "CLAUDE.md")],
          deny=1, start=[], read=[]),
     dict(name="to-dir",  # AGENTS.md -> docs (a directory), pkg/CLAUDE.md -> ../docs
          files={"docs/x.md": "docs\n", "CLAUDE.md": "root claude\n", "pkg/AGENTS.md": "pkg agents\n",
@@ -516,16 +516,16 @@ LAYOUTS = [
          links={"pkg/AGENTS.md": "../../secret.md", "pkg/CLAUDE.md": "{base}/secret.md",
                 "gitdir/AGENTS.md": "../.git/info/rules.md"},
          cwd="pkg", target="pkg/a.ts",
-         # Claude is not held to a chain here: see the report (a CLAUDE.md
-         # linked out of the project still counts for Claude Code).
-         parts=expand({AGENTS_HOSTS: [("AGENTS.md", "root rules", None)], "gemini": []}),
+         # A CLAUDE.md linked out of the project still counts for Claude Code
+         # (it reads it): no AGENTS.md on the chain, and agentspine refuses
+         # the link, so nothing is sent.
+         parts=expand({AGENTS_HOSTS: [("AGENTS.md", "root rules", None)], ("gemini", "claude"): []}),
          verdicts=expand({AGENTS_HOSTS: {"pkg/AGENTS.md": "link-refused (outside)"},
-                          "claude": {"pkg/AGENTS.md": "link-refused (outside)",
-                                     "pkg/CLAUDE.md": "link-refused (outside)"}}),
+                          "claude": {"pkg/CLAUDE.md": "link-refused (outside)"}}),
          explain=("codex", "link-refused (outside: ../../secret.md)"),
          into_git="gitdir",
-         findings=[("never-read", "codex", "pkg/CLAUDE.md"), ("symlink", "claude", "gitdir/AGENTS.md"),
-                   ("symlink", "claude", "pkg/AGENTS.md"), ("symlink", "claude", "pkg/CLAUDE.md"),
+         findings=[("never-read", "claude", "pkg/AGENTS.md"), ("never-read", "codex", "pkg/CLAUDE.md"),
+                   ("symlink", "claude", "gitdir/AGENTS.md"), ("symlink", "claude", "pkg/CLAUDE.md"),
                    ("symlink", "codex", "gitdir/AGENTS.md"), ("symlink", "codex", "pkg/AGENTS.md")],
          deny=1, start=[], read=[]),
 ]
@@ -678,8 +678,8 @@ def link_layout(bin_: str, base: str, spec: dict) -> None:
         # root, as that directory named directly does.
         out = w.run(["check", "--root", tree, "--paths", os.path.join(tree, ".claude/skills/z"), "--json"])
         error = json.loads(out.stdout or "{}").get("error", {})
-        check(f"{name}: check --paths .claude/skills/z (a link out): exit 2, path-outside-root",
-              out.returncode == 2 and error.get("code") == "path-outside-root", out.stdout[:300])
+        check(f"{name}: check --paths .claude/skills/z (a link out): exit 2, path-through-link",
+              out.returncode == 2 and error.get("code") == "path-through-link", out.stdout[:300])
         # A tool or a session through the skills' directory links: refused
         # on every surface, never read through (the link out holds a
         # secret, the link in is refused the same way).

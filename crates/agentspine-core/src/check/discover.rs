@@ -83,9 +83,21 @@ pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &
     found.stopped = stopped;
     found.pointers = pointers(root, &found);
     for dir in extra {
-        let name = shown(dir.trim_end_matches('/'));
+        let rel = dir.trim_end_matches('/');
+        let name = shown(rel);
         if !found.dirs.contains(&name) {
-            found.dirs.push(name);
+            found.dirs.push(name.clone());
+        }
+        // A directory the walk passes over (hidden, ignored, beyond a
+        // bound) is listed once, so its names count as the walk's do.
+        if !found.present.contains_key(&name)
+            && let Ok(listing) =
+                root.list(if rel.is_empty() { "." } else { rel }, crate::catalog::walk::MAX_ENTRIES)
+        {
+            let here = names_here(root, rel, &listing, &wanted, &mut found);
+            if !here.is_empty() {
+                found.present.insert(name, here);
+            }
         }
     }
     found

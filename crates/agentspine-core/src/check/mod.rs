@@ -517,6 +517,12 @@ pub enum CheckError {
         /// The root.
         root: PathBuf,
     },
+    /// A directory of `--paths` is, or passes through, a link.
+    #[error("{}: a link is on the path; name the directory itself (check reads no directory through a link)", .path.display())]
+    PathThroughLink {
+        /// The directory as given.
+        path: PathBuf,
+    },
 }
 
 impl CheckError {
@@ -526,6 +532,7 @@ impl CheckError {
             CheckError::Resolve(e) => e.code(),
             CheckError::NotAProject { .. } => "not-a-project",
             CheckError::PathOutsideRoot { .. } => "path-outside-root",
+            CheckError::PathThroughLink { .. } => "path-through-link",
         }
     }
 }
@@ -575,7 +582,15 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
     for path in &request.paths {
         let rel = crate::locate::lexical(path);
         match rel.strip_prefix(&root_path).or_else(|_| rel.strip_prefix(&request.root)) {
-            Ok(rel) => extra.push(rel.display().to_string()),
+            // Named beneath the root, it must also be reached there without
+            // a link (a directory link out of the project names no directory
+            // of it).
+            Ok(rel) => match root.subdir(rel) {
+                Err(agentspine_fs::FsError::Symlink { .. }) => {
+                    return Err(CheckError::PathThroughLink { path: path.clone() });
+                }
+                _ => extra.push(rel.display().to_string()),
+            },
             Err(_) => return Err(CheckError::PathOutsideRoot { path: path.clone(), root: root_path }),
         }
     }

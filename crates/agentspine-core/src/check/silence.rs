@@ -120,7 +120,12 @@ impl Silence {
                         V::PermissionDenied => format!("permission denied{via}"),
                         other => format!("{other}{via}"),
                     };
-                    let reason = format!("not read: {why}; make it a regular file, or remove it");
+                    let fix = match &not_read.verdict {
+                        V::TooLarge { .. } => "shorten it, or remove it",
+                        V::PermissionDenied => "make it readable, or remove it",
+                        _ => "make it a regular file, or remove it",
+                    };
+                    let reason = format!("not read: {why}; {fix}");
                     return Err(SilenceError { file, reason, unreadable: true });
                 }
             }

@@ -155,7 +155,16 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
     }
     let names = candidates(config);
     let mut remaining = config.max_bytes;
+    // Set once a candidate loops: Codex stops there and sends no project
+    // file, so every candidate after it is reported off for that reason.
+    let mut stopped: Option<String> = None;
     for dir in located.chain_dirs() {
+        if let Some(reason) = &stopped {
+            for name in &names {
+                gather.probe(dir.label(name), Scope::Project, Verdict::Disabled { reason: reason.clone() });
+            }
+            continue;
+        }
         if remaining == 0 {
             gather.probe(dir.label(""), Scope::Project, Verdict::BudgetSpent);
             continue;
@@ -198,8 +207,8 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
                         link,
                     };
                     gather.probe(label.clone(), Scope::Project, looped);
-                    drop_project_files(gather, &label);
-                    return;
+                    stopped = Some(drop_project_files(gather, &label));
+                    break;
                 }
                 Err(not_read) => gather.probe(label, Scope::Project, not_read),
                 Ok(snap) => {
@@ -227,8 +236,8 @@ pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig
 }
 
 /// Codex read a candidate it cannot stat (`looped`): every project file
-/// of the chain is dropped.
-fn drop_project_files(gather: &mut Gather, looped: &str) {
+/// of the chain is dropped. Returns the reason the later ones are off.
+fn drop_project_files(gather: &mut Gather, looped: &str) -> String {
     let dropped: Vec<String> =
         gather.parts.iter().filter(|p| p.scope != Scope::User).map(|p| p.label.clone()).collect();
     gather.parts.retain(|p| p.scope == Scope::User);
@@ -236,6 +245,7 @@ fn drop_project_files(gather: &mut Gather, looped: &str) {
     for label in dropped {
         gather.set_verdict(&label, Verdict::Disabled { reason: reason.clone() });
     }
+    reason
 }
 
 fn global(reader: &Reader, env: &Environment, home: &Path, gather: &mut Gather) {

@@ -77,6 +77,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Action::Purge { memory_dir } => {
             let dropped = match &memory_dir {
                 Some(dir) => {
+                    // The same rule as `memory --memory-dir`: never through a link.
+                    let absolute =
+                        if dir.is_absolute() { dir.clone() } else { std::env::current_dir()?.join(dir) };
+                    super::memory::given_dir(&absolute)?;
                     let canonical = super::canonical(dir)?;
                     store.cache_drop_root(&store.root_digest(&canonical))?
                 }

@@ -113,7 +113,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let differs = host_differs(&g);
     let store = store_health(&g, check, &acknowledged, &mut actions);
     let install = crate::install::inspect::inspect(g.host, &g.env, &g.resolution.project_root, &mut actions);
-    let findings = session_findings(&g);
+    let (findings, check_problem) = session_findings(&g);
+    if let Some(problem) = check_problem {
+        actions.push(problem);
+    }
     for f in findings.iter().filter(|f| f.severity >= agentspine_core::check::Severity::Warning) {
         let what = f.action.as_deref().unwrap_or("see `agentspine check`");
         actions.push(format!("{}: {}; to do: {what}", f.path, f.message));
@@ -292,10 +295,12 @@ fn scopes(g: &Gathered) -> Value {
 /// What `check` finds for the sessions of this host started in the
 /// directories from the root down to the working directory: the same
 /// findings, for one host and one chain (no walk of the repository).
-fn session_findings(g: &Gathered) -> Vec<agentspine_core::check::Finding> {
+/// Also what keeps `check` from running there at all (a configuration file
+/// it cannot use), as an action naming it.
+fn session_findings(g: &Gathered) -> (Vec<agentspine_core::check::Finding>, Option<String>) {
     let r = &g.resolution;
     if !r.root_kind.is_project() {
-        return Vec::new();
+        return (Vec::new(), None);
     }
     let mut dirs = Vec::new();
     let mut at = std::path::PathBuf::new();
@@ -312,6 +317,14 @@ fn session_findings(g: &Gathered) -> Vec<agentspine_core::check::Finding> {
         agentspine_fs::Reader::new(agentspine_fs::Budget::with_timeout(std::time::Duration::from_secs(2)));
     let claude_agents_md =
         crate::config::load(&reader).map(|c| c.claude.session_start_agents_md).unwrap_or_default();
+    let user_config = g.env.user_config_file();
+    let silence =
+        match agentspine_core::check::Silence::load(&reader, &r.project_root, user_config.as_deref()) {
+            Ok(silence) => silence,
+            Err(e) => {
+                return (Vec::new(), Some(format!("{e} (`agentspine check` cannot run here until it is)")));
+            }
+        };
     let resolver = agentspine_core::Resolver::new(
         g.env.clone(),
         reader,
@@ -321,17 +334,20 @@ fn session_findings(g: &Gathered) -> Vec<agentspine_core::check::Finding> {
         paths: dirs,
         claude_agents_md,
         walk: false,
+        silence,
         ..agentspine_core::check::CheckRequest::new(r.project_root.clone(), vec![g.host])
     };
     match resolver.check(&request) {
-        Ok(check) => check
-            .findings
-            .into_iter()
-            .filter(|f| f.dirs.is_empty() || f.dirs.iter().any(|d| chain.contains(d)))
-            .collect(),
+        Ok(check) => (
+            check
+                .findings
+                .into_iter()
+                .filter(|f| f.dirs.is_empty() || f.dirs.iter().any(|d| chain.contains(d)))
+                .collect(),
+            None,
+        ),
         Err(e) => {
-            tracing::warn!("doctor: check of {} failed: {e}", r.project_root.display());
-            Vec::new()
+            (Vec::new(), Some(format!("`agentspine check` cannot run for {}: {e}", r.project_root.display())))
         }
     }
 }

@@ -67,7 +67,8 @@ pub fn classify(error: &anyhow::Error) -> (&'static str, Option<String>) {
                 agentspine_core::check::CheckError::NotAProject { root, .. } => {
                     (e.code(), Some(root.display().to_string()))
                 }
-                agentspine_core::check::CheckError::PathOutsideRoot { path, .. } => {
+                agentspine_core::check::CheckError::PathOutsideRoot { path, .. }
+                | agentspine_core::check::CheckError::PathThroughLink { path } => {
                     (e.code(), Some(path.display().to_string()))
                 }
             };

@@ -279,7 +279,12 @@ impl<'a> Walk<'a> {
             let Ok(handle) = &dir.dir else { continue };
             for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
                 let fetched = fetch(handle, name, FILE_CAP);
-                let found = fetched.as_ref().is_ok_and(|snap| !clean(&snap.bytes).is_empty());
+                // A link out of the project agentspine refuses is still a
+                // CLAUDE.md to Claude Code, which reads it.
+                let found = match &fetched {
+                    Ok(snap) => !clean(&snap.bytes).is_empty(),
+                    Err(not_read) => not_read.host_reads_it(),
+                };
                 self.prefetched.insert(dir.label(name), fetched);
                 if found {
                     return true;
