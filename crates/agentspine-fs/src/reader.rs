@@ -209,19 +209,14 @@ impl Reader {
     /// it may. Costs one open (and one look under the walk backend, for
     /// the root's mount).
     pub fn open_root(&self, path: &Path) -> Result<Root, FsError> {
-        let shown = || path.display().to_string();
-        if !path.is_absolute() {
-            return Err(self
-                .refused(FsError::InvalidPath { path: shown(), reason: "a root must be an absolute path" }));
-        }
-        if self.shared.budget.expired() {
-            return Err(self.refused(FsError::Deadline { path: shown() }));
-        }
+        self.check_root_path(path)?;
         let memo =
             self.shared.roots.as_ref().map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         if let Some((fd, host_path, mount, _)) = memo.as_ref().and_then(|m| m.get(path)) {
             return Ok(Root::new(self.clone(), Arc::clone(fd), Arc::clone(host_path), String::new(), *mount));
         }
+        drop(memo);
+        let shown = || path.display().to_string();
         LiveCounters::bump(&self.shared.counters.opens, 1);
         let fd: OwnedFd = match rustix::fs::open(path, DIR_LOOKUP, Mode::empty()) {
             Ok(fd) => fd,
@@ -230,20 +225,7 @@ impl Reader {
             }
             Err(e) => return Err(self.refused(crate::sys::map_lookup_errno(e, &shown))),
         };
-        // The walk checks mounts itself, against the root's (see `sys`).
-        let mount = match self.shared.backend {
-            Backend::Walk => {
-                let sys = Sys { backend: Backend::Walk, counters: &self.shared.counters, root_mount: None };
-                Some(sys.look_fd(fd.as_fd(), &shown).map_err(|e| self.refused(e))?.mount)
-            }
-            Backend::Openat2 => None,
-        };
-        let fd = Arc::new(fd);
-        let host_path = HostPath::opened(&fd, path);
-        if let Some(mut memo) = memo {
-            memo.insert(path.to_path_buf(), (Arc::clone(&fd), Arc::clone(&host_path), mount, false));
-        }
-        Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
+        self.opened_root(fd, path, false)
     }
 
     /// Opens `path` as a root only if no name on it is a link (a `/proc`
@@ -255,14 +237,7 @@ impl Reader {
     /// `symlink`, naming the path up to the link. Costs one `openat2`, or
     /// under the walk backend one open per name.
     pub fn open_root_without_links(&self, path: &Path) -> Result<Root, FsError> {
-        let shown = || path.display().to_string();
-        if !path.is_absolute() {
-            return Err(self
-                .refused(FsError::InvalidPath { path: shown(), reason: "a root must be an absolute path" }));
-        }
-        if self.shared.budget.expired() {
-            return Err(self.refused(FsError::Deadline { path: shown() }));
-        }
+        self.check_root_path(path)?;
         let reduced = crate::path::lexical_absolute(path);
         if let Some(memo) = &self.shared.roots {
             let memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -282,6 +257,29 @@ impl Reader {
             }
         }
         let fd = self.open_without_links(&reduced).map_err(|e| self.refused(e))?;
+        self.opened_root(fd, &reduced, true)
+    }
+
+    /// Refuses a root path that is not absolute, or a request past its
+    /// deadline.
+    fn check_root_path(&self, path: &Path) -> Result<(), FsError> {
+        let shown = || path.display().to_string();
+        if !path.is_absolute() {
+            return Err(self
+                .refused(FsError::InvalidPath { path: shown(), reason: "a root must be an absolute path" }));
+        }
+        if self.shared.budget.expired() {
+            return Err(self.refused(FsError::Deadline { path: shown() }));
+        }
+        Ok(())
+    }
+
+    /// A root of the directory `fd`, opened at `path`: its mount looked at
+    /// under the walk backend (which checks mounts itself, against the
+    /// root's: see `sys`), remembered by that path when this reader
+    /// remembers roots (`as_given`: reached with no link on it).
+    fn opened_root(&self, fd: OwnedFd, path: &Path, as_given: bool) -> Result<Root, FsError> {
+        let shown = || path.display().to_string();
         let mount = match self.shared.backend {
             Backend::Walk => {
                 let sys = Sys { backend: Backend::Walk, counters: &self.shared.counters, root_mount: None };
@@ -290,11 +288,11 @@ impl Reader {
             Backend::Openat2 => None,
         };
         let fd = Arc::new(fd);
-        let host_path = HostPath::opened(&fd, &reduced);
+        let host_path = HostPath::opened(&fd, path);
         if let Some(memo) = &self.shared.roots {
             memo.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(reduced.clone(), (Arc::clone(&fd), Arc::clone(&host_path), mount, true));
+                .insert(path.to_path_buf(), (Arc::clone(&fd), Arc::clone(&host_path), mount, as_given));
         }
         Ok(Root::new(self.clone(), fd, host_path, String::new(), mount))
     }
