@@ -99,6 +99,18 @@ PROOFS: dict = {
         Proof("rules-frontmatter-malformed", ".claude/rules/open.md", b"---\npaths: api/**\nunclosed rule body", 1),
         Proof("rules-frontmatter-malformed", ".claude/rules/empty.md", b"empty paths rule", 1),
     ),
+    # A link inside the project: the client sends the file it names, once.
+    ("links_claude_to_agents", "claude"): (Proof("link-inside", "CLAUDE.md", b"root agents", 1),),
+    # A dangling AGENTS.md gives pi nothing: it reads the CLAUDE.md beside it.
+    ("links_dangling", "pi"): (
+        Proof("link-broken", "pkg/AGENTS.md", b"pkg claude beside a dangling AGENTS.md", 1),
+    ),
+    # A pointer CLAUDE.md in a package's session: Claude Code alone sends
+    # neither AGENTS.md (agentspine's hooks deliver them).
+    ("claude_see_agents_import", "claude"): (
+        Proof("delivered-by-agentspine", "CLAUDE.md", b"root agents", 0),
+        Proof("delivered-by-agentspine", "CLAUDE.md", b"pkg agents", 0),
+    ),
     # An @path in a code span or a fence is not expanded.
     ("claude_imports_basic", "claude"): (
         Proof("import-missing", "CLAUDE.md", b"docs/missing.md (", 0),
@@ -147,7 +159,8 @@ def check_case(agentspine: str, fixture: str, host: str, cwd: str, env: dict, ca
     findings = json.loads(done.stdout)["findings"]
     failures = []
     for proof in proofs:
-        if not any(f["id"] == proof.kind and f["host"] == host and f["path"].endswith(proof.path)
+        # A finding of every host (a link's) names none: it holds for this one.
+        if not any(f["id"] == proof.kind and f["host"] in (host, None) and f["path"].endswith(proof.path)
                    for f in findings):
             got = ", ".join(f"{f['id']} {f['path']}" for f in findings) or "none"
             failures.append(f"check reports no {proof.kind} for {proof.path} (it reports: {got})")
