@@ -35,10 +35,11 @@ pub(crate) struct Discovered {
     /// Each link of an instruction name the walk saw (by label) and the
     /// file it names when that lies inside the root.
     pub(crate) links: BTreeMap<String, Option<String>>,
-    /// Each `CLAUDE.md` that imports an `AGENTS.md` with `@` (a pointer, as
-    /// Anthropic's documentation recommends for AGENTS.md repositories), by
-    /// label, with the label of the file it imports.
-    pub(crate) pointers: BTreeMap<String, String>,
+    /// Each `CLAUDE.md` asked about so far (see [`Discovered::pointer`]), by
+    /// label, with the `AGENTS.md` it imports, if it does.
+    pointers: std::cell::RefCell<BTreeMap<String, Option<String>>>,
+    /// The root, for [`Discovered::pointer`]'s reads.
+    root: Option<Root>,
     /// Files the walk saw (not ignored), relative to the root.
     pub(crate) files: Vec<String>,
     /// Where a bound stopped the walk, if one did.
@@ -46,6 +47,23 @@ pub(crate) struct Discovered {
 }
 
 impl Discovered {
+    /// The `AGENTS.md` (label) the `CLAUDE.md` at `label` imports with `@`,
+    /// if it does: a pointer, as Anthropic's documentation recommends for
+    /// AGENTS.md repositories. Read when first asked (4 MiB at most), its
+    /// imports found as Claude Code finds them: only a finding that needs
+    /// it reads the file.
+    pub(crate) fn pointer(&self, label: &str) -> Option<String> {
+        if label.rsplit('/').next() != Some("CLAUDE.md") {
+            return None;
+        }
+        if let Some(known) = self.pointers.borrow().get(label) {
+            return known.clone();
+        }
+        let found = self.root.as_ref().and_then(|root| imported_agents_md(root, label));
+        self.pointers.borrow_mut().insert(label.to_owned(), found.clone());
+        found
+    }
+
     /// The instruction names present in `dir`.
     pub(crate) fn names_in(&self, dir: &str) -> impl Iterator<Item = (&String, &Option<FileKind>)> {
         self.present.get(dir).into_iter().flatten()
@@ -81,7 +99,7 @@ pub(crate) fn discover(root: &Root, root_path: &Path, names: &[String], extra: &
         if taken > MAX_FILES { ControlFlow::Break(FILES_BOUND) } else { ControlFlow::Continue(()) }
     });
     found.stopped = stopped;
-    found.pointers = pointers(root, &found);
+    found.root = Some(root.clone());
     for dir in extra {
         let rel = dir.trim_end_matches('/');
         let name = shown(rel);
@@ -160,32 +178,20 @@ pub(crate) fn listed(root: &Root, names: &[String], dirs: &[String]) -> Discover
             found.present.insert(name, here);
         }
     }
-    found.pointers = pointers(root, &found);
+    found.root = Some(root.clone());
     found
 }
 
-/// The `CLAUDE.md` files that import an `AGENTS.md`: each read (4 MiB at
-/// most) and its imports found as Claude Code finds them.
-fn pointers(root: &Root, found: &Discovered) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for (dir, names) in &found.present {
-        if !names.contains_key("CLAUDE.md") {
-            continue;
-        }
-        let label = label(dir, "CLAUDE.md");
-        let Ok(snap) = crate::chain::fetch(root, &label, crate::chain::FILE_CAP) else { continue };
-        let text = crate::hosts::claude::clean(&snap.bytes);
-        let base = label.rsplit_once('/').map_or("", |(d, _)| d);
-        for import in crate::hosts::claude::imports::find_imports(&text) {
-            let target = crate::locate::lexical(&std::path::Path::new("/").join(base).join(&import));
-            let target = target.strip_prefix("/").unwrap_or(&target).display().to_string();
-            if target.rsplit('/').next() == Some("AGENTS.md") {
-                out.insert(label.clone(), target);
-                break;
-            }
-        }
-    }
-    out
+/// The `AGENTS.md` the `CLAUDE.md` at `label` imports, if any.
+fn imported_agents_md(root: &Root, label: &str) -> Option<String> {
+    let snap = crate::chain::fetch(root, label, crate::chain::FILE_CAP).ok()?;
+    let text = crate::hosts::claude::clean(&snap.bytes);
+    let base = label.rsplit_once('/').map_or("", |(d, _)| d);
+    crate::hosts::claude::imports::find_imports(&text).into_iter().find_map(|import| {
+        let target = crate::locate::lexical(&std::path::Path::new("/").join(base).join(&import));
+        let target = target.strip_prefix("/").unwrap_or(&target).display().to_string();
+        (target.rsplit('/').next() == Some("AGENTS.md")).then_some(target)
+    })
 }
 
 /// `name` in `dir` as a probe labels it (`dir` is `.` for the root).

@@ -550,11 +550,11 @@ pub(crate) fn code_imports(chain: &Resolution, dir: &str, sink: &mut Sink) {
 /// file it names (Codex sends AGENTS.md, and so the text of CLAUDE.md).
 fn sent_anyway(chain: &Resolution, found: &Discovered, label: &str) -> bool {
     // A CLAUDE.md that only points at an AGENTS.md the host reads.
-    if let Some(target) = found.pointers.get(label)
+    if let Some(target) = found.pointer(label)
         && chain
             .parts
             .iter()
-            .any(|p| &p.label == target || p.link.as_ref().is_some_and(|l| &l.target == target))
+            .any(|p| p.label == target || p.link.as_ref().is_some_and(|l| l.target == target))
     {
         return true;
     }
