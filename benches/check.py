@@ -9,7 +9,9 @@ the directories checked, the findings by id and the reader's work
 counters. Then the example again beside 50,000 unrelated files in a
 gitignored node_modules/: the counters must not move (the test
 `check::the_cost_follows_the_instruction_files_not_the_tree` asserts the
-same exactly).
+same exactly). For scale, `find` lists the instruction files of each tree
+the way a script would (every directory read, no bound), timed the same
+way.
 
     python3 benches/check.py --agentspine target/debug/agentspine [--runs 5]
 """
@@ -43,6 +45,23 @@ def run(binary: str, tree: str, home: str, runs: int) -> tuple[float, dict]:
     return statistics.median(times), out
 
 
+# The names a checked host reads, as a `find` expression.
+FIND = ["(", "-name", "AGENTS.md", "-o", "-name", "AGENTS.override.md", "-o", "-name", "CLAUDE.md",
+        "-o", "-name", "CLAUDE.local.md", "-o", "-name", "GEMINI.md", "-o", "-path", "*/.claude/*", ")",
+        "-print"]
+
+
+def find(tree: str, runs: int) -> tuple[float, int]:
+    """`find` over the whole tree: its median wall time and the files it names."""
+    times, found = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(["find", tree, *FIND], capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+        found = len(done.stdout.splitlines())
+    return statistics.median(times), found
+
+
 def show(name: str, seconds: float, report: dict) -> None:
     kinds = collections.Counter(f["id"] for f in report["findings"])
     work = {k: v for k, v in report["work"].items() if k != "refusals"}
@@ -70,6 +89,8 @@ def main() -> int:
         for name, tree in [("generated (50,000 files, depth 12)", generated), ("examples/monorepo", example)]:
             results[name] = run(binary, tree, home, args.runs)
             show(name, *results[name])
+            seconds, found = find(tree, args.runs)
+            print(f"  find: {seconds * 1000:.1f} ms, {found} instruction files named")
         with open(os.path.join(example, ".gitignore"), "w") as f:
             f.write("node_modules/\n")
         os.makedirs(os.path.join(example, "node_modules"))

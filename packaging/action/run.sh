@@ -11,7 +11,7 @@
 #   INPUT_VERSION            else the release to download: latest, or a tag (v0.1.0)
 #   INPUT_RELEASES_URL       where releases are: <url>/download/<tag>/agentspine-<target>
 #   INPUT_WORKING_DIRECTORY  the project root to check, inside GITHUB_WORKSPACE
-#   INPUT_HOSTS              comma-separated hosts (default: every agent host)
+#   INPUT_HOSTS              comma-separated hosts (default: check's own, the hosts the repository addresses)
 #   INPUT_ARGS               more `check` arguments (not --format, --deny)
 #   INPUT_DENY               error, warning or none
 #   INPUT_ANNOTATIONS        true: the deny run prints workflow annotations

@@ -27,6 +27,8 @@ use crate::state::State;
 ///   agentspine audit --since 2026-11-30T05:00:00Z --json
 ///
 ///   agentspine audit --verify
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/doctor.md#audit
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -33,6 +33,8 @@ use crate::state::State;
 ///
 ///   agentspine source-bind ~/src/first-project --all-hosts \
 ///       --project ~/src/other-project --host-home ~/.claude --confirm-local-binding
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/continuity.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct BindArgs {
@@ -70,6 +72,8 @@ pub struct BindArgs {
 /// Example:
 ///
 ///   agentspine source-rollback binding:0123456789abcdef --confirm-local-binding
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/continuity.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct EndArgs {
@@ -91,6 +95,8 @@ pub struct EndArgs {
 /// Example:
 ///
 ///   agentspine source-purge binding:0123456789abcdef --confirm-local-binding
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/continuity.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct PurgeArgs {

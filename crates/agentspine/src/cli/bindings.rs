@@ -23,6 +23,8 @@ use crate::state::State;
 ///   agentspine bindings
 ///
 ///   agentspine bindings --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/continuity.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -26,6 +26,8 @@ use crate::state::State;
 ///   agentspine cache stats
 ///
 ///   agentspine cache purge --memory-dir ~/.claude/projects/-home-me-app/memory
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/state.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -52,6 +52,8 @@ pub struct CatalogArgs {
 ///   agentspine briefing --host claude --root examples/monorepo --cwd examples/monorepo/packages/api
 ///
 ///   agentspine briefing --markdown --budget 16384 --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/briefing.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct BriefingArgs {
@@ -73,6 +75,8 @@ pub struct BriefingArgs {
 /// Example:
 ///
 ///   agentspine query "how are handlers tested" --root examples/monorepo --markdown
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/briefing.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct QueryArgs {
@@ -98,6 +102,8 @@ pub struct QueryArgs {
 /// Example:
 ///
 ///   agentspine read src_0123456789abcdef01234567 --root examples/monorepo
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/briefing.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct ReadArgs {

@@ -35,6 +35,8 @@ use serde_json::{Value, json};
 ///   agentspine check --host codex,claude --deny warning --format github
 ///
 ///   agentspine check --all-hosts --compare --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/check.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

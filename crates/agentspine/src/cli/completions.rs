@@ -21,6 +21,8 @@ use clap::CommandFactory;
 ///   agentspine completions fish > ~/.config/fish/completions/agentspine.fish
 ///
 ///   agentspine completions powershell >> $PROFILE
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/cli.md#completions-and-the-man-page
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -38,6 +40,8 @@ pub struct Args {
 ///   agentspine manpage cache purge > ~/.local/share/man/man1/agentspine-cache-purge.1
 ///
 ///   agentspine manpage --list
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/cli.md#completions-and-the-man-page
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct ManArgs {

@@ -54,6 +54,8 @@ use crate::state::State;
 ///   agentspine doctor --acknowledge
 ///
 ///   agentspine doctor --host claude --cwd ~/src/app --offline-memory-orphans --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/doctor.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -36,6 +36,8 @@ use crate::state::State;
 ///       --scope project:blun,person:owner --prompt "what goes in a carbonara?"
 ///
 ///   agentspine memory --host claude --cwd ~/src/app --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/memory.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -43,8 +43,8 @@ pub(crate) fn incident_lines(incidents: &[agentspine_store::Incident]) -> String
 /// agentspine decides, safely and fast, which instruction and memory files a
 /// coding agent puts in front of its model.
 ///
-/// It models each host's own loading rules (Claude Code, Codex CLI, pi, a
-/// desktop app), reads only the files a bounded resolution proves relevant,
+/// It models each host's own loading rules (Claude Code, Codex CLI, Gemini
+/// CLI, pi, a desktop app), reads only the files a bounded resolution proves relevant,
 /// never follows a link out of the project, and reports what it did.
 #[derive(Debug, Parser)]
 #[command(name = "agentspine", version = crate::version::LINE, about, long_about, after_help = topics::listing())]

@@ -34,6 +34,8 @@ use crate::state::State;
 ///   agentspine record add --kind correction --supersedes 1 "Answer in American English."
 ///
 ///   agentspine record list --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/continuity.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -29,6 +29,8 @@ use super::args::{HostArg, OutputArgs, RootArgs};
 ///   agentspine resolve --host codex --format native
 ///
 ///   agentspine resolve --host desktop --target src/server/main.rs --format json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/hosts.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

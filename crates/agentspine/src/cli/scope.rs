@@ -23,6 +23,8 @@ use crate::state::State;
 ///   agentspine scope set project:blun person:owner
 ///
 ///   agentspine scope show --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/memory.md#markers
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -27,6 +27,8 @@ use crate::state::State;
 /// Example:
 ///
 ///   agentspine source-status --host claude --cwd ~/src/app --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/doctor.md#source-status
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

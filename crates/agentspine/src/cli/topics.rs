@@ -14,7 +14,7 @@ Where they come from, first match wins: --scope on the command, $AGENTSPINE_SCOP
 project's stored scope (`agentspine scope set project:blun person:owner`).
 
 Not the same as install's --settings user|project, which says which settings file to edit.
-More: README.md, \"Which memory facts would it load?\"",
+More: https://github.com/agentspine/agentspine/blob/main/docs/memory.md",
     ),
     (
         "markers",
@@ -25,7 +25,8 @@ More: README.md, \"Which memory facts would it load?\"",
 Keys: always; project=, group=, entity=, task= (equal to an id in scope); keywords=a,b (a
 word of the prompt). Without a marker a fact is opened only when a prompt word equals a
 word of its label or file name. Uncertain means unopened; at most 8 facts are opened.
-See it: `agentspine memory --memory-dir DIR --prompt TEXT`. More: README.md.",
+See it: `agentspine memory --memory-dir DIR --prompt TEXT`.
+More: https://github.com/agentspine/agentspine/blob/main/docs/memory.md#markers",
     ),
     (
         "bindings",
@@ -41,7 +42,8 @@ is copied; a binding is context only, never identity, permission, delegation or 
 
 A project's own accepted records are context in that project without any binding: every
 kind but secrets, trust material, execution grants, delegation policy and jobs, which are
-never context anywhere. More: README.md, \"Continuity\".",
+never context anywhere.
+More: https://github.com/agentspine/agentspine/blob/main/docs/continuity.md",
     ),
     (
         "source-ids",
@@ -51,7 +53,8 @@ tools print them; `agentspine read ID` reads one again, whole.
 
 read looks for the id in its own request's catalog, then for every other host, then with
 project-wide Markdown, and says which flags held it. A memory fact that a prompt made
-relevant needs the same --prompt (and --scope).",
+relevant needs the same --prompt (and --scope).
+More: https://github.com/agentspine/agentspine/blob/main/docs/briefing.md",
     ),
 ];
 
@@ -63,7 +66,11 @@ pub fn text(topic: &str) -> Option<&'static str> {
 /// The line `--help` ends with.
 pub fn listing() -> String {
     let names: Vec<&str> = TOPICS.iter().map(|(name, _)| *name).collect();
-    format!("Concepts: agentspine help {}. Flags and error codes: docs/cli.md.", names.join(" | "))
+    format!(
+        "Concepts: agentspine help {}. Reference, a page per subject (flags and error codes: cli.md): \
+         https://github.com/agentspine/agentspine/tree/main/docs",
+        names.join(" | ")
+    )
 }
 
 #[cfg(test)]

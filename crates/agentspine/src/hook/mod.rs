@@ -63,8 +63,8 @@ const RELEASE: Duration = Duration::from_millis(1900);
 /// waiting for the work process then, whatever that process is doing.
 const BOUND: Duration = Duration::from_millis(1950);
 
-/// Run as a Claude Code or Codex hook: native payload on stdin, the host's
-/// output JSON on stdout.
+/// Run as a Claude Code, Codex, Gemini CLI or pi hook: native payload on
+/// stdin, the host's output JSON on stdout.
 ///
 /// Adds what the host does not load itself: on SessionStart the memory
 /// facts relevant to the session's scope; on UserPromptSubmit the facts the
@@ -84,6 +84,8 @@ const BOUND: Duration = Duration::from_millis(1950);
 ///   agentspine hook gemini      # Gemini CLI (~/.gemini/settings.json "hooks")
 ///   agentspine hook pi          # pi 1.x, through its extension (install pi)
 ///   agentspine hook pi-0.73     # pi 0.x, through the same extension
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/hooks.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -92,6 +92,8 @@ const MAX_CONFIG: u64 = 16 << 20;
 ///   agentspine install claude --dry-run
 ///
 ///   agentspine install codex --trust-hooks --json
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/install.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -140,6 +142,8 @@ struct Target {
 /// file is backed up beside itself first.
 ///
 ///   agentspine uninstall claude --settings project --dry-run
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/install.md#remove-everything
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct UninstallArgs {

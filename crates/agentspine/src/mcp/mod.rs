@@ -43,6 +43,8 @@ use rmcp::service::ServerInitializeError;
 ///   claude mcp add agentspine -- agentspine mcp
 ///
 ///   {"mcpServers": {"agentspine": {"command": "agentspine", "args": ["mcp", "--root", "/src/app"]}}}
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/mcp.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

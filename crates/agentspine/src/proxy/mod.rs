@@ -93,6 +93,8 @@ use tokio::signal::unix::{SignalKind, signal};
 ///   agentspine serve --socket /run/user/1000/myapp/agentspine.sock --json
 ///
 ///   openssl rand -hex 32 | agentspine serve --control-token-stdin
+///
+/// Reference: https://github.com/agentspine/agentspine/blob/main/docs/desktop.md
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
