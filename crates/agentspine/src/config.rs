@@ -23,8 +23,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// A configuration file larger than this is refused.
-const CAP: u64 = 64 * 1024;
+/// A configuration file larger than this is refused: the one cap of every
+/// reader of this file (`check`'s silencing, the `[roots]` profiles).
+const CAP: u64 = agentspine_core::check::silence::MAX_CONFIG;
 
 /// The whole configuration.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

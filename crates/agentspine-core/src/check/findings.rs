@@ -194,6 +194,13 @@ pub(crate) fn of_resolution(
                 differs.unwrap_or_else(|| format!("{name} follows this link and reads its target")),
             )
             .agentspine("agentspine never follows a link: the file is left out"),
+            // The desktop rule and `generic` are agentspine's own: no host
+            // follows anything there.
+            Verdict::LinkRefused { refusal: LinkRefusal::Outside | LinkRefusal::IntoGit, .. }
+                if matches!(host, Host::Desktop | Host::Generic) =>
+            {
+                continue;
+            }
             Verdict::LinkRefused { target, refusal: LinkRefusal::Outside } => Raw::new(
                 Kind::Symlink,
                 Some(host),
