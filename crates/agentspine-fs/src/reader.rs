@@ -302,10 +302,10 @@ impl Reader {
     fn open_without_links(&self, reduced: &Path) -> Result<OwnedFd, FsError> {
         use std::path::Component;
         let counters = &self.shared.counters;
-        let shown = || reduced.display().to_string();
         #[cfg(target_os = "linux")]
         if self.shared.backend == Backend::Openat2 {
             use rustix::fs::ResolveFlags;
+            let shown = || reduced.display().to_string();
             LiveCounters::bump(&counters.opens, 1);
             let flags = ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
             match rustix::fs::openat2(rustix::fs::CWD, reduced, DIR_LOOKUP, Mode::empty(), flags) {
