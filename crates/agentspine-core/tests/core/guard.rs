@@ -23,8 +23,7 @@ fn configured_profile_directories_are_never_a_project() {
     use agentspine_fs::{Budget, Reader};
     let p = crate::support::Project::new();
     p.home_file(".blun/AGENTS.md", "profile file\n").home_file(".blun/.git/HEAD", "x\n");
-    p.home_file(".blun/src/proj/.git/HEAD", "x\n")
-        .home_file(".blun/src/proj/AGENTS.md", "nested project\n");
+    p.home_file(".blun/src/proj/.git/HEAD", "x\n").home_file(".blun/src/proj/AGENTS.md", "nested project\n");
     p.home_file(".other/AGENTS.md", "other profile\n");
     std::os::unix::fs::symlink(p.home.join(".blun"), p.dir.path().join("blun-link")).unwrap();
     p.home_file(".config/agentspine/config.toml", "[roots]\nprofiles = [\"~/.other\"]\n");
