@@ -535,6 +535,18 @@ INTO_GIT = ("a link into .git is never followed (crates/agentspine-core/tests/co
 _CLAUDE_TO_AGENTS = {"AGENTS.md": b"root agents\n", "CLAUDE.md": Symlink("AGENTS.md"),
                      "pkg/AGENTS.md": b"pkg agents\n", "pkg/CLAUDE.md": Symlink("AGENTS.md")}
 
+# A linked .claude/CLAUDE.md (root and pkg) and .claude/rules links: to a
+# file inside pkg, to one outside it, and to a sibling rule.
+_DOTCLAUDE_LINKS = {"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": Symlink("../docs/dot-claude.md"),
+                    "docs/dot-claude.md": b"dot-claude via a link\n",
+                    ".claude/rules/plain.md": b"plain rule\n", ".claude/rules/alias.md": Symlink("plain.md"),
+                    ".claude/rules/inside.md": Symlink("../../pkg/rules/inside.md"),
+                    "pkg/rules/inside.md": b"rule whose target is inside cwd\n",
+                    ".claude/rules/outside.md": Symlink("../../shared/outside.md"),
+                    "shared/outside.md": b"rule whose target is outside cwd\n",
+                    "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
+                    "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"}
+
 LINK_FIXTURES: list[Fixture] = [
     Fixture(
         "links_claude_to_agents", ALL,
@@ -661,28 +673,12 @@ LINK_FIXTURES: list[Fixture] = [
     Fixture(
         "claude_links_dotclaude", ("claude",),
         "A linked .claude/CLAUDE.md; .claude/rules links to a file inside cwd (pkg), outside cwd, and to a sibling rule; cwd pkg.",
-        files={"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": Symlink("../docs/dot-claude.md"),
-               "docs/dot-claude.md": b"dot-claude via a link\n",
-               ".claude/rules/plain.md": b"plain rule\n", ".claude/rules/alias.md": Symlink("plain.md"),
-               ".claude/rules/inside.md": Symlink("../../pkg/rules/inside.md"),
-               "pkg/rules/inside.md": b"rule whose target is inside cwd\n",
-               ".claude/rules/outside.md": Symlink("../../shared/outside.md"),
-               "shared/outside.md": b"rule whose target is outside cwd\n",
-               "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
-               "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"},
+        files=_DOTCLAUDE_LINKS,
         git=(".",), cwd="pkg", unordered_entries=True),
     Fixture(
         "claude_links_dotclaude_root", ("claude",),
         "The claude_links_dotclaude tree with cwd the root (every rule target inside cwd).",
-        files={"CLAUDE.md": b"root claude\n", ".claude/CLAUDE.md": Symlink("../docs/dot-claude.md"),
-               "docs/dot-claude.md": b"dot-claude via a link\n",
-               ".claude/rules/plain.md": b"plain rule\n", ".claude/rules/alias.md": Symlink("plain.md"),
-               ".claude/rules/inside.md": Symlink("../../pkg/rules/inside.md"),
-               "pkg/rules/inside.md": b"rule whose target is inside cwd\n",
-               ".claude/rules/outside.md": Symlink("../../shared/outside.md"),
-               "shared/outside.md": b"rule whose target is outside cwd\n",
-               "pkg/.claude/CLAUDE.md": Symlink("../../docs/pkg-dot-claude.md"),
-               "docs/pkg-dot-claude.md": b"pkg dot-claude via a link\n"},
+        files=_DOTCLAUDE_LINKS,
         git=(".",), cwd=".", unordered_entries=True),
     Fixture(
         "claude_links_and_agents_mode", ("claude",),

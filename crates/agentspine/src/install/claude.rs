@@ -58,15 +58,7 @@ fn settings_change(dir: &Path, parent: &Path, bin: &str, adding: bool) -> anyhow
         0o644,
         |text| hooks::holds(text, "claude"),
         adding,
-        |edited, had| {
-            if adding {
-                hooks::install(edited, EVENTS, &hooks::command(bin, "claude"), "claude")
-                    .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))
-            } else {
-                hooks::uninstall(edited, "claude", had);
-                Ok(())
-            }
-        },
+        |edited, had| hooks::edit(edited, EVENTS, bin, "claude", adding, had, &path),
     )
 }
 

@@ -88,15 +88,7 @@ fn hooks_change(
         0o644,
         |text| hooks::holds(text, "codex"),
         adding,
-        |edited, had| {
-            if adding {
-                hooks::install(edited, EVENTS, &hooks::command(bin, "codex"), "codex")
-                    .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))
-            } else {
-                hooks::uninstall(edited, "codex", had);
-                Ok(())
-            }
-        },
+        |edited, had| hooks::edit(edited, EVENTS, bin, "codex", adding, had, &path),
     )
 }
 

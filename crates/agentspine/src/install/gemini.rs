@@ -45,12 +45,7 @@ pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<Ve
     let server = Json::object([("command", Json::str(bin)), ("args", Json::Array(vec![Json::str("mcp")]))]);
     let make_dir = Some((parent, ".gemini".to_owned()));
     let change = json_change(&dir, name, make_dir, 0o600, holds, adding, |edited, had| {
-        if adding {
-            hooks::install(edited, EVENTS, &hooks::command(bin, "gemini"), "gemini")
-                .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?;
-        } else {
-            hooks::uninstall(edited, "gemini", had);
-        }
+        hooks::edit(edited, EVENTS, bin, "gemini", adding, had, &path)?;
         claude::set_server(edited, &path, server, adding, had)
     })?;
     Ok(vec![change])

@@ -13,6 +13,28 @@
 
 use super::json::{Json, Object};
 
+/// Adds `host`'s hooks for `events` to the hook table of the file at `path`
+/// (its root object), running `bin`; or, without `adding`, takes every
+/// hook of ours out (`had` says which containers the user's file had
+/// before install). A refusal names the file.
+pub fn edit(
+    root: &mut Object,
+    events: &[(&str, Option<&str>)],
+    bin: &str,
+    host: &str,
+    adding: bool,
+    had: &dyn Fn(&[&str]) -> bool,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    if adding {
+        install(root, events, &command(bin, host), host)
+            .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?;
+    } else {
+        uninstall(root, host, had);
+    }
+    Ok(())
+}
+
 /// Seconds a host waits for one run of the hook.
 pub const TIMEOUT: u64 = 10;
 
