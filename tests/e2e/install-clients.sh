@@ -13,12 +13,21 @@
 # small wrapper in the cache that runs pi's cli.js with that node.
 set -euo pipefail
 
-CODEX_VERSION=0.171.0
-CLAUDE_VERSION=2.1.332
-PI_VERSION=0.73.1
-PI1_VERSION=1.6.0
+# The host versions are agentspine's verified versions, written once in
+# crates/agentspine-core/src/hosts/verified-versions (each profile reads them).
+VERIFIED="$(cd "$(dirname "$0")/../.." && pwd)/crates/agentspine-core/src/hosts/verified-versions"
+verified() {
+  local v
+  v="$(awk -v h="$1" '$1 == h { print $2 }' "$VERIFIED")"
+  [ -n "$v" ] || { echo "install-clients.sh: no verified version of $1 in $VERIFIED" >&2; exit 1; }
+  printf '%s' "$v"
+}
+CODEX_VERSION=$(verified codex)
+CLAUDE_VERSION=$(verified claude)
+PI_VERSION=$(verified pi-0.73)
+PI1_VERSION=$(verified pi)
 NODE22_VERSION=22.23.5
-GEMINI_VERSION=0.61.0
+GEMINI_VERSION=$(verified gemini)
 
 CACHE="${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}"
 mkdir -p "$CACHE"

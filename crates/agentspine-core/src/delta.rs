@@ -6,7 +6,8 @@
 //! target.
 //!
 //! When the tool makes the host load nested files itself (Claude Code's
-//! `Read`, `Write`, `Edit`: see [`loads_nested`]), the files it loads
+//! `Read`, `Write`, `Edit`: see its profile's
+//! [`crate::hosts::Profile::loads_nested`]), the files it loads
 //! (those below the session directory, and the `paths:` rules of the
 //! `.claude` directories it started under) are returned apart, so the
 //! caller records them as the session's and never repeats them; the rest
@@ -23,38 +24,6 @@ use crate::error::ResolveError;
 use crate::host::{Host, Request};
 use crate::resolution::{Part, Resolution, Scope, Verdict};
 use crate::resolver::Resolver;
-
-/// Whether the host itself loads the instruction files below its session
-/// directory when this tool touches a file there. Measured on Claude Code
-/// 2.1.332: `Read` and `Write` load the nested `CLAUDE.md` (and, through
-/// its built-in AGENTS.md support, the nested `AGENTS.md`) of directories
-/// below the directory it started in, and the `.claude/rules` whose
-/// `paths:` match; `Edit` and `MultiEdit` refuse a file that was not read
-/// first, so the `Read` already loaded them. Nothing is loaded for a file
-/// outside the start directory (a sibling package). Codex loads no nested
-/// file for any tool (HOSTS.md). Gemini CLI 0.61 appends the context files
-/// between the touched path and its root to the result of `read_file`,
-/// `read_many_files`, `list_directory`, `write_file` and `replace` when
-/// the path lies in its workspace (the directory it started in), and of
-/// no other tool (`glob` and `grep_search` load nothing).
-pub fn loads_nested(host: Host, tool_name: &str) -> bool {
-    match host {
-        Host::Claude => matches!(tool_name, "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit"),
-        Host::Gemini => {
-            matches!(tool_name, "read_file" | "read_many_files" | "list_directory" | "write_file" | "replace")
-        }
-        _ => false,
-    }
-}
-
-/// Whether a hook adds memory facts for this host. Claude Code loads its
-/// project's `MEMORY.md` index itself and never the facts it links; pi
-/// (either version) keeps no memory of its own, so the same project
-/// memory directory (Claude Code's, the one agentspine models) is where its
-/// facts come from. Codex keeps none and gets none.
-pub fn adds_memory_facts(host: Host) -> bool {
-    matches!(host, Host::Claude | Host::Pi | Host::Pi073)
-}
 
 /// The directory whose chain the host loaded at the session's start, from
 /// a hook payload's `cwd`: for Claude Code, the directory it was started
@@ -151,7 +120,7 @@ impl Resolver<'_> {
         }
         out.project_root = Some(native.project_root.clone());
         let session_dir = native.cwd.clone();
-        let with_agents = session.host == Host::Claude && adds_agents_md(agents_md, &native);
+        let with_agents = session.host.profile().leaves_agents_md_out() && adds_agents_md(agents_md, &native);
         let mut known: BTreeSet<PathBuf> = native.parts.iter().map(|p| p.path.clone()).collect();
         let base = Request { root: Some(native.project_root.clone()), ..session.clone() };
         let mut audited = BTreeSet::new();

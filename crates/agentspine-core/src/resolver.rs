@@ -376,12 +376,4 @@ impl<'a> Resolver<'a> {
     ) -> Result<crate::check::Check, crate::check::CheckError> {
         crate::check::run(self, request)
     }
-
-    /// Whether `host` has a memory directory agentspine reads: the hosts
-    /// whose hooks add memory facts (one rule,
-    /// [`crate::delta::adds_memory_facts`]): Claude Code's own, and pi's,
-    /// which keeps none and reads the same project memory.
-    pub fn has_memory(host: Host) -> bool {
-        crate::delta::adds_memory_facts(host)
-    }
 }

@@ -240,7 +240,7 @@ pub(crate) fn build(resolver: &Resolver<'_>, request: &CatalogRequest) -> Result
             origin: Origin { base, rel },
         });
     }
-    if Resolver::has_memory(request.host) {
+    if request.host.profile().memory_facts {
         resolution.checked_scopes.push(Scope::Memory);
         memory_sources(resolver, &chain_request, request, &mut sources, &mut resolution)?;
     }
@@ -392,16 +392,8 @@ pub(crate) fn profile_digest(host: Host, env: &Environment) -> String {
     };
     add("host", Some(Path::new(host.as_str())));
     add("home", env.home.as_deref());
-    match host {
-        Host::Codex => {
-            add("codex_home", env.codex_home().as_deref());
-            add("codex_profile", env.codex_profile.as_deref().map(Path::new));
-        }
-        Host::Claude => add("claude_home", env.claude_home().as_deref()),
-        Host::Gemini => add("gemini_home", env.gemini_home().as_deref()),
-        Host::Pi | Host::Pi073 => add("pi_home", env.pi_home().as_deref()),
-        Host::Desktop => add("desktop_home", env.desktop_home().as_deref()),
-        Host::Generic => {}
+    for (name, value) in (host.profile().profile_inputs)(env) {
+        add(name, value.as_deref());
     }
     hex::encode(hash.finalize())
 }

@@ -14,15 +14,7 @@ use crate::resolution::{Resolution, Scope, Verdict};
 
 /// A host's name as its users know it.
 pub(crate) fn host_name(host: Host) -> &'static str {
-    match host {
-        Host::Codex => "Codex",
-        Host::Claude => "Claude Code",
-        Host::Gemini => "Gemini CLI",
-        Host::Pi => "pi",
-        Host::Pi073 => "pi 0.73",
-        Host::Desktop => "a desktop app (ADR 0037)",
-        Host::Generic => "the generic rule",
-    }
+    host.profile().display
 }
 
 /// A finding before it is merged with the same finding of other

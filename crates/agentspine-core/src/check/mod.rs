@@ -83,7 +83,7 @@ impl CheckRequest {
 /// The hosts `check` applies by default: every agent host agentspine
 /// models (the `generic` rule is agentspine's own, no agent's).
 pub fn default_hosts() -> Vec<Host> {
-    Host::ALL.into_iter().filter(|h| *h != Host::Generic).collect()
+    Host::ALL.into_iter().filter(|h| h.profile().checked_by_default).collect()
 }
 
 /// A host `check` applies without being asked, and why.
@@ -96,11 +96,6 @@ pub struct ChosenHost {
     pub why: String,
 }
 
-/// The agent hosts whose files or settings decide whether a repository
-/// addresses them, in check order (the desktop rule and `generic` are
-/// agentspine's own, and pi 0.73 is the old pi: each only when asked).
-const CHOOSABLE: [Host; 4] = [Host::Codex, Host::Claude, Host::Gemini, Host::Pi];
-
 /// The hosts a check applies when none are named: each host the repository
 /// addresses (a file it reads by name, its configuration directory at the
 /// root) and each installed for this user (its profile directory exists).
@@ -112,16 +107,15 @@ fn chosen_hosts(
     names: &[(Host, Vec<String>)],
 ) -> Vec<ChosenHost> {
     let mut out = Vec::new();
-    for host in CHOOSABLE {
-        let (own, dir, profile): (Vec<&str>, &str, Option<PathBuf>) = match host {
-            Host::Codex => (vec!["AGENTS.md", "AGENTS.override.md"], ".codex", env.codex_home()),
-            Host::Claude => (vec!["CLAUDE.md", "CLAUDE.local.md", ".claude"], ".claude", env.claude_home()),
-            Host::Gemini => (vec!["GEMINI.md"], ".gemini", env.gemini_home()),
-            _ => (vec![], ".pi", env.pi_home()),
-        };
+    // The agent hosts a user runs, in check order (the desktop rule and
+    // `generic` are agentspine's own, and pi 0.73 is the old pi: each
+    // only when asked).
+    for profile in Host::ALL.iter().map(|h| h.profile()).filter(|p| p.chosen_by_evidence) {
+        let host = profile.host;
+        let own = profile.evidence_names;
         let configured: Vec<&str> = names
             .iter()
-            .filter(|(h, _)| *h == host && matches!(host, Host::Codex | Host::Gemini))
+            .filter(|(h, _)| *h == host && profile.configurable_names)
             .flat_map(|(_, n)| n.iter().map(String::as_str))
             .collect();
         let named = found
@@ -132,10 +126,10 @@ fn chosen_hosts(
         let why = if let Some(name) = named {
             let shown = if name.starts_with('.') { format!("{name}/") } else { name.clone() };
             Some(format!("{shown} in the repository"))
-        } else if root.stat(dir).is_ok() {
+        } else if let Some(dir) = profile.project_dir.filter(|dir| root.stat(dir).is_ok()) {
             Some(format!("{dir}/ in the repository"))
         } else {
-            profile
+            (profile.home)(env)
                 .filter(|p| reader.open_root(p).is_ok())
                 .map(|p| format!("installed: {}", crate::locate::tilde(&p, env.home.as_deref())))
         };
@@ -595,7 +589,11 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
         }
     }
     let asked = !request.hosts.is_empty();
-    let looked_for: Vec<Host> = if asked { request.hosts.clone() } else { CHOOSABLE.to_vec() };
+    let looked_for: Vec<Host> = if asked {
+        request.hosts.clone()
+    } else {
+        Host::ALL.into_iter().filter(|h| h.profile().chosen_by_evidence).collect()
+    };
     let names: Vec<(Host, Vec<String>)> = looked_for
         .iter()
         .map(|h| (*h, crate::hosts::instruction_names(*h, resolver.env(), reader, &root_path)))

@@ -1,12 +1,17 @@
-//! One module per host: its rules and its text format. Shared mechanics
-//! live in `chain`, `gather` and `locate`; a host module holds only what
-//! is true of that host.
+//! One folder per host: its rules, its text format and its [`Profile`]
+//! (what every surface needs to know of it). Shared mechanics live in
+//! `chain`, `gather` and `locate`; a host's folder holds only what is true
+//! of that host, and this module is the registry that finds it.
 
 pub mod claude;
 pub mod codex;
 pub mod desktop;
 pub mod gemini;
 pub mod pi;
+pub mod profile;
+pub mod tools;
+
+pub use profile::{HookEvent, Hooks, Profile, SessionFiles};
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +24,21 @@ use crate::host::{Host, Request};
 use crate::locate::{Located, find_marked_root, locate};
 use crate::policy::NeverProjects;
 use crate::resolution::{Resolution, Warning};
+
+impl Host {
+    /// Everything agentspine knows of this host, in its folder.
+    pub fn profile(self) -> &'static Profile {
+        match self {
+            Host::Codex => &codex::profile::PROFILE,
+            Host::Claude => &claude::profile::PROFILE,
+            Host::Gemini => &gemini::profile::PROFILE,
+            Host::Pi => &pi::profile::PROFILE,
+            Host::Pi073 => &pi::profile::PROFILE_0_73,
+            Host::Desktop => &desktop::profile::PROFILE,
+            Host::Generic => &desktop::profile::GENERIC,
+        }
+    }
+}
 
 /// The project root by the git rule: the nearest directory at or above the
 /// cwd holding `.git` (a directory or a file), else the cwd.
@@ -69,7 +89,7 @@ pub(crate) fn resolve_as(
         }
         Host::Pi | Host::Pi073 => {
             let located = bind(&|cwd| git_root(reader, never, cwd))?;
-            let profile = if request.host == Host::Pi { &pi::current::PROFILE } else { &pi::v0_73::PROFILE };
+            let profile = if request.host == Host::Pi { &pi::current::RULES } else { &pi::v0_73::RULES };
             pi::resolve(profile, env, &located, &mut gather);
             (located, env.pi_home())
         }
@@ -129,8 +149,8 @@ pub(crate) fn instruction_names(host: Host, env: &Environment, reader: &Reader, 
         }
         Host::Claude => ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".claude"].map(str::to_owned).to_vec(),
         Host::Gemini => gemini::load_settings(reader, env, root, &mut warnings).names,
-        Host::Pi => pi::current::PROFILE.candidates.iter().map(|n| (*n).to_owned()).collect(),
-        Host::Pi073 => pi::v0_73::PROFILE.candidates.iter().map(|n| (*n).to_owned()).collect(),
+        Host::Pi => pi::current::RULES.candidates.iter().map(|n| (*n).to_owned()).collect(),
+        Host::Pi073 => pi::v0_73::RULES.candidates.iter().map(|n| (*n).to_owned()).collect(),
         Host::Desktop | Host::Generic => {
             ["AGENTS.override.md", "AGENTS.md", "CLAUDE.md", ".claude"].map(str::to_owned).to_vec()
         }

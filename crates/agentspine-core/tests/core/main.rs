@@ -18,5 +18,6 @@ mod gemini;
 mod guard;
 mod links;
 mod memory;
+mod profiles;
 mod rules;
 mod targets;

@@ -30,7 +30,7 @@ pub struct HostArg {
     /// Whose loading rules apply [default: $AGENTSPINE_HOST, else generic:
     /// the project's own files, no profile, no memory].
     #[arg(long, value_enum, value_name = "HOST", env = "AGENTSPINE_HOST", hide_env = true,
-          default_value_t = Host::Generic, hide_default_value = true)]
+          default_value_t = Host::default(), hide_default_value = true)]
     pub host: Host,
 }
 

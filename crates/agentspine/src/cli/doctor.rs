@@ -529,7 +529,7 @@ pub mod orphans {
                 dir
             }
             None => {
-                if !agentspine_core::Resolver::has_memory(host) {
+                if !host.profile().memory_facts {
                     return Err(crate::cli::errors::Coded::new(
                         "host-without-memory",
                         format!(
@@ -545,7 +545,7 @@ pub mod orphans {
                     finder,
                     agentspine_core::catalog::SourceIds::new([0; 32]),
                 );
-                let request = place.request(&resolver, &current, Host::Claude);
+                let request = place.request(&resolver, &current, host);
                 let (found, _) = resolver.memory_dir(&request)?;
                 match found {
                     Some(found) => found.dir,

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::Resolver;
 use agentspine_core::memory::claude_dir::MemoryDir;
 use agentspine_core::memory::{MemoryLoad, ScopeIds};
 use agentspine_fs::{Budget, Reader};
@@ -87,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             given_dir(&dir)?;
             MemoryDir { dir, evidence: "--memory-dir", anchor: None }
         }
-        None if !Resolver::has_memory(args.host.host) => {
+        None if !args.host.host.profile().memory_facts => {
             return Err(Coded::new(
                 "host-without-memory",
                 format!(

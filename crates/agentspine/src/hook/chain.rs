@@ -15,7 +15,7 @@ impl Hook<'_> {
     /// at start, the root found by the host's own rule.
     pub(super) fn session_request(&self) -> Request {
         Request {
-            host: self.host.host(),
+            host: self.host,
             cwd: self.session_dir.clone(),
             root: None,
             target: None,
@@ -27,10 +27,7 @@ impl Hook<'_> {
     /// send, and those the tool makes the host load itself (when
     /// `host_loads` says it loads nested files).
     pub(super) fn chain_files(&self, targets: &[PathBuf], host_loads: bool) -> Chained {
-        let agents_md = match self.host {
-            super::HookHost::Claude => self.config().claude.session_start_agents_md,
-            _ => agentspine_core::delta::ClaudeAgentsMd::Off,
-        };
+        let agents_md = self.config().claude.session_start_agents_md;
         let delta = self.resolver.tool_delta(&self.session_request(), targets, host_loads, agents_md);
         for (path, e) in &delta.failed {
             tracing::debug!("hook: nothing to add for {}: {e}", path.display());
@@ -58,7 +55,7 @@ impl Hook<'_> {
         Some(Block {
             source_id: self.resolver.ids().of_part(part, root),
             sha256: part.sha256.clone(),
-            heading: self.heading(&part.path, &part.label),
+            heading: (self.hooks.heading)(&part.path, &part.label),
             text: text.to_owned(),
         })
     }

@@ -15,8 +15,8 @@ impl Hook<'_> {
         // The session's project (its own records are context in it); a
         // root that cannot be found gives the bindings' records alone.
         let items = match self.resolver.project_root(&self.session_request()) {
-            Ok((root, kind)) if kind.is_project() => self.state.continuity_in(self.host.host(), &root),
-            _ => self.state.continuity(self.host.host()),
+            Ok((root, kind)) if kind.is_project() => self.state.continuity_in(self.host, &root),
+            _ => self.state.continuity(self.host),
         };
         items
             .iter()

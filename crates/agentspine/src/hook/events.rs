@@ -10,7 +10,7 @@
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use agentspine_fs::{Budget, Reader};
@@ -19,12 +19,17 @@ use sha2::Digest;
 
 use super::context::{self, Block, Output};
 use super::payload::{self, Payload};
-use super::{HookHost, Shared};
+use agentspine_core::Host;
+use agentspine_core::hosts::{HookEvent, Hooks};
+
+use super::Shared;
 use crate::state::State;
 
 /// Everything one run needs; built once the payload is known good.
 pub(super) struct Hook<'a> {
-    pub host: HookHost,
+    pub host: Host,
+    /// What the host's hooks carry (its profile's).
+    pub hooks: &'static Hooks,
     pub payload: &'a Payload,
     pub state: &'a State,
     /// The one resolver of this run (its reader remembers the roots it
@@ -54,7 +59,7 @@ pub(super) struct Hook<'a> {
 }
 
 /// Runs one hook; prints through `shared` (never after the deadline).
-pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
+pub(super) fn handle(host: Host, deadline: Instant, shared: &Shared) {
     let read = payload::read(std::io::stdin().lock());
     shared.set_phase("state");
     let state = State::open_for_hook();
@@ -71,7 +76,7 @@ pub(super) fn handle(host: HookHost, deadline: Instant, shared: &Shared) {
 
 /// [`handle`] once the state is open.
 fn event(
-    host: HookHost,
+    host: Host,
     deadline: Instant,
     shared: &Shared,
     read: Result<Payload, payload::PayloadError>,
@@ -87,7 +92,7 @@ fn event(
                 return;
             }
             state.audit(AuditEvent {
-                host: host.host().as_str().to_owned(),
+                host: host.as_str().to_owned(),
                 event: e.event().unwrap_or("unknown").to_owned(),
                 phase: "payload".to_owned(),
                 code: e.code().to_owned(),
@@ -109,9 +114,11 @@ fn event(
     // The host names the cwd: taken as given, never through a link.
     let resolver =
         resolver.policy_through_reader().with_named_roots(agentspine_core::NamedRoots::TakenAsGiven);
+    let Some(hooks) = host.profile().hooks.as_ref() else { return };
     let hook = Hook {
         host,
-        session_dir: agentspine_core::delta::session_dir(host.host(), resolver.env(), &payload.cwd),
+        hooks,
+        session_dir: agentspine_core::delta::session_dir(host, resolver.env(), &payload.cwd),
         payload: &payload,
         resolver,
         state,
@@ -122,40 +129,27 @@ fn event(
         shared,
     };
     let mut tail = None;
-    let blocks = match (host, payload.hook_event_name.as_str()) {
-        (_, "SessionStart") => {
+    let blocks = match hook.hooks.event(&payload.hook_event_name) {
+        Some(HookEvent::SessionStart) => {
             shared.set_phase("memory");
             let (blocks, report) = hook.session_start();
             tail = report;
             blocks
         }
-        (HookHost::Claude | HookHost::Codex | HookHost::Pi | HookHost::Pi073, "UserPromptSubmit")
-        | (HookHost::Gemini, "BeforeAgent") => {
+        Some(HookEvent::Prompt) => {
             shared.set_phase("memory");
             hook.user_prompt()
         }
-        // Gemini adds a hook's context only to a tool's result (AfterTool);
-        // what BeforeTool answers is dropped, so it is not asked there.
-        (HookHost::Claude | HookHost::Codex | HookHost::Pi | HookHost::Pi073, "PreToolUse")
-        | (HookHost::Gemini, "AfterTool") => {
+        Some(HookEvent::Tool) => {
             shared.set_phase("chain");
             hook.pre_tool_use()
         }
-        (_, "SessionEnd") => {
+        Some(HookEvent::Forget) => {
             shared.set_phase("session-state");
             hook.forget_session();
             Vec::new()
         }
-        // Codex summarises its history away when it compacts (and starts
-        // no new session): what this session was sent is gone with it.
-        // Not Gemini's PreCompress: 0.61 fires it on every turn, before it
-        // checks whether to compress at all.
-        (HookHost::Codex, "PostCompact") => {
-            shared.set_phase("session-state");
-            hook.forget_session();
-            Vec::new()
-        }
-        _ => Vec::new(),
+        None => Vec::new(),
     };
     shared.set_phase("output");
     // For the user, not the model: a damaged state database (see `notice`).
@@ -208,7 +202,7 @@ impl Hook<'_> {
         // The instruction files the user asked for that the host never
         // reads (agentspine's configuration; off by default).
         let mut blocks = self.session_instructions();
-        let memory = if agentspine_core::delta::adds_memory_facts(self.host.host()) {
+        let memory = if self.host.profile().memory_facts {
             let (facts, report) = self.memory_facts_with_report(None, fresh);
             blocks.extend(facts);
             report
@@ -224,9 +218,7 @@ impl Hook<'_> {
     /// scope) that this session has not been sent.
     fn user_prompt(&self) -> Vec<Block> {
         let mut blocks = match self.payload.prompt.as_deref() {
-            Some(prompt) if agentspine_core::delta::adds_memory_facts(self.host.host()) => {
-                self.memory_facts(Some(prompt), false)
-            }
+            Some(prompt) if self.host.profile().memory_facts => self.memory_facts(Some(prompt), false),
             _ => Vec::new(),
         };
         // Continuity not yet sent (bound since the session started).
@@ -238,13 +230,16 @@ impl Hook<'_> {
     /// host has not loaded.
     fn pre_tool_use(&self) -> Vec<Block> {
         let Some(tool) = self.payload.tool_name.as_deref() else { return Vec::new() };
-        let targets =
-            super::targets::targets(self.host, tool, self.payload.tool_input.as_ref(), &self.payload.cwd);
+        let targets = agentspine_core::hosts::tools::targets(
+            self.host.profile(),
+            tool,
+            self.payload.tool_input.as_ref(),
+            &self.payload.cwd,
+        );
         if targets.is_empty() {
             return Vec::new();
         }
-        let chained =
-            self.chain_files(&targets, agentspine_core::delta::loads_nested(self.host.host(), tool));
+        let chained = self.chain_files(&targets, self.host.profile().loads_nested(tool));
         // The host has these (or is about to load them): recorded so that
         // no later tool call repeats them.
         self.mark_sent(&chained.host_loaded);
@@ -272,7 +267,7 @@ impl Hook<'_> {
             (self.state.report_files(), self.state.root_digest(&report.project_root))
         {
             let root = report.project_root.display().to_string();
-            if let Err(e) = files.put(&digest, self.host.host().as_str(), &root, &text) {
+            if let Err(e) = files.put(&digest, self.host.as_str(), &root, &text) {
                 tracing::warn!("{e}");
             }
         }
@@ -363,27 +358,12 @@ impl Hook<'_> {
             return;
         }
         self.state.audit(AuditEvent {
-            host: self.host.host().as_str().to_owned(),
+            host: self.host.as_str().to_owned(),
             event: self.payload.hook_event_name.clone(),
             phase: phase.to_owned(),
             code: code.to_owned(),
             path,
             detail,
         });
-    }
-
-    /// How the host labels a file it loads lazily (Claude Code:
-    /// `Contents of <abs path>:`, Gemini: `--- Context from: <abs path>
-    /// ---`), else a heading with the path (Codex: relative to its root;
-    /// pi: absolute).
-    pub(super) fn heading(&self, absolute: &Path, relative: &str) -> String {
-        match self.host {
-            HookHost::Claude => format!("Contents of {}:", absolute.display()),
-            HookHost::Codex => format!("## {relative}"),
-            // pi 0.73's own heading for a file: its absolute path.
-            HookHost::Pi | HookHost::Pi073 => format!("## {}", absolute.display()),
-            // Gemini's own frame for a context file it loads.
-            HookHost::Gemini => format!("--- Context from: {} ---", absolute.display()),
-        }
     }
 }

@@ -10,10 +10,10 @@ use std::path::PathBuf;
 
 use agentspine_core::Part;
 
-use super::HookHost;
 use super::context::Block;
 use super::events::Hook;
 use crate::config::{self, Config};
+use agentspine_core::hosts::SessionFiles;
 
 impl Hook<'_> {
     /// agentspine's configuration, read once a run; a file that cannot be
@@ -37,17 +37,17 @@ impl Hook<'_> {
     /// Claude Code's AGENTS.md files the repository means for it (or the
     /// configuration asks for), the CLAUDE.md family for Codex when asked.
     pub(super) fn session_instructions(&self) -> Vec<Block> {
-        let parts = match self.host {
-            HookHost::Claude => self
+        let parts = match self.hooks.session_files {
+            SessionFiles::ClaudeAgentsMd => self
                 .resolved(self.resolver.claude_agents_md_added(
                     &self.session_request(),
                     self.config().claude.session_start_agents_md,
                 ))
                 .flatten(),
-            HookHost::Codex if self.config().codex.session_start_claude_md => self.codex_claude_md(),
-            // pi reads both families itself (AGENTS.md, else CLAUDE.md);
-            // Gemini reads the names its own settings list.
-            HookHost::Codex | HookHost::Pi | HookHost::Pi073 | HookHost::Gemini => None,
+            SessionFiles::CodexClaudeMd if self.config().codex.session_start_claude_md => {
+                self.codex_claude_md()
+            }
+            SessionFiles::CodexClaudeMd | SessionFiles::None => None,
         };
         let Some((parts, root)) = parts else { return Vec::new() };
         parts

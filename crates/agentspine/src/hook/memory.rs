@@ -91,7 +91,7 @@ impl Hook<'_> {
             self.versions.borrow_mut().insert(source_id.clone(), fact.identity);
             let path = found.dir.join(&fact.target);
             blocks.push(Block {
-                heading: self.heading(&path, &fact.target),
+                heading: (self.hooks.heading)(&path, &fact.target),
                 text: text.to_owned(),
                 source_id,
                 sha256: fact.sha256.clone(),

@@ -39,7 +39,6 @@ mod instructions;
 mod memory;
 mod notice;
 mod payload;
-mod targets;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -93,14 +92,22 @@ pub struct Args {
     /// hosts with command hooks), `pi` or `pi-0.73` (its extension); a
     /// host name parsed as everywhere else.
     #[arg(value_parser = adapter, value_name = "HOST")]
-    host: HookHost,
+    host: Host,
 }
 
-/// A host name, as every command parses it ([`Host`]), that has a hook
-/// adapter.
-fn adapter(name: &str) -> Result<HookHost, String> {
+/// A host name, as every command parses it ([`Host`]), whose profile has
+/// hooks.
+fn adapter(name: &str) -> Result<Host, String> {
     let host: Host = name.parse()?;
-    HookHost::try_from(host)
+    if host.profile().hooks.is_some() {
+        return Ok(host);
+    }
+    let with: Vec<&str> = agentspine_core::hosts::Profile::with_hooks().map(|p| p.host.as_str()).collect();
+    Err(format!(
+        "{host} has no command hooks: a desktop app loads agentspine through `agentspine serve`, any other \
+         client through `agentspine mcp`; hooks exist for {}",
+        with.join(", ")
+    ))
 }
 
 impl Args {
@@ -115,68 +122,24 @@ impl Args {
     }
 }
 
-/// The hosts with a hook adapter: a subset of [`Host`], kept as its own
-/// enum so that a new adapter fails to compile until every per-host arm of
-/// the hook is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HookHost {
-    /// Claude Code.
-    Claude,
-    /// Codex CLI.
-    Codex,
-    /// Gemini CLI.
-    Gemini,
-    /// pi 1.x, through the extension in `plugins/pi`.
-    Pi,
-    /// pi 0.73, through the same extension (its loading rules differ).
-    Pi073,
-}
-
-impl TryFrom<Host> for HookHost {
-    type Error = String;
-
-    fn try_from(host: Host) -> Result<HookHost, String> {
-        match host {
-            Host::Claude => Ok(HookHost::Claude),
-            Host::Codex => Ok(HookHost::Codex),
-            Host::Gemini => Ok(HookHost::Gemini),
-            Host::Pi => Ok(HookHost::Pi),
-            Host::Pi073 => Ok(HookHost::Pi073),
-            other => Err(format!(
-                "{other} has no command hooks: a desktop app loads agentspine through `agentspine serve`, any other \
-                 client through `agentspine mcp`; hooks exist for claude, codex, gemini and pi (through its extension)"
-            )),
-        }
-    }
-}
-
-impl HookHost {
-    pub(crate) fn host(self) -> Host {
-        match self {
-            HookHost::Claude => Host::Claude,
-            HookHost::Codex => Host::Codex,
-            HookHost::Gemini => Host::Gemini,
-            HookHost::Pi => Host::Pi,
-            HookHost::Pi073 => Host::Pi073,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(args: &[&str]) -> Option<HookHost> {
+    fn parse(args: &[&str]) -> Option<Host> {
         Args::from_installed_form(args.iter().map(std::ffi::OsString::from)).map(|a| a.host)
     }
 
     #[test]
     fn only_the_installed_form_skips_the_parser() {
-        assert_eq!(parse(&["hook", "claude"]), Some(HookHost::Claude));
-        assert_eq!(parse(&["hook", "codex"]), Some(HookHost::Codex));
-        assert_eq!(parse(&["hook", "gemini"]), Some(HookHost::Gemini));
-        assert_eq!(parse(&["hook", "pi"]), Some(HookHost::Pi));
-        assert_eq!(parse(&["hook", "pi-0.73"]), Some(HookHost::Pi073));
+        let with_hooks: Vec<Host> = agentspine_core::hosts::Profile::with_hooks().map(|p| p.host).collect();
+        assert_eq!(
+            with_hooks.iter().map(|h| h.as_str()).collect::<Vec<_>>(),
+            ["codex", "claude", "gemini", "pi", "pi-0.73"]
+        );
+        for host in with_hooks {
+            assert_eq!(parse(&["hook", host.as_str()]), Some(host));
+        }
         for other in [
             &["hook"][..],
             &["hook", "desktop"],
@@ -281,7 +244,7 @@ fn whole_lines(out: &[u8]) -> &[u8] {
 
 /// The hook's work in the child: the event on its one thread; a panic is
 /// an audit row (the parent keeps the deadline).
-fn in_child(host: HookHost, started: Instant, shared: &Shared) {
+fn in_child(host: Host, started: Instant, shared: &Shared) {
     let deadline = started + DEADLINE;
     let ran =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| events::handle(host, deadline, shared)));
@@ -294,7 +257,7 @@ fn in_child(host: HookHost, started: Instant, shared: &Shared) {
 /// The hook's work when no child can be forked: the event on a worker
 /// thread, abandoned at [`DEADLINE`]; then, if it was late, the audit row,
 /// written before [`RELEASE`] if the store lets it, else given up.
-fn in_process(host: HookHost, started: Instant, shared: &Shared) {
+fn in_process(host: Host, started: Instant, shared: &Shared) {
     let deadline = started + DEADLINE;
     let worker = *shared;
     let tid = Arc::new(std::sync::atomic::AtomicI32::new(0));
@@ -428,7 +391,7 @@ impl Shared {
     /// The audit row of a run that was abandoned (late or panicked).
     fn late_row(
         &self,
-        host: HookHost,
+        host: Host,
         printed: bool,
         abandoned: agentspine_fs::Abandoned,
         stuck: Option<std::path::PathBuf>,
@@ -439,7 +402,7 @@ impl Shared {
             agentspine_fs::Abandoned::Saturated => "saturated",
         };
         AuditEvent {
-            host: host.host().as_str().to_owned(),
+            host: host.as_str().to_owned(),
             event: self.event().unwrap_or_else(|| "unknown".to_owned()),
             // Context already printed: only the session record was late.
             phase: if printed { "session-state".to_owned() } else { self.phase().to_owned() },

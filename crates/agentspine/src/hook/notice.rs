@@ -47,9 +47,7 @@ impl Hook<'_> {
         let first = self.payload.hook_event_name == "SessionStart"
             && matches!(self.payload.source.as_deref(), None | Some("startup" | "resume"));
         first
-            .then(|| {
-                crate::install::startup::notice(self.host.host(), self.resolver.env(), self.resolver.reader())
-            })
+            .then(|| crate::install::startup::notice(self.host, self.resolver.env(), self.resolver.reader()))
             .flatten()
     }
 }

@@ -10,6 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use agentspine_core::hosts::HookEvent;
+use agentspine_core::hosts::profile::{Carrier, ConfigFormat};
 use agentspine_core::{Environment, Host};
 use agentspine_fs::{Budget, Reader};
 use serde_json::{Value, json};
@@ -22,60 +24,26 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// configuration files, for the project at `root`; what the user must do
 /// is appended to `actions`.
 pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<String>) -> Value {
-    let (settings, mcp_files, required): (Vec<PathBuf>, Vec<(PathBuf, McpKind)>, &[&str]) = match host {
-        Host::Claude => {
-            let config = env.claude_home();
-            let user_json = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
-                Some(dir) => Some(PathBuf::from(dir).join(".claude.json")),
-                None => env.home.as_ref().map(|h| h.join(".claude.json")),
-            };
-            let mut settings: Vec<PathBuf> = config.iter().map(|c| c.join("settings.json")).collect();
-            settings.push(root.join(".claude/settings.json"));
-            settings.push(root.join(".claude/settings.local.json"));
-            let mut mcp: Vec<(PathBuf, McpKind)> =
-                user_json.into_iter().map(|p| (p, McpKind::Json)).collect();
-            mcp.push((root.join(".mcp.json"), McpKind::Json));
-            (settings, mcp, &["SessionStart", "UserPromptSubmit", "PreToolUse"])
-        }
-        Host::Codex => {
-            let home = env.codex_home();
-            // Codex reads hooks from hooks.json and from `[hooks]` in
-            // config.toml.
-            (
-                home.iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect(),
-                home.iter().map(|h| (h.join("config.toml"), McpKind::Toml)).collect(),
-                &["SessionStart", "UserPromptSubmit", "PreToolUse"],
-            )
-        }
-        Host::Gemini => {
-            // The user's settings hold what `install gemini` writes; a
-            // project's `.gemini/settings.json` may hold hooks too (run
-            // only in a trusted folder).
-            let user = env.gemini_home().map(|h| h.join("settings.json"));
-            let mut settings: Vec<PathBuf> = user.iter().cloned().collect();
-            settings.push(root.join(".gemini/settings.json"));
-            (
-                settings,
-                user.into_iter().map(|p| (p, McpKind::Json)).collect(),
-                &["SessionStart", "BeforeAgent", "AfterTool"],
-            )
-        }
-        Host::Pi | Host::Pi073 => return super::pi::inspect(host, env, actions),
-        Host::Desktop | Host::Generic => {
-            return json!({
-                "applicable": false,
-                "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", host),
-            });
-        }
+    let profile = host.profile();
+    let (Some(install), Some(hooks)) = (&profile.install, &profile.hooks) else {
+        return json!({
+            "applicable": false,
+            "summary": format!("{} runs no hooks; agentspine reaches it through `agentspine mcp` or `agentspine serve`", host),
+        });
     };
+    if let Carrier::Extension { mcp } = install.carrier {
+        return super::pi::inspect(install, mcp, env, actions);
+    }
+    let settings = (install.hook_files)(env, root);
+    let mcp_files = (install.mcp_files)(env, root);
+    // Every event that adds something must have its hook.
+    let required: Vec<&str> =
+        hooks.events.iter().filter(|(_, e)| *e != HookEvent::Forget).map(|(name, _)| *name).collect();
     let word = host.as_str();
     let mut files = Vec::new();
     // Each program an entry names, with what names it.
     let mut named: Vec<(String, String)> = Vec::new();
-    let plugin = match host {
-        Host::Claude => enabled_plugin(&settings),
-        _ => None,
-    };
+    let plugin = if install.plugin { enabled_plugin(&settings) } else { None };
     // Distinct commands per event: Claude Code runs identical commands from
     // several settings files once.
     let mut per_event: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
@@ -87,8 +55,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 text.parse::<toml_edit::DocumentMut>()
                     .map(|doc| json!({ "hooks": doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null) }))
                     .map_err(|e| format!("not valid TOML ({e})"))
-            } else if host == Host::Gemini {
-                // Gemini accepts comments in its settings.
+            } else if install.json_comments {
                 serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(text))
                     .map_err(|e| format!("not valid JSON ({e})"))
             } else {
@@ -130,7 +97,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         let (text, _) = read_config(path);
         let command = text.as_deref().and_then(|t| match kind {
             // Gemini's settings may hold comments; Claude Code's never do.
-            McpKind::Json => {
+            ConfigFormat::Json => {
                 serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(t))
                     .ok()
                     .and_then(|v| {
@@ -138,7 +105,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                         server.is_object().then(|| server["command"].as_str().unwrap_or_default().to_owned())
                     })
             }
-            McpKind::Toml => t.parse::<toml_edit::DocumentMut>().ok().and_then(|d| {
+            ConfigFormat::Toml => t.parse::<toml_edit::DocumentMut>().ok().and_then(|d| {
                 let server = d.get("mcp_servers")?.get("agentspine")?;
                 Some(server.get("command").and_then(|c| c.as_str()).unwrap_or_default().to_owned())
             }),
@@ -170,7 +137,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
             }
         }
         None => {
-            for event in required {
+            for event in &required {
                 match per_event.get(*event).map_or(0, |c| c.len()) {
                     0 => problems.push(format!("no agentspine hook for {event}")),
                     1 => {}
@@ -190,11 +157,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     if registered.is_empty() {
         problems.push("the MCP server is not registered".to_owned());
     }
-    let (trust, untrusted, disabled) = match host {
-        Host::Codex => codex_trust(env),
-
-        _ => (Value::Null, Vec::new(), Vec::new()),
-    };
+    let (trust, untrusted, disabled) =
+        if install.hook_trust { codex_trust(env) } else { (Value::Null, Vec::new(), Vec::new()) };
     let skipped: Vec<&String> = untrusted.iter().chain(&disabled).collect();
     let binaries = super::drift::check(&named);
     let stale: Vec<String> = binaries.iter().filter_map(|b| b.action(word)).collect();
@@ -208,7 +172,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
             )
         }
         (true, true) => {
-            let trusted = if host == Host::Codex { " and trusted" } else { "" };
+            let trusted = if install.hook_trust { " and trusted" } else { "" };
             match &plugin {
                 Some(id) => format!("hooks and MCP server installed by the plugin {id}"),
                 None => format!(
@@ -257,10 +221,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         "binaries": binaries,
         "ok": problems.is_empty() && skipped.is_empty() && stale.is_empty(),
     });
-    if host == Host::Gemini {
-        report["gemini_trust"] = json!(
-            "user hooks run without a trust step; hooks in a project's .gemini/settings.json run only in a trusted folder"
-        );
+    if let Some(note) = install.trust_note {
+        report["gemini_trust"] = json!(note);
     }
     report
 }
@@ -342,11 +304,6 @@ fn enabled_plugin(settings: &[PathBuf]) -> Option<String> {
         }
     }
     enabled.into_iter().find(|(_, on)| *on).map(|(id, _)| id)
-}
-
-enum McpKind {
-    Json,
-    Toml,
 }
 
 /// A configuration file's text (`None` when missing), and a problem worth

@@ -61,6 +61,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::cli::args::OutputArgs;
+use agentspine_core::Host;
 use command::PORTABLE;
 
 /// Largest configuration file agentspine will edit.
@@ -117,8 +118,8 @@ pub struct Args {
 /// What install and uninstall both take: where, and how to print.
 #[derive(Debug, clap::Args)]
 struct Target {
-    /// The host to configure.
-    #[arg(value_enum)]
+    /// The host to configure (pi's extension serves 1.x and 0.73 alike).
+    #[arg(value_parser = installable(), value_name = "HOST")]
     host: Host,
     /// Claude Code only: which settings, the user's (naming this binary's
     /// path) or the project's, which get committed (naming `agentspine`,
@@ -151,18 +152,13 @@ pub struct UninstallArgs {
     target: Target,
 }
 
-/// The hosts agentspine installs into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Host {
-    /// Claude Code.
-    Claude,
-    /// Codex CLI.
-    Codex,
-    /// Gemini CLI.
-    Gemini,
-    /// pi (its extension, for 1.x and 0.73 alike).
-    Pi,
+/// The hosts `install` configures, by name (the names completions offer),
+/// parsed as every command parses a host.
+fn installable() -> impl clap::builder::TypedValueParser<Value = Host> {
+    use clap::builder::TypedValueParser;
+    let names = agentspine_core::hosts::Profile::installable()
+        .map(|p| clap::builder::PossibleValue::new(p.host.as_str()).help(p.display));
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<Host>())
 }
 
 /// Where Claude Code's configuration goes.
@@ -295,7 +291,7 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             );
             (gemini::changes(&home, &bin, adding)?, Vec::new())
         }
-        Host::Pi => {
+        Host::Pi | Host::Pi073 => {
             anyhow::ensure!(
                 args.settings == Settings::User && !trust_hooks,
                 "pi takes neither `--settings project` (project extensions need pi's project trust) nor `--trust-hooks`"
@@ -304,6 +300,7 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             let agent_dir = env.pi_home().context("neither PI_CODING_AGENT_DIR nor HOME is set")?;
             (pi::changes(&agent_dir, &bin, adding)?, Vec::new())
         }
+        other => anyhow::bail!("agentspine does not install into {other}"),
     };
     next_steps.extend(host_steps);
     let mut reports = Vec::new();
@@ -334,11 +331,11 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             "action": if adding { "install" } else { "uninstall" },
             "host": args.host,
             "dry_run": args.dry_run,
-            "command": hooks::command(&bin, host_word(args.host)),
+            "command": hooks::command(&bin, args.host.as_str()),
             "files": reports,
             "next_steps": next_steps,
         });
-        if args.host == Host::Claude {
+        if args.host.profile().install.as_ref().is_some_and(|i| i.project_settings) {
             value["scope"] = serde_json::json!(args.settings);
         }
         if args.dry_run {
@@ -365,15 +362,6 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn host_word(host: Host) -> &'static str {
-    match host {
-        Host::Claude => "claude",
-        Host::Codex => "codex",
-        Host::Gemini => "gemini",
-        Host::Pi => "pi",
-    }
 }
 
 /// Writes one change: the directory if missing, a backup of the old file

@@ -20,7 +20,7 @@ pub const EXTENSION: &str = include_str!("../../../../plugins/pi/agentspine.js")
 /// The line of [`EXTENSION`] that names the binary; install replaces it.
 const BINARY_LINE: &str = "const AGENTSPINE = process.env.AGENTSPINE_BIN || \"agentspine\";";
 /// The extension's file name in pi's extensions directory.
-pub const FILE: &str = "agentspine.js";
+pub const FILE: &str = agentspine_core::hosts::pi::profile::EXTENSION;
 
 /// Whether `text` is an agentspine extension (any version, installed or
 /// copied from `plugins/pi`), which uninstall removes.
@@ -77,15 +77,17 @@ pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Resu
 /// stale), and, for pi 1.x, whether `mcp.json` registers the MCP server;
 /// what to do goes to `actions`.
 pub fn inspect(
-    host: agentspine_core::Host,
+    install: &agentspine_core::hosts::profile::Install,
+    wants_mcp: bool,
     env: &agentspine_core::Environment,
     actions: &mut Vec<String>,
 ) -> serde_json::Value {
     use serde_json::json;
-    let Some(agent_dir) = env.pi_home() else {
+    let (Some(path), Some((mcp_path, _))) =
+        ((install.hook_files)(env, Path::new("")).pop(), (install.mcp_files)(env, Path::new("")).pop())
+    else {
         return json!({ "applicable": false, "summary": "neither PI_CODING_AGENT_DIR nor HOME is set" });
     };
-    let path = agent_dir.join("extensions").join(FILE);
     let (text, problem) = super::inspect::read_config(&path);
     let current = super::command::running().ok().map(|bin| extension_for(&bin));
     let state = match (&text, &current) {
@@ -93,7 +95,6 @@ pub fn inspect(
         (Some(text), Some(current)) if text == current => "current",
         (Some(_), _) => "stale",
     };
-    let mcp_path = agent_dir.join("mcp.json");
     let registered = super::inspect::read_config(&mcp_path).0.is_some_and(|t| {
         serde_json::from_str::<serde_json::Value>(&t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
     });
@@ -107,7 +108,6 @@ pub fn inspect(
         _ => {}
     }
     // pi 0.73 reads no mcp.json: nothing to register there.
-    let wants_mcp = host == agentspine_core::Host::Pi;
     if wants_mcp && !registered {
         problems.push(format!("the MCP server is not registered in {}", mcp_path.display()));
     }

@@ -13,8 +13,9 @@
 //! Codex's `config.toml`), are left to `agentspine doctor`, which also
 //! asks each program its version.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use agentspine_core::hosts::profile::Carrier;
 use agentspine_core::{Environment, Host};
 use agentspine_fs::{FileKind, Reader};
 
@@ -48,10 +49,15 @@ enum Look {
 /// `reader` is the hook's own: a root it already opened (Claude Code's
 /// config home, read for the host's settings) is not opened again.
 pub fn notice(host: Host, env: &Environment, reader: &Reader) -> Option<String> {
-    let (dir, name) = hook_file(host, env)?;
-    let text = read(reader, &dir, name)?;
+    let install = host.profile().install.as_ref().filter(|i| i.carrier == Carrier::CommandHooks)?;
+    // The file `install` writes: the host's first user file.
+    let file = (install.hook_files)(env, Path::new("")).into_iter().next()?;
+    let (dir, name) = (file.parent()?, file.file_name()?.to_str()?);
+    let text = read(reader, dir, name)?;
     let running = std::env::current_exe().ok()?;
-    let strays = strays(reader, host, &text, &running);
+    // The file may hold the MCP entry too (Gemini CLI's settings).
+    let mcp_here = (install.mcp_files)(env, Path::new("")).iter().any(|(f, _)| *f == file);
+    let strays = strays(reader, host, mcp_here, &text, &running);
     if strays.is_empty() {
         return None;
     }
@@ -75,16 +81,6 @@ pub fn notice(host: Host, env: &Environment, reader: &Reader) -> Option<String> 
     ))
 }
 
-/// Where `agentspine install HOST` writes the hooks.
-fn hook_file(host: Host, env: &Environment) -> Option<(PathBuf, &'static str)> {
-    match host {
-        Host::Claude => env.claude_home().map(|h| (h, "settings.json")),
-        Host::Codex => env.codex_home().map(|h| (h, "hooks.json")),
-        Host::Gemini => env.gemini_home().map(|h| (h, "settings.json")),
-        _ => None,
-    }
-}
-
 /// The file's text; `None` when missing, unreadable, too large or not UTF-8
 /// (nothing is reported then: `doctor` says why).
 fn read(reader: &Reader, dir: &Path, name: &str) -> Option<String> {
@@ -94,7 +90,7 @@ fn read(reader: &Reader, dir: &Path, name: &str) -> Option<String> {
 
 /// The distinct absolute programs of agentspine's entries in `text` that
 /// are missing or another file than `running`, in file order.
-fn strays(reader: &Reader, host: Host, text: &str, running: &Path) -> Vec<Stray> {
+fn strays(reader: &Reader, host: Host, mcp_here: bool, text: &str, running: &Path) -> Vec<Stray> {
     let Ok(Json::Object(root)) = serde_json::from_str::<Json>(text) else { return Vec::new() };
     let mut programs: Vec<String> = Vec::new();
     let mut add = |program: String| {
@@ -115,7 +111,7 @@ fn strays(reader: &Reader, host: Host, text: &str, running: &Path) -> Vec<Stray>
             }
         }
     }
-    if host == Host::Gemini
+    if mcp_here
         && let Some(command) =
             root.get("mcpServers").and_then(|m| m.get("agentspine")).and_then(|s| s.get("command"))
         && let Some(command) = command.as_str()

@@ -23,6 +23,7 @@
 mod globs;
 pub mod imports;
 pub mod memory;
+pub mod profile;
 pub mod rules;
 
 use std::collections::BTreeSet;

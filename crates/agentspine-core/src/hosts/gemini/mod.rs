@@ -25,6 +25,7 @@
 //!   link); agentspine reads neither and says so per candidate.
 
 pub mod imports;
+pub mod profile;
 mod settings;
 
 use std::path::{Path, PathBuf};

@@ -20,11 +20,11 @@
 //! - Nothing is loaded after the session starts: its file tools read no
 //!   instruction file (the `plugins/pi` extension adds those).
 
-use super::Profile;
+use super::Rules;
 use crate::resolution::Part;
 
 /// pi 1.x.
-pub const PROFILE: Profile = Profile {
+pub const RULES: Rules = Rules {
     version: "1.x",
     candidates: &["AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"],
     strips_bom: true,

@@ -1,10 +1,10 @@
-//! pi's rules, one profile per measured version (HOSTS.md, "pi").
+//! pi's rules, one set of rules per measured version (HOSTS.md, "pi").
 //!
-//! Both versions share the walk; a profile says what differs:
+//! Both versions share the walk; the rules say what differs:
 //! - Home: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`; the first existing
 //!   candidate there is the global file.
 //! - Per directory from the project root down to the chain's end, the
-//!   first existing candidate of the profile's list. An existing file wins
+//!   first existing candidate of the list. An existing file wins
 //!   even when empty or blank and is kept as it is (no trimming);
 //!   something that cannot be read as a file (a directory, a FIFO) is
 //!   passed over.
@@ -16,6 +16,7 @@
 //! (`--host pi-0.73`), kept for users who have not upgraded.
 
 pub mod current;
+pub mod profile;
 pub mod v0_73;
 
 use std::path::Path;
@@ -29,7 +30,7 @@ use crate::text::{lenient_utf8, strip_bom};
 
 /// What one pi version does differently from the shared walk.
 #[derive(Debug, Clone, Copy)]
-pub struct Profile {
+pub struct Rules {
     /// The version measured, for `--explain` notes.
     pub version: &'static str,
     /// Candidates per directory and for the global file, in order (pi
@@ -39,7 +40,7 @@ pub struct Profile {
     pub strips_bom: bool,
 }
 
-impl Profile {
+impl Rules {
     /// The text this version keeps of a file.
     fn text_of(&self, bytes: &[u8]) -> String {
         let text = lenient_utf8(bytes);
@@ -47,17 +48,17 @@ impl Profile {
     }
 }
 
-pub(crate) fn resolve(profile: &Profile, env: &Environment, located: &Located, gather: &mut Gather) {
+pub(crate) fn resolve(rules: &Rules, env: &Environment, located: &Located, gather: &mut Gather) {
     let reader = located.root.reader();
     if let Some(home) = env.pi_home() {
         match reader.open_root(&home) {
             Err(_) => gather.probe(
-                tilde(&home.join(profile.candidates[0]), env.home.as_deref()),
+                tilde(&home.join(rules.candidates[0]), env.home.as_deref()),
                 Scope::User,
                 Verdict::Missing,
             ),
             Ok(dir) => first_of(
-                profile,
+                rules,
                 &dir,
                 &home,
                 |name| tilde(&home.join(name), env.home.as_deref()),
@@ -66,7 +67,7 @@ pub(crate) fn resolve(profile: &Profile, env: &Environment, located: &Located, g
             ),
         }
     }
-    for path in above_root(reader, located, profile.candidates) {
+    for path in above_root(reader, located, rules.candidates) {
         gather.probe_differs(
             path.display().to_string(),
             Scope::Project,
@@ -78,10 +79,10 @@ pub(crate) fn resolve(profile: &Profile, env: &Environment, located: &Located, g
         match &dir.dir {
             Ok(handle) => {
                 let base = located.root_path.join(&dir.rel);
-                first_of(profile, handle, &base, |name| dir.label(name), Scope::Project, gather);
+                first_of(rules, handle, &base, |name| dir.label(name), Scope::Project, gather);
             }
             Err(verdict) => {
-                for name in profile.candidates {
+                for name in rules.candidates {
                     gather.probe(dir.label(name), Scope::Project, verdict.clone());
                 }
             }
@@ -91,7 +92,7 @@ pub(crate) fn resolve(profile: &Profile, env: &Environment, located: &Located, g
 
 /// The first existing candidate of a directory wins, empty or not.
 fn first_of(
-    profile: &Profile,
+    rules: &Rules,
     dir: &agentspine_fs::Root,
     base: &Path,
     label: impl Fn(&str) -> String,
@@ -99,7 +100,7 @@ fn first_of(
     gather: &mut Gather,
 ) {
     let mut winner: Option<&str> = None;
-    for name in profile.candidates {
+    for name in rules.candidates {
         if let Some(w) = winner {
             gather.probe(label(name), scope, crate::chain::shadowed(dir, name, w));
             continue;
@@ -113,14 +114,14 @@ fn first_of(
                 winner = Some(name);
                 let note = format!(
                     "pi {} follows this link and reads its target; agentspine never reads outside the root",
-                    profile.version
+                    rules.version
                 );
                 gather.probe_differs(label(name), scope, not_read, note);
             }
             Err(not_read) => gather.probe(label(name), scope, not_read),
             Ok(snap) => {
                 winner = Some(name);
-                gather.include(snap.part(scope, base.join(name), label(name), profile.text_of(&snap.bytes)));
+                gather.include(snap.part(scope, base.join(name), label(name), rules.text_of(&snap.bytes)));
             }
         }
     }

@@ -2,11 +2,11 @@
 //! `AGENTS.md` before `CLAUDE.md`, the BOM kept, and a Markdown
 //! `# Project Context` section.
 
-use super::Profile;
+use super::Rules;
 use crate::resolution::Part;
 
 /// pi 0.73.
-pub const PROFILE: Profile = Profile {
+pub const RULES: Rules = Rules {
     version: "0.73",
     candidates: &["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"],
     strips_bom: false,

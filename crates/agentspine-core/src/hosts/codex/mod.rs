@@ -15,6 +15,7 @@
 //!   and decoded leniently; later files are dropped; `0` turns project docs
 //!   off, as does `trust_level = "untrusted"` for the project.
 
+pub mod profile;
 use std::path::{Path, PathBuf};
 
 use agentspine_fs::{LinkRefusal, Reader};

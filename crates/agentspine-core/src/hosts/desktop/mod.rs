@@ -14,6 +14,7 @@
 //! - Each part is labelled with its path relative to the root; the text
 //!   says that later, closer entries take precedence.
 
+pub mod profile;
 use crate::chain::{FILE_CAP, fetch};
 use crate::env::Environment;
 use crate::gather::Gather;

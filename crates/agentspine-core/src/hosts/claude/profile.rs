@@ -1,0 +1,75 @@
+//! Claude Code, as the surfaces see it (HOSTS.md, "Claude Code").
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+};
+
+/// Claude Code.
+pub const PROFILE: Profile = Profile {
+    host: Host::Claude,
+    display: "Claude Code",
+    home: Environment::claude_home,
+    profile_inputs: |env| vec![("claude_home", env.claude_home())],
+    project_dir: Some(".claude"),
+    evidence_names: &["CLAUDE.md", "CLAUDE.local.md", ".claude"],
+    configurable_names: false,
+    checked_by_default: true,
+    chosen_by_evidence: true,
+    memory_facts: true,
+    hooks: Some(Hooks {
+        events: &[
+            ("SessionStart", HookEvent::SessionStart),
+            ("UserPromptSubmit", HookEvent::Prompt),
+            ("PreToolUse", HookEvent::Tool),
+            ("SessionEnd", HookEvent::Forget),
+        ],
+        // Measured on 2.1.332: `Read` and `Write` load the nested
+        // `CLAUDE.md` (and, through its AGENTS.md support, the nested
+        // `AGENTS.md`) of directories below the directory it started in,
+        // and the `.claude/rules` whose `paths:` match; `Edit` and
+        // `MultiEdit` refuse a file that was not read first, so the `Read`
+        // already loaded them. Nothing is loaded for a file outside the
+        // start directory (a sibling package).
+        tools: &[
+            Tool {
+                names: &["Read", "Edit", "MultiEdit", "Write"],
+                paths: ToolPaths::Field(&["file_path"]),
+                loads_nested: true,
+            },
+            Tool {
+                names: &["NotebookEdit"],
+                paths: ToolPaths::Field(&["notebook_path"]),
+                loads_nested: true,
+            },
+            Tool { names: &["Grep", "Glob"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
+        ],
+        // Any hook string over 10,000 characters is replaced with a
+        // 2,000-character preview and a file path (HOSTS.md).
+        context_cap: 10_000,
+        heading: |absolute, _| format!("Contents of {}:", absolute.display()),
+        session_files: SessionFiles::ClaudeAgentsMd,
+    }),
+    install: Some(Install {
+        carrier: Carrier::CommandHooks,
+        hook_files: |env, root| {
+            let mut files: Vec<_> = env.claude_home().map(|h| h.join("settings.json")).into_iter().collect();
+            files.push(root.join(".claude/settings.json"));
+            files.push(root.join(".claude/settings.local.json"));
+            files
+        },
+        mcp_files: |env, root| {
+            let mut files: Vec<_> =
+                env.claude_state_file().map(|f| (f, ConfigFormat::Json)).into_iter().collect();
+            files.push((root.join(".mcp.json"), ConfigFormat::Json));
+            files
+        },
+        json_comments: false,
+        project_settings: true,
+        hook_trust: false,
+        plugin: true,
+        trust_note: None,
+    }),
+    version_probe: Some(VersionProbe { program: "claude", args: &["--version"] }),
+};

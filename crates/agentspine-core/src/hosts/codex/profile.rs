@@ -1,0 +1,69 @@
+//! Codex CLI, as the surfaces see it (HOSTS.md, "Codex").
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+};
+
+/// Codex CLI.
+pub const PROFILE: Profile = Profile {
+    host: Host::Codex,
+    display: "Codex",
+    home: Environment::codex_home,
+    profile_inputs: |env| {
+        vec![
+            ("codex_home", env.codex_home()),
+            ("codex_profile", env.codex_profile.as_deref().map(Into::into)),
+        ]
+    },
+    project_dir: Some(".codex"),
+    evidence_names: &["AGENTS.md", "AGENTS.override.md"],
+    configurable_names: true,
+    checked_by_default: true,
+    chosen_by_evidence: true,
+    memory_facts: false,
+    hooks: Some(Hooks {
+        events: &[
+            ("SessionStart", HookEvent::SessionStart),
+            ("UserPromptSubmit", HookEvent::Prompt),
+            ("PreToolUse", HookEvent::Tool),
+            ("SessionEnd", HookEvent::Forget),
+            // Codex summarises its history away when it compacts (and
+            // starts no new session): what the session was sent is gone.
+            ("PostCompact", HookEvent::Forget),
+        ],
+        // Codex loads no nested file for any tool (HOSTS.md).
+        tools: &[
+            Tool {
+                names: &["apply_patch"],
+                paths: ToolPaths::Patch(&["command", "input", "patch"]),
+                loads_nested: false,
+            },
+            Tool { names: &["Bash"], paths: ToolPaths::None, loads_nested: false },
+            Tool { names: &[], paths: ToolPaths::Field(&["path", "file_path"]), loads_nested: false },
+        ],
+        // Claude Code's measured cap, kept for every host until each
+        // host's own is measured.
+        context_cap: 10_000,
+        heading: |_, relative| format!("## {relative}"),
+        session_files: SessionFiles::CodexClaudeMd,
+    }),
+    install: Some(Install {
+        carrier: Carrier::CommandHooks,
+        // Codex reads hooks from hooks.json and from `[hooks]` in
+        // config.toml.
+        hook_files: |env, _| {
+            env.codex_home().iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect()
+        },
+        mcp_files: |env, _| {
+            env.codex_home().map(|h| (h.join("config.toml"), ConfigFormat::Toml)).into_iter().collect()
+        },
+        json_comments: false,
+        project_settings: false,
+        hook_trust: true,
+        plugin: false,
+        trust_note: None,
+    }),
+    version_probe: Some(VersionProbe { program: "codex", args: &["--version"] }),
+};

@@ -1,0 +1,81 @@
+//! Gemini CLI, as the surfaces see it (HOSTS.md, "Gemini CLI").
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+};
+
+/// Gemini CLI.
+pub const PROFILE: Profile = Profile {
+    host: Host::Gemini,
+    display: "Gemini CLI",
+    home: Environment::gemini_home,
+    profile_inputs: |env| vec![("gemini_home", env.gemini_home())],
+    project_dir: Some(".gemini"),
+    evidence_names: &["GEMINI.md"],
+    configurable_names: true,
+    checked_by_default: true,
+    chosen_by_evidence: true,
+    memory_facts: false,
+    hooks: Some(Hooks {
+        events: &[
+            ("SessionStart", HookEvent::SessionStart),
+            ("BeforeAgent", HookEvent::Prompt),
+            // Gemini adds a hook's context only to a tool's result
+            // (AfterTool); what BeforeTool answers is dropped, so it is
+            // not asked there.
+            ("AfterTool", HookEvent::Tool),
+            // Not PreCompress: 0.61 fires it on every turn, before it
+            // checks whether to compress at all.
+            ("SessionEnd", HookEvent::Forget),
+        ],
+        // 0.61 appends the context files between the touched path and its
+        // root to the result of `read_file`, `read_many_files`,
+        // `list_directory`, `write_file` and `replace` when the path lies
+        // in its workspace, and of no other tool (`glob` and `grep_search`
+        // load nothing); `read_many_files` takes glob patterns, which are
+        // never expanded here.
+        tools: &[
+            Tool {
+                names: &["read_file", "write_file", "replace"],
+                paths: ToolPaths::Field(&["file_path"]),
+                loads_nested: true,
+            },
+            Tool { names: &["list_directory"], paths: ToolPaths::Field(&["dir_path"]), loads_nested: true },
+            Tool { names: &["read_many_files"], paths: ToolPaths::None, loads_nested: true },
+            Tool {
+                names: &["glob", "grep_search"],
+                paths: ToolPaths::Field(&["dir_path"]),
+                loads_nested: false,
+            },
+        ],
+        // Claude Code's measured cap, kept for every host until each
+        // host's own is measured.
+        context_cap: 10_000,
+        heading: |absolute, _| format!("--- Context from: {} ---", absolute.display()),
+        session_files: SessionFiles::None,
+    }),
+    install: Some(Install {
+        carrier: Carrier::CommandHooks,
+        // The user's settings hold what `install gemini` writes; a
+        // project's `.gemini/settings.json` may hold hooks too (run only in
+        // a trusted folder).
+        hook_files: |env, root| {
+            let mut files: Vec<_> = env.gemini_home().map(|h| h.join("settings.json")).into_iter().collect();
+            files.push(root.join(".gemini/settings.json"));
+            files
+        },
+        mcp_files: |env, _| {
+            env.gemini_home().map(|h| (h.join("settings.json"), ConfigFormat::Json)).into_iter().collect()
+        },
+        json_comments: true,
+        project_settings: false,
+        hook_trust: false,
+        plugin: false,
+        trust_note: Some(
+            "user hooks run without a trust step; hooks in a project's .gemini/settings.json run only in a trusted folder",
+        ),
+    }),
+    version_probe: Some(VersionProbe { program: "gemini", args: &["--version"] }),
+};

@@ -1,0 +1,78 @@
+//! pi, both versions, as the surfaces see them (HOSTS.md, "pi"). pi has no
+//! command hooks: its extension (`plugins/pi`) carries pi's events to
+//! `agentspine hook pi` in the same payload shape.
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+};
+
+/// What the extension carries: the same for both versions.
+const HOOKS: Hooks = Hooks {
+    events: &[
+        ("SessionStart", HookEvent::SessionStart),
+        ("UserPromptSubmit", HookEvent::Prompt),
+        ("PreToolUse", HookEvent::Tool),
+        ("SessionEnd", HookEvent::Forget),
+    ],
+    // pi's built-in tools that name a path (the same names in 0.73 and
+    // 1.x); `bash` is never parsed. Nothing is loaded after the session
+    // starts.
+    tools: &[Tool {
+        names: &["read", "write", "edit", "ls", "grep", "find"],
+        paths: ToolPaths::Field(&["path"]),
+        loads_nested: false,
+    }],
+    // Claude Code's measured cap, kept for every host until each host's
+    // own is measured.
+    context_cap: 10_000,
+    // pi's own heading for a file: its absolute path.
+    heading: |absolute, _| format!("## {}", absolute.display()),
+    // pi reads both families itself (AGENTS.md, else CLAUDE.md).
+    session_files: SessionFiles::None,
+};
+
+/// What `install pi` writes.
+const PI_INSTALL: Install = Install {
+    carrier: Carrier::Extension { mcp: true },
+    hook_files: |env, _| env.pi_home().map(|h| h.join("extensions").join(EXTENSION)).into_iter().collect(),
+    mcp_files: |env, _| env.pi_home().map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect(),
+    json_comments: false,
+    project_settings: false,
+    hook_trust: false,
+    plugin: false,
+    trust_note: None,
+};
+
+/// pi 1.x.
+pub const PROFILE: Profile = Profile {
+    host: Host::Pi,
+    display: "pi",
+    home: Environment::pi_home,
+    profile_inputs: |env| vec![("pi_home", env.pi_home())],
+    project_dir: Some(".pi"),
+    evidence_names: &[],
+    configurable_names: false,
+    checked_by_default: true,
+    chosen_by_evidence: true,
+    // pi keeps no memory of its own: the project memory directory
+    // agentspine models is where its facts come from.
+    memory_facts: true,
+    hooks: Some(HOOKS),
+    install: Some(PI_INSTALL),
+    version_probe: Some(VersionProbe { program: "pi", args: &["--version"] }),
+};
+
+/// The extension's file name in the agent directory's `extensions/`.
+pub const EXTENSION: &str = "agentspine.js";
+
+/// pi 0.73: the old pi, applied by `check` only when named. The same
+/// extension serves it; it has no MCP client.
+pub const PROFILE_0_73: Profile = Profile {
+    host: Host::Pi073,
+    display: "pi 0.73",
+    chosen_by_evidence: false,
+    install: Some(Install { carrier: Carrier::Extension { mcp: false }, ..PI_INSTALL }),
+    ..PROFILE
+};
