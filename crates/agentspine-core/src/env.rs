@@ -49,6 +49,11 @@ pub struct Environment {
 }
 
 impl Environment {
+    /// This process's environment.
+    pub fn from_process() -> Environment {
+        Environment::from_vars(|name| std::env::var_os(name))
+    }
+
     /// Reads the variables through `var` (e.g. `std::env::var_os`). Empty
     /// and relative values are ignored, as the hosts ignore them.
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Environment {

@@ -10,11 +10,10 @@
 //!
 //! ```no_run
 //! use agentspine_core::{Environment, Host, Request, Resolver, render_native};
-//! use agentspine_core::catalog::SourceIds;
 //! use agentspine_fs::{Budget, Reader};
 //! let env = Environment::from_vars(|name| std::env::var_os(name));
 //! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
-//! let resolver = Resolver::new(env, reader, SourceIds::new([0; 32]));
+//! let resolver = Resolver::new(env, reader);
 //! let resolution = resolver.chain(&Request::new(Host::Codex, "/repo/pkg")).expect("a resolvable request");
 //! print!("{}", render_native(&resolution));
 //! ```
@@ -53,7 +52,7 @@ use agentspine_fs::Reader;
 /// Resolves the chain `request` asks for under its host's rules, with a
 /// resolver made for this one call (see [`Resolver::chain`]).
 pub fn resolve(request: &Request, env: &Environment, reader: &Reader) -> Result<Resolution, ResolveError> {
-    Resolver::new(env.clone(), reader.clone(), catalog::SourceIds::new([0; 32])).chain(request)
+    Resolver::new(env.clone(), reader.clone()).chain(request)
 }
 
 /// The exact text the host would put in its model request for this chain

@@ -8,11 +8,10 @@
 //!
 //! ```no_run
 //! use agentspine_core::{Environment, Host, Request, Resolver, render_native};
-//! use agentspine_core::catalog::SourceIds;
 //! use agentspine_fs::{Budget, Reader};
-//! let env = Environment::from_vars(|name| std::env::var_os(name));
+//! let env = Environment::from_process();
 //! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
-//! let resolver = Resolver::new(env, reader, SourceIds::new([0; 32]));
+//! let resolver = Resolver::new(env, reader);
 //! let chain = resolver.chain(&Request::new(Host::Codex, "/repo/pkg")).expect("a resolvable request");
 //! print!("{}", render_native(&chain));
 //! ```
@@ -87,12 +86,14 @@ pub struct MemoryOutcome {
 
 impl<'a> Resolver<'a> {
     /// A resolver over `env`, reading through `reader` (its budget and
-    /// counters), naming sources with `ids`.
-    pub fn new(env: Environment, reader: Reader, ids: SourceIds) -> Resolver<'a> {
+    /// counters), naming sources with this process's key
+    /// ([`SourceIds::for_process`]) until [`Resolver::with_ids`] gives it
+    /// the state store's.
+    pub fn new(env: Environment, reader: Reader) -> Resolver<'a> {
         Resolver {
             env,
             reader,
-            ids,
+            ids: SourceIds::for_process(),
             caches: None,
             never: OnceCell::new(),
             policy_through_reader: false,
@@ -119,6 +120,21 @@ impl<'a> Resolver<'a> {
         if let Some(never) = self.never.take() {
             let _ = self.never.set(never.with_named_roots(named));
         }
+        self
+    }
+
+    /// Names sources with `ids` (the state store's key: the same ids in
+    /// every process).
+    pub fn with_ids(mut self, ids: SourceIds) -> Resolver<'a> {
+        self.ids = ids;
+        self
+    }
+
+    /// Changes the environment before anything was resolved (a command's
+    /// flag that stands for a variable, e.g. Codex's `--profile`).
+    pub fn with_env(mut self, change: impl FnOnce(&mut Environment)) -> Resolver<'a> {
+        change(&mut self.env);
+        self.never = OnceCell::new();
         self
     }
 

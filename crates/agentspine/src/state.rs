@@ -453,9 +453,16 @@ impl State {
     /// The one resolver of a request: the process environment, `reader`,
     /// this store's source-id key and snapshot caches.
     pub fn resolver(&self, reader: agentspine_fs::Reader) -> agentspine_core::Resolver<'_> {
-        let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
-        agentspine_core::Resolver::new(env, reader, self.source_ids()).with_caches(self)
+        resolver(reader).with_ids(self.source_ids()).with_caches(self)
     }
+}
+
+/// The one way the binary builds a resolver: this process's environment,
+/// read through `reader`, sources named with this process's key (a command
+/// that shows no source id needs no store). [`State::resolver`] adds the
+/// store's key, the same in every process, and its caches.
+pub fn resolver<'a>(reader: agentspine_fs::Reader) -> agentspine_core::Resolver<'a> {
+    agentspine_core::Resolver::new(agentspine_core::Environment::from_process(), reader)
 }
 
 #[cfg(test)]

@@ -9,11 +9,10 @@
 //! ```no_run
 //! use agentspine_core::check::CheckRequest;
 //! use agentspine_core::{Environment, Host, Resolver};
-//! use agentspine_core::catalog::SourceIds;
 //! use agentspine_fs::{Budget, Reader};
 //! let env = Environment::from_vars(|name| std::env::var_os(name));
 //! let reader = Reader::new(Budget::with_timeout(std::time::Duration::from_secs(2)));
-//! let resolver = Resolver::new(env, reader, SourceIds::new([0; 32]));
+//! let resolver = Resolver::new(env, reader);
 //! let check = resolver.check(&CheckRequest::new("/repo", vec![Host::Codex, Host::Claude])).expect("a root");
 //! for finding in &check.findings {
 //!     println!("{} {} {}", finding.severity, finding.path, finding.message);

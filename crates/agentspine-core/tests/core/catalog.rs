@@ -21,7 +21,7 @@ fn build(
     ids: &SourceIds,
     caches: Option<&dyn agentspine_core::CacheProvider>,
 ) -> Result<Catalog, agentspine_core::ResolveError> {
-    let resolver = agentspine_core::Resolver::new(env.clone(), reader.clone(), ids.clone());
+    let resolver = agentspine_core::Resolver::new(env.clone(), reader.clone()).with_ids(ids.clone());
     let resolver = match caches {
         Some(caches) => resolver.with_caches(caches),
         None => resolver,

@@ -1,6 +1,5 @@
 //! `check`: exact findings on small fixtures, one per finding kind.
 
-use agentspine_core::catalog::SourceIds;
 use agentspine_core::check::{Check, CheckRequest, Silence};
 use agentspine_core::{Host, Resolver};
 use agentspine_fs::{Budget, Reader};
@@ -8,7 +7,7 @@ use agentspine_fs::{Budget, Reader};
 use crate::support::Project;
 
 fn run(p: &Project, hosts: &[Host], silence: Silence) -> Check {
-    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([0; 32]));
+    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED));
     let request = CheckRequest { silence, ..CheckRequest::new(p.tree.clone(), hosts.to_vec()) };
     resolver.check(&request).unwrap()
 }
@@ -288,7 +287,7 @@ fn the_discovery_stops_at_the_catalogs_entry_bound() {
 #[test]
 fn the_home_directory_is_never_checked() {
     let p = Project::new();
-    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([0; 32]));
+    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED));
     let error = resolver.check(&CheckRequest::new(p.home.clone(), vec![Host::Codex])).unwrap_err();
     assert_eq!(error.code(), "not-a-project");
     assert_eq!(resolver.reader().counters().dir_enumerations, 0);
@@ -399,7 +398,7 @@ fn a_pointer_claude_md_is_one_finding_with_its_consequences() {
     assert_eq!(f.files, ["AGENTS.md", "packages/api/AGENTS.md", "packages/web/AGENTS.md"]);
     assert_eq!(f.dirs, ["packages/api", "packages/web"]);
     assert!(f.message.contains("get only this pointer"), "{}", f.message);
-    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([0; 32]));
+    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED));
     let request = CheckRequest {
         claude_agents_md: ClaudeAgentsMd::Off,
         ..CheckRequest::new(p.tree.clone(), vec![Host::Claude])

@@ -7,7 +7,6 @@
 use std::process::Command;
 use std::sync::Arc;
 
-use agentspine_core::catalog::SourceIds;
 use agentspine_core::check::{Check, CheckRequest, Severity};
 use agentspine_core::{Host, Resolver};
 use agentspine_fs::{Budget, Reader};
@@ -20,7 +19,7 @@ fn check(p: &Project, hosts: &[Host]) -> Check {
 
 /// A check that also looks at `paths` (relative to the tree).
 fn check_paths(p: &Project, hosts: &[Host], paths: &[&str]) -> Check {
-    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([0; 32]));
+    let resolver = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED));
     let paths = paths.iter().map(|d| p.tree.join(d)).collect();
     resolver.check(&CheckRequest { paths, ..CheckRequest::new(p.tree.clone(), hosts.to_vec()) }).unwrap()
 }

@@ -173,7 +173,8 @@ fn a_named_root_through_a_link_is_followed_once_for_the_user_and_refused_for_a_c
     let linked = p.dir.path().join("linked");
     std::os::unix::fs::symlink(&p.tree, &linked).unwrap();
     let resolver = |named| {
-        Resolver::new(p.env(), Reader::new(Budget::UNLIMITED), SourceIds::new([7; 32]))
+        Resolver::new(p.env(), Reader::new(Budget::UNLIMITED))
+            .with_ids(SourceIds::new([7; 32]))
             .with_named_roots(named)
     };
     let by_cwd = Request::new(Host::Codex, linked.join("pkg"));

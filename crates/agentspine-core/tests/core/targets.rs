@@ -125,7 +125,6 @@ fn claude_path_rules_match_a_file_about_to_be_written() {
 #[test]
 fn a_tool_call_reads_the_files_its_two_chains_share_once_per_run() {
     use agentspine_core::Resolver;
-    use agentspine_core::catalog::SourceIds;
     use agentspine_fs::{Budget, Reader};
 
     let p = Project::git();
@@ -136,7 +135,7 @@ fn a_tool_call_reads_the_files_its_two_chains_share_once_per_run() {
         .file("api/AGENTS.md", "agents api\n");
     let targets = [p.tree.join("api/src/x.ts")];
     let run = |host: Host, reader: Reader| {
-        let resolver = Resolver::new(p.env(), reader, SourceIds::new([0; 32]));
+        let resolver = Resolver::new(p.env(), reader);
         let delta = resolver.tool_delta(
             &p.request(host, "web"),
             &targets,

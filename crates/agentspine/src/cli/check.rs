@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use agentspine_core::Host;
 use agentspine_core::check::{Check, CheckRequest, Finding, Kind, Severity, Silence, default_hosts};
-use agentspine_core::{Environment, Host, Resolver};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 use clap::ValueEnum;
@@ -114,10 +114,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(root) => super::canonical(root)?,
         None => super::project_root(None)?,
     };
-    let env = Environment::from_vars(|name| std::env::var_os(name));
-    let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    let silence = Silence::load(&reader, &root, env.user_config_file().as_deref())?;
-    let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    let resolver = crate::state::resolver(Reader::new(Budget::with_timeout(DEADLINE)));
+    let silence = Silence::load(resolver.reader(), &root, resolver.env().user_config_file().as_deref())?;
     let hosts = if args.all_hosts { default_hosts() } else { args.host };
     let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { current.join(p) };
     // What the hooks add for Claude Code, so that check reports those

@@ -327,11 +327,7 @@ fn session_findings(g: &Gathered) -> (Vec<agentspine_core::check::Finding>, Opti
                 return (Vec::new(), Some(format!("{e} (`agentspine check` cannot run here until it is)")));
             }
         };
-    let resolver = agentspine_core::Resolver::new(
-        g.env.clone(),
-        reader,
-        agentspine_core::catalog::SourceIds::new([0; 32]),
-    );
+    let resolver = crate::state::resolver(reader);
     let request = agentspine_core::check::CheckRequest {
         paths: dirs,
         claude_agents_md,
@@ -539,12 +535,7 @@ pub mod orphans {
                     )
                     .into());
                 }
-                let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
-                let resolver = agentspine_core::Resolver::new(
-                    env,
-                    finder,
-                    agentspine_core::catalog::SourceIds::new([0; 32]),
-                );
+                let resolver = crate::state::resolver(finder);
                 let request = place.request(&resolver, &current, host);
                 let (found, _) = resolver.memory_dir(&request)?;
                 match found {

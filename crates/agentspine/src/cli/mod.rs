@@ -284,8 +284,6 @@ pub(crate) fn project_root(cwd: Option<&std::path::Path>) -> anyhow::Result<std:
     let cwd = canonical(cwd.unwrap_or(std::path::Path::new(".")))?;
     let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
     let request = agentspine_core::Request::new(agentspine_core::Host::default(), cwd);
-    let env = agentspine_core::Environment::from_vars(|name| std::env::var_os(name));
-    let resolver =
-        agentspine_core::Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    let resolver = crate::state::resolver(reader);
     Ok(resolver.project_root(&request)?.0)
 }

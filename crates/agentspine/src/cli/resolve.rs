@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::{Environment, Request, Resolution, Resolver, Scope, render_native};
+use agentspine_core::{Request, Resolution, Scope, render_native};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 use clap::ValueEnum;
@@ -87,10 +87,9 @@ const DEADLINE: Duration = Duration::from_secs(2);
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let wants_json = args.wants_json();
     let current = std::env::current_dir().context("cannot read the current directory")?;
-    let mut env = Environment::from_vars(|name| std::env::var_os(name));
-    env.codex_profile = args.codex_profile;
     let reader = Reader::new(Budget::with_timeout(DEADLINE));
-    let resolver = Resolver::new(env, reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    let codex_profile = args.codex_profile;
+    let resolver = crate::state::resolver(reader).with_env(|env| env.codex_profile = codex_profile);
     let resolver = if args.explain { resolver.explaining() } else { resolver };
     let request = Request {
         target: args.target.map(|t| if t.is_absolute() { t } else { current.join(t) }),

@@ -20,7 +20,7 @@ use agentspine_core::catalog::{self, Catalog, CatalogRequest, DocumentError, Pre
 use agentspine_core::memory::ScopeIds;
 use agentspine_core::policy::{NamedRoots, NeverProjects};
 use agentspine_core::resolver::RootCheck;
-use agentspine_core::{Environment, Host, Request, ResolveError, Resolver, render_native};
+use agentspine_core::{Host, Request, ResolveError, Resolver, render_native};
 use agentspine_fs::{Budget, Reader};
 use serde_json::Value;
 
@@ -120,8 +120,8 @@ impl Tools {
     /// A resolver for one call (`state`: with the store's caches), with
     /// what the launch fixed.
     fn resolver<'a>(&self, state: Option<&'a State>) -> Resolver<'a> {
-        let env = Environment::from_vars(|name| std::env::var_os(name));
-        let resolver = Resolver::new(env, Reader::new(Budget::with_timeout(DEADLINE)), self.ids.clone());
+        let resolver =
+            crate::state::resolver(Reader::new(Budget::with_timeout(DEADLINE))).with_ids(self.ids.clone());
         let (_, never) = self.launch.get_or_init(|| {
             let never = resolver.never_projects().clone();
             (self.launch_dir.as_deref().and_then(|dir| resolver.launch_root(dir)), never)

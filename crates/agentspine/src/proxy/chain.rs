@@ -8,8 +8,7 @@ use std::time::Instant;
 
 use agentspine_core::policy::NeverProjects;
 use agentspine_core::{
-    Environment, Host, PathOutside, Request, Resolution, ResolveError, Resolver, Verdict, names_within,
-    render_native,
+    Host, PathOutside, Request, Resolution, ResolveError, Resolver, Verdict, names_within, render_native,
 };
 use agentspine_fs::{Budget, Reader, Root};
 use serde::Serialize;
@@ -114,14 +113,13 @@ fn reader(deadline: Instant, slow: bool, handle: &Root) -> Reader {
 
 /// The chain of `dir` (absolute, beneath `root`) under the desktop rule.
 fn chain_for(
-    env: &Environment,
     root: &Path,
     handle: &Root,
     dir: Option<PathBuf>,
     deadline: Instant,
     slow: bool,
 ) -> Result<Chain, Failure> {
-    let resolver = resolver(env, reader(deadline, slow, handle));
+    let resolver = resolver(reader(deadline, slow, handle));
     let resolution = resolver.chain(&request(root, dir)).map_err(|e| match &e {
         ResolveError::TargetOutsideRoot { .. } => {
             Failure::Refused(Fault::new(codes::OUTSIDE_ROOT, "outside-root", e.to_string()))
@@ -145,13 +143,8 @@ fn chain_for(
 }
 
 /// The root chain of a session.
-pub fn root_chain(
-    env: &Environment,
-    root: &Path,
-    handle: &Root,
-    deadline: Instant,
-) -> Result<Chain, Failure> {
-    chain_for(env, root, handle, None, deadline, false)
+pub fn root_chain(root: &Path, handle: &Root, deadline: Instant) -> Result<Chain, Failure> {
+    chain_for(root, handle, None, deadline, false)
 }
 
 /// A path from the sidecar, as names below the session's root: core's
@@ -177,7 +170,6 @@ pub fn sidecar_path(path: &str, root: &Path, alias: &Path) -> Result<Vec<String>
 /// Core's [`Resolver::chain_dir`] for a sidecar's path, read beneath the
 /// session's handle, its refusal as the socket's fault.
 pub fn chain_dir(
-    env: &Environment,
     root: &Path,
     handle: &Root,
     names: &[String],
@@ -185,7 +177,7 @@ pub fn chain_dir(
     slow: bool,
 ) -> Result<Vec<String>, Failure> {
     let target = if names.is_empty() { None } else { Some(root.join(names.join("/"))) };
-    let resolver = resolver(env, reader(deadline, slow, handle));
+    let resolver = resolver(reader(deadline, slow, handle));
     resolver.chain_dir(&request(root, target)).map_err(|e| failure(&e, names))
 }
 
@@ -208,9 +200,9 @@ fn failure(e: &ResolveError, names: &[String]) -> Failure {
 
 /// A resolver for one resolution, with the home directory and profiles
 /// found once for the server (its environment is the process's, fixed).
-fn resolver(env: &Environment, reader: Reader) -> Resolver<'static> {
+fn resolver(reader: Reader) -> Resolver<'static> {
     static NEVER: std::sync::OnceLock<NeverProjects> = std::sync::OnceLock::new();
-    let resolver = Resolver::new(env.clone(), reader, agentspine_core::catalog::SourceIds::new([0; 32]));
+    let resolver = crate::state::resolver(reader);
     let never = NEVER.get_or_init(|| resolver.never_projects().clone()).clone();
     resolver.with_never_projects(never).with_named_roots(agentspine_core::NamedRoots::TakenAsGiven)
 }
@@ -234,13 +226,7 @@ fn symlink(names: &[String]) -> Failure {
 }
 
 /// The complete chain for `dir` (names below the root).
-pub fn dir_chain(
-    env: &Environment,
-    root: &Path,
-    handle: &Root,
-    dir: &[String],
-    deadline: Instant,
-) -> Result<Chain, Failure> {
+pub fn dir_chain(root: &Path, handle: &Root, dir: &[String], deadline: Instant) -> Result<Chain, Failure> {
     let target = if dir.is_empty() { None } else { Some(root.join(dir.join("/"))) };
-    chain_for(env, root, handle, target, deadline, true)
+    chain_for(root, handle, target, deadline, true)
 }

@@ -261,15 +261,10 @@ impl Server {
         match method {
             "projects.register" => {
                 let p: Root = params(method, value)?;
-                let env = self.env.clone();
                 let root = blocking(move || {
                     let root = canonical(&p.root)?;
                     // Home, above it and a profile are never a project.
-                    let resolver = agentspine_core::Resolver::new(
-                        env,
-                        Reader::new(Budget::with_timeout(DEADLINE)),
-                        agentspine_core::catalog::SourceIds::new([0; 32]),
-                    );
+                    let resolver = crate::state::resolver(Reader::new(Budget::with_timeout(DEADLINE)));
                     let kind = resolver.classify(&root);
                     if let Some(reason) = kind.reason() {
                         return Err(Fault::new(
@@ -365,7 +360,7 @@ impl Server {
     /// The root chain, resolved on a worker within [`DEADLINE`] (a worker
     /// stuck in the kernel is left behind, as for the sidecar's resolutions).
     async fn root_chain(&self, handle: &agentspine_fs::Root) -> Result<Chain, Fault> {
-        let (env, handle) = (self.env.clone(), handle.clone());
+        let handle = handle.clone();
         let root = handle.host_path().to_path_buf();
         let deadline = Instant::now() + DEADLINE;
         let unavailable = |root: &Path, reason: String| {
@@ -377,7 +372,7 @@ impl Server {
         };
         let shown = root.clone();
         let work = blocking(move || {
-            chain::root_chain(&env, &root, &handle, deadline).map_err(|failure| match failure {
+            chain::root_chain(&root, &handle, deadline).map_err(|failure| match failure {
                 Failure::Refused(fault) => fault,
                 Failure::Fallback(reason) => unavailable(&root, reason),
             })
@@ -572,9 +567,9 @@ impl Server {
             return Ok(answer(&chain, "hit", Value::Null));
         }
         let work = {
-            let (session, env) = (session.clone(), self.env.clone());
+            let session = session.clone();
             move || -> Result<(String, Arc<Chain>, bool), Failure> {
-                let dir = chain::chain_dir(&env, &session.root, &session.handle, &names, deadline, true)?;
+                let dir = chain::chain_dir(&session.root, &session.handle, &names, deadline, true)?;
                 let dir_key = dir.join("/");
                 {
                     let prompt = session.prompt();
@@ -584,7 +579,7 @@ impl Server {
                         return Ok((dir_key, chain, true));
                     }
                 }
-                let chain = chain::dir_chain(&env, &session.root, &session.handle, &dir, deadline)?;
+                let chain = chain::dir_chain(&session.root, &session.handle, &dir, deadline)?;
                 Ok((dir_key, Arc::new(chain), false))
             }
         };
