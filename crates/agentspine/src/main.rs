@@ -9,6 +9,7 @@ mod hook;
 mod install;
 mod lines;
 mod mcp;
+mod program;
 mod proxy;
 mod state;
 mod version;

@@ -10,6 +10,7 @@ pub mod gemini;
 pub mod pi;
 pub mod profile;
 pub mod tools;
+pub mod version;
 
 pub use profile::{HookEvent, Hooks, Profile, SessionFiles};
 

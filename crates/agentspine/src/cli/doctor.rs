@@ -94,9 +94,10 @@ impl Args {
 
 /// How long the command may take before it gives up on a read that never
 /// returns: its resolution stops starting reads at 2 s, then the install
-/// and store checks read the host's settings (`--offline-memory-orphans`:
-/// two readers of 2 s each, one after the other).
-pub const BOUND: std::time::Duration = std::time::Duration::from_secs(5);
+/// and store checks read the host's settings, and the host's own program
+/// gets 3 s to say its version (`--offline-memory-orphans`: two readers of
+/// 2 s each, one after the other).
+pub const BOUND: std::time::Duration = std::time::Duration::from_secs(8);
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let host: Host = args.host.host;
@@ -115,6 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let differs = host_differs(&g);
     let store = store_health(&g, check, &acknowledged, &mut actions);
     let install = crate::install::inspect::inspect(g.host, &g.env, &g.resolution.project_root, &mut actions);
+    let host_version = host_version(host);
     let (findings, check_problem) = session_findings(&g);
     if let Some(problem) = check_problem {
         actions.push(problem);
@@ -175,6 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "memory": r.memory,
             "state": store,
             "install": install,
+            "host_version": host_version,
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
@@ -246,6 +249,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ));
         }
         s.push_str(&format!("Installation   {}\n", install["summary"].as_str().unwrap_or("")));
+        if let Some(meaning) = host_version["meaning"].as_str() {
+            s.push_str(&format!("Host version   {meaning}\n"));
+        }
         s.push_str(&format!("\n{verdict}\n"));
         out.write_all(s.as_bytes())?;
     }
@@ -254,6 +260,56 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(super::errors::exit::ACTION_NEEDED)
     })
+}
+
+/// Which version of the host the user runs (its own program, found on
+/// `PATH` and asked as its profile says, bounded by
+/// [`crate::program::ANSWER`]), judged against the versions agentspine was
+/// verified on; `null` for a host without a program (the desktop and
+/// generic rules). Never an action: another version is worth knowing, not
+/// an error.
+fn host_version(host: Host) -> Value {
+    let profile = host.profile();
+    let Some(probe) = &profile.version_probe else { return Value::Null };
+    let verified: Vec<&str> = profile.verified().collect();
+    let Some(path) = crate::program::locate(probe.program) else {
+        return json!({
+            "program": probe.program,
+            "path": null,
+            "check": "not-found",
+            "verified": verified,
+            "meaning": format!(
+                "no `{}` on PATH: agentspine cannot tell which {} you run, and assumes {}",
+                probe.program,
+                profile.display,
+                verified.join(", ")
+            ),
+        });
+    };
+    match crate::program::ask(&path, probe.args, crate::program::Streams::Both) {
+        Ok(answer) => {
+            let judged = agentspine_core::hosts::version::judge(profile, &answer);
+            json!({
+                "program": probe.program,
+                "path": path,
+                "found": judged.found,
+                "check": judged.check,
+                "verified": judged.verified,
+                "meaning": judged.meaning(profile),
+            })
+        }
+        Err(why) => json!({
+            "program": probe.program,
+            "path": path,
+            "check": "no-answer",
+            "verified": verified,
+            "meaning": format!(
+                "{} did not say its version ({why}); agentspine assumes {}",
+                path.display(),
+                verified.join(", ")
+            ),
+        }),
+    }
 }
 
 /// Per scope: the candidates that exist, split into included and excluded

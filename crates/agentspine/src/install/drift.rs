@@ -5,17 +5,14 @@
 //!
 //! Each distinct program is found as the host's shell would find it (a
 //! path as written, a bare name through `PATH`), then asked `--version`
-//! (bounded: a program that does not answer within [`ANSWER`] counts as
+//! (bounded: a program that does not answer within [`program::ANSWER`] counts as
 //! not answering) and its line compared with this binary's.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-use agentspine_fs::{Budget, FileKind, Reader};
 use serde::Serialize;
 
-/// How long a program gets to print its version.
-const ANSWER: Duration = Duration::from_secs(3);
+use crate::program::{self, locate};
 
 /// What one program named by installed entries turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -124,65 +121,16 @@ pub fn check(named: &[(String, String)]) -> Vec<Binary> {
     binaries
 }
 
-/// Where the host's shell finds `program`: itself when it holds a `/`,
-/// else the first `PATH` directory holding an entry of that name.
-pub fn locate(program: &str) -> Option<PathBuf> {
-    if program.contains('/') {
-        let path = PathBuf::from(program);
-        return exists(&path).then_some(path);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(program))
-        .find(|candidate| exists(candidate))
-}
-
-/// Whether `path` names a file or a link (a link's target is the
-/// program's business: running it tells).
-fn exists(path: &Path) -> bool {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return false };
-    let reader = Reader::new(Budget::UNLIMITED);
-    reader
-        .open_root(dir)
-        .and_then(|root| root.stat(name))
-        .is_ok_and(|meta| matches!(meta.kind, FileKind::File | FileKind::Symlink))
-}
-
-/// Runs `path --version`, bounded by [`ANSWER`].
+/// Runs `path --version`, bounded by [`program::ANSWER`].
 fn ask(path: &Path) -> Found {
     let no_answer = |why: String| Found::NoAnswer { path: path.to_path_buf(), why };
-    let mut child = match std::process::Command::new(path)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        Ok(child) => child,
-        Err(e) => return no_answer(e.to_string()),
+    let out = match program::ask(path, &["--version"], program::Streams::Stdout) {
+        Ok(out) => out,
+        Err(why) => return no_answer(why),
     };
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() < ANSWER => std::thread::sleep(Duration::from_millis(5)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return no_answer(format!("no answer within {} s", ANSWER.as_secs()));
-            }
-            Err(e) => return no_answer(e.to_string()),
-        }
-    };
-    let mut out = String::new();
-    if let Some(mut stdout) = child.stdout.take() {
-        use std::io::Read;
-        let _ = stdout.by_ref().take(4096).read_to_string(&mut out);
-    }
     let line = out.lines().next().unwrap_or_default().trim().to_owned();
-    if !status.success() || line.is_empty() {
-        return no_answer(format!("exit {status}"));
+    if line.is_empty() {
+        return no_answer("no version printed".to_owned());
     }
     if line == crate::version::OUTPUT.trim_end() {
         Found::ThisVersion { path: path.to_path_buf() }

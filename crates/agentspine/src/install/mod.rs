@@ -247,7 +247,7 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
     let bin = match args.settings {
         // Committed files name no path of this machine.
         Settings::Project => {
-            if adding && drift::locate(PORTABLE).is_none() {
+            if adding && crate::program::locate(PORTABLE).is_none() {
                 next_steps.push(format!(
                     "the project's hooks run `{PORTABLE}` from PATH, and this PATH has none: install \
                      agentspine (README, Install) so that `{PORTABLE}` is found"

@@ -126,3 +126,79 @@ fn the_enabled_plugin_is_the_installed_hook_set_and_a_second_install_is_named() 
         ])
     );
 }
+
+/// A stand-in for a host's own program at `[HOME]/hosts/NAME`: a shell
+/// script with `body`, and the `PATH` that finds it first.
+fn host_program(ex: &Example, name: &str, body: &str) -> String {
+    let dir = ex.home.join("hosts");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap())
+}
+
+/// The version agentspine was verified on for `host`, from the one file
+/// that says it.
+fn verified(host: &str) -> String {
+    agentspine_core::hosts::profile::verified(host).next().unwrap().to_owned()
+}
+
+#[test]
+fn doctor_asks_the_host_for_its_version_and_says_what_another_one_means() {
+    let ex = Example::new();
+    let doctor = |host: &str, path: &str| {
+        let out = ex.command(".", &["doctor", "--host", host, "--json"]).env("PATH", path).output().unwrap();
+        let report = ex.json_any(&out);
+        (out.status.code(), report["actions"].clone(), report["host_version"].clone())
+    };
+    let claude = verified("claude");
+
+    // The verified version, as Claude Code prints it.
+    let path = host_program(&ex, "claude", &format!("echo '{claude} (Claude Code)'"));
+    let (code, actions, version) = doctor("claude", &path);
+    assert_eq!(version["check"], "verified", "{version}");
+    assert_eq!(version["found"], claude.as_str());
+    assert_eq!(version["verified"], json!([claude]));
+    assert_eq!(version["path"], "[HOME]/hosts/claude");
+
+    // A newer one: said, with what it means, and never an action.
+    host_program(&ex, "claude", "echo '99.0.1 (Claude Code)'");
+    let (newer_code, newer_actions, version) = doctor("claude", &path);
+    assert_eq!((version["check"].as_str(), version["found"].as_str()), (Some("newer"), Some("99.0.1")));
+    let meaning = version["meaning"].as_str().unwrap();
+    assert!(
+        meaning.starts_with(&format!(
+            "Claude Code 99.0.1 is newer than the version agentspine was verified on ({claude})"
+        )),
+        "{meaning}"
+    );
+    assert_eq!((newer_code, newer_actions), (code, actions));
+
+    // pi says its version on standard error when its input is no terminal.
+    let path = host_program(&ex, "pi", &format!("echo '{}' >&2", verified("pi")));
+    let (_, _, version) = doctor("pi", &path);
+    assert_eq!(version["check"], "verified", "{version}");
+    // pi 0.73 is the same program: the 1.x answer is another version.
+    let (_, _, version) = doctor("pi-0.73", &path);
+    assert_eq!(version["check"], "newer", "{version}");
+
+    // A program that fails, and none at all.
+    let path = host_program(&ex, "codex", "exit 3");
+    let (_, _, version) = doctor("codex", &path);
+    assert_eq!(version["check"], "no-answer", "{version}");
+    assert!(version["meaning"].as_str().unwrap().contains("did not say its version (exit"), "{version}");
+    let (_, _, version) = doctor("gemini", "/nonexistent");
+    assert_eq!(version["check"], "not-found");
+    assert_eq!(version["path"], serde_json::Value::Null);
+    assert_eq!(
+        version["meaning"],
+        format!(
+            "no `gemini` on PATH: agentspine cannot tell which Gemini CLI you run, and assumes {}",
+            verified("gemini")
+        )
+    );
+    // The desktop rule has no program to ask.
+    let (_, _, version) = doctor("desktop", &path);
+    assert_eq!(version, serde_json::Value::Null);
+}

@@ -90,3 +90,21 @@ fn the_walk_through_runs_as_written() {
     // The guide's walk-through: the count changes only with the guide.
     assert_eq!((commands.len(), ran), (18, 17));
 }
+
+/// The README's host table names, for each host, the version its profile
+/// was verified on (the file the parity suite installs from).
+#[test]
+fn the_readme_names_each_verified_version() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+    let table: Vec<&str> = readme.lines().filter(|l| l.starts_with("| ")).collect();
+    for host in agentspine_core::Host::ALL {
+        for version in host.profile().verified() {
+            let named = format!("(`{host}`, {version})");
+            assert!(
+                table.iter().any(|row| row.contains(&named)),
+                "README's host table does not say {host} was verified on {version}"
+            );
+        }
+    }
+}
