@@ -45,23 +45,12 @@ impl Host {
     /// versions are one agent to the user, so a binding for `pi` reaches
     /// `pi-0.73` too.
     pub fn binding_name(self) -> &'static str {
-        match self {
-            Host::Pi073 => Host::Pi.as_str(),
-            other => other.as_str(),
-        }
+        self.profile().binds_as.as_str()
     }
 
     /// The name used on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Host::Codex => "codex",
-            Host::Claude => "claude",
-            Host::Gemini => "gemini",
-            Host::Pi => "pi",
-            Host::Pi073 => "pi-0.73",
-            Host::Desktop => "desktop",
-            Host::Generic => "generic",
-        }
+        self.profile().name
     }
 }
 

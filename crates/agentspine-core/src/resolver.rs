@@ -356,7 +356,7 @@ impl<'a> Resolver<'a> {
     /// The project root of the directory a server was launched in (its
     /// git root), when that is a project: asked once, at the launch.
     pub fn launch_root(&self, launch: &Path) -> Option<PathBuf> {
-        let (root, kind) = self.project_root(&Request::new(Host::Generic, launch)).ok()?;
+        let (root, kind) = self.project_root(&Request::new(Host::default(), launch)).ok()?;
         kind.is_project().then_some(root)
     }
 

@@ -17,6 +17,13 @@ pub(crate) fn host_name(host: Host) -> &'static str {
     host.profile().display
 }
 
+/// A host's own check of one directory's chain (see
+/// [`crate::hosts::profile::CheckFacts`]).
+pub(crate) type DirCheck = fn(&agentspine_fs::Root, &std::path::Path, &Resolution, &Discovered, &mut Sink);
+/// A host's own check of the whole project.
+pub(crate) type ProjectCheck =
+    fn(&crate::resolver::Resolver<'_>, &std::path::Path, &mut Sink) -> Result<(), crate::error::ResolveError>;
+
 /// A finding before it is merged with the same finding of other
 /// directories.
 pub(crate) struct Raw {
@@ -189,7 +196,7 @@ pub(crate) fn of_resolution(
             // The desktop rule and `generic` are agentspine's own: no host
             // follows anything there.
             Verdict::LinkRefused { refusal: LinkRefusal::Outside | LinkRefusal::IntoGit, .. }
-                if matches!(host, Host::Desktop | Host::Generic) =>
+                if !host.profile().check.follows_links =>
             {
                 continue;
             }
@@ -207,17 +214,20 @@ pub(crate) fn of_resolution(
                 format!("{name} follows this link into the repository's .git directory (to {target}) and sends that file"),
             )
             .agentspine("agentspine never reads inside .git: the file is left out"),
-            // Measured: Codex stops at the ELOOP and sends no project file.
-            Verdict::LinkRefused { target, refusal: LinkRefusal::Loop } if host == Host::Codex => Raw::new(
-                Kind::LinkBroken,
-                Some(host),
-                path,
-                format!(
-                    "Codex stops at this link loop ({target}) and then sends none of the project's AGENTS.md files, \
-                     only the global one"
-                ),
-            )
-            .severity(Severity::Error),
+            Verdict::LinkRefused { target, refusal: LinkRefusal::Loop }
+                if host.profile().check.stops_at_link_loop =>
+            {
+                Raw::new(
+                    Kind::LinkBroken,
+                    Some(host),
+                    path,
+                    format!(
+                        "{name} stops at this link loop ({target}) and then sends none of the project's \
+                         AGENTS.md files, only the global one"
+                    ),
+                )
+                .severity(Severity::Error)
+            }
             Verdict::RuleLinkOutsideCwd { target } => Raw::new(
                 Kind::NeverRead,
                 Some(host),
@@ -274,16 +284,15 @@ pub(crate) fn of_resolution(
                 format!("{name} reads its instruction files in this directory through a mount point below the root"),
             )
             .agentspine("agentspine never crosses a mount point below the root: it reads none of them"),
-            // Measured (tests/e2e, unreadable_files): Codex stops at the
-            // error and sends none of the project's docs; the others skip
-            // the file.
-            Verdict::PermissionDenied if host == Host::Codex => Raw::new(
+            // The others skip the file.
+            Verdict::PermissionDenied if host.profile().check.stops_at_unreadable => Raw::new(
                 Kind::Unreadable,
                 Some(host),
                 path,
-                "Codex cannot read it (permission denied) and then sends none of the project's AGENTS.md files, \
-                 only the global one"
-                    .to_owned(),
+                format!(
+                    "{name} cannot read it (permission denied) and then sends none of the project's AGENTS.md \
+                     files, only the global one"
+                ),
             )
             .severity(Severity::Error),
             Verdict::PermissionDenied => Raw::new(
@@ -340,28 +349,28 @@ pub(crate) fn of_resolution(
             Verdict::ImportExternalNotApproved if claude_agents.pointer(probe) => {
                 claude_agents.pointer_finding(probe)
             }
-            Verdict::ImportExternalNotApproved => import(probe, Kind::ImportOutsideCwd, format!(
+            Verdict::ImportExternalNotApproved => import(host, probe, Kind::ImportOutsideCwd, format!(
                 "{name} drops the import of {}: it lies outside the directory the session starts in and the project has not approved external imports (`-p` never asks)",
                 probe.path
             )),
-            Verdict::ImportDepth => import(probe, Kind::ImportDepth, format!(
+            Verdict::ImportDepth => import(host, probe, Kind::ImportDepth, format!(
                 "{name} drops the import of {}: it is beyond its {} import hops",
                 probe.path,
                 crate::hosts::claude::MAX_IMPORT_DEPTH
             )),
             Verdict::Missing if probe.imported_by.is_some() => {
-                import(probe, Kind::ImportMissing, format!("the import of {} names no file", probe.path))
+                import(host, probe, Kind::ImportMissing, format!("the import of {} names no file", probe.path))
             }
-            Verdict::Duplicate if probe.imported_by.is_some() => import(probe, Kind::ImportRepeated, format!(
+            Verdict::Duplicate if probe.imported_by.is_some() => import(host, probe, Kind::ImportRepeated, format!(
                 "the import of {} names a file already included (an import cycle or a repeat): {name} includes it once",
                 probe.path
             )),
-            Verdict::ImportLimit => import(probe, Kind::ImportLimit, format!(
+            Verdict::ImportLimit => import(host, probe, Kind::ImportLimit, format!(
                 "{name} reads every import; agentspine follows at most {} imports per resolution, so {} are neither checked nor in its own chain",
                 crate::hosts::claude::MAX_IMPORTS,
                 probe.path
             )),
-            Verdict::ImportOutsideRoot => import(probe, Kind::ImportOutsideRoot, differs.unwrap_or_else(|| {
+            Verdict::ImportOutsideRoot => import(host, probe, Kind::ImportOutsideRoot, differs.unwrap_or_else(|| {
                 format!("{name} reads the approved import of {}, outside the project", probe.path)
             }))
             .agentspine("agentspine never reads outside the project root or the config home"),
@@ -385,6 +394,8 @@ pub(crate) fn of_resolution(
 /// hooks deliver them. A dropped pointer import and the files Claude Code
 /// therefore never reads are one finding.
 pub(crate) struct ClaudeAgents {
+    /// The host whose chain this is.
+    host: Host,
     /// The AGENTS.md files of the session's chain Claude Code never reads.
     unread: Vec<String>,
     evidenced: bool,
@@ -401,8 +412,10 @@ impl ClaudeAgents {
         which: crate::delta::ClaudeAgentsMd,
     ) -> ClaudeAgents {
         use crate::delta::ClaudeAgentsMd as W;
-        let none = ClaudeAgents { unread: Vec::new(), evidenced: false, delivered: false, pointer: false };
-        if chain.host != Host::Claude {
+        let host = chain.host;
+        let none =
+            ClaudeAgents { host, unread: Vec::new(), evidenced: false, delivered: false, pointer: false };
+        if !host.profile().leaves_agents_md_out() {
             return none;
         }
         let evidenced = crate::delta::agents_md_meant_for_claude(chain);
@@ -433,7 +446,7 @@ impl ClaudeAgents {
                 && p.path.rsplit('/').next() == Some("AGENTS.md")
                 && p.imported_by.as_deref().is_some_and(|by| by.rsplit('/').next() == Some("CLAUDE.md"))
         });
-        ClaudeAgents { unread, evidenced, delivered, pointer }
+        ClaudeAgents { host, unread, evidenced, delivered, pointer }
     }
 
     /// Whether `probe` is the dropped pointer import of this session.
@@ -454,12 +467,12 @@ impl ClaudeAgents {
             probe.path
         );
         let raw = if self.delivered {
-            Raw::new(Kind::DeliveredByAgentspine, Some(Host::Claude), by_of(probe), what).agentspine(
+            Raw::new(Kind::DeliveredByAgentspine, Some(self.host), by_of(probe), what).agentspine(
                 "agentspine's Claude Code hooks deliver these AGENTS.md files: at session start, and each \
                  package's when a tool touches it",
             )
         } else {
-            Raw::new(Kind::ImportOutsideCwd, Some(Host::Claude), by_of(probe), what)
+            Raw::new(Kind::ImportOutsideCwd, Some(self.host), by_of(probe), what)
         };
         Raw { files: lost, ..raw }.line(probe.imported_at)
     }
@@ -485,7 +498,7 @@ impl ClaudeAgents {
         sink.add(
             Raw::new(
                 Kind::DeliveredByAgentspine,
-                Some(Host::Claude),
+                Some(self.host),
                 label.to_owned(),
                 "Claude Code never reads this file in sessions started here: a CLAUDE.md is on the chain"
                     .to_owned(),
@@ -504,9 +517,8 @@ fn by_of(probe: &crate::resolution::Probe) -> String {
 
 /// An import finding, named after the file that imports, at the line of
 /// its `@` import.
-fn import(probe: &crate::resolution::Probe, kind: Kind, message: String) -> Raw {
-    let host = Some(Host::Claude);
-    Raw::new(kind, host, probe.imported_by.clone().unwrap_or_else(|| probe.path.clone()), message)
+fn import(host: Host, probe: &crate::resolution::Probe, kind: Kind, message: String) -> Raw {
+    Raw::new(kind, Some(host), probe.imported_by.clone().unwrap_or_else(|| probe.path.clone()), message)
         .line(probe.imported_at)
 }
 
@@ -518,18 +530,16 @@ fn mounted_dir(label: &str) -> String {
     if dir.is_empty() { ".".to_owned() } else { format!("{dir}/") }
 }
 
-/// Each `@path` inside code of a Claude Code part that looks like an
-/// import: Claude Code sends the text as written and imports nothing.
+/// Each `@path` inside code of a part that looks like an import (Claude
+/// Code's rules find them): the host sends the text as written and
+/// imports nothing.
 pub(crate) fn code_imports(chain: &Resolution, dir: &str, sink: &mut Sink) {
-    if chain.host != Host::Claude {
-        return;
-    }
     for part in chain.parts.iter().filter(|p| matches!(p.scope, Scope::Project | Scope::Local)) {
         for (path, line) in &part.code_imports {
             sink.add(
                 Raw::new(
                     Kind::ImportInCode,
-                    Some(Host::Claude),
+                    Some(chain.host),
                     part.label.clone(),
                     format!(
                         "Claude Code does not expand @{path} here: it is inside inline code or a code block, so the \
@@ -627,15 +637,6 @@ fn never_probed(
 /// Why a host's rules never look at `name` (the resolution decided that;
 /// this only says it in the host's terms).
 fn never_read_reason(host: Host, name: &str) -> String {
-    match (host, name) {
-        (Host::Claude, "AGENTS.md") => "Claude Code leaves AGENTS.md out in this layout: in its default \
-             instructionFiles mode it reads AGENTS.md only when no non-blank CLAUDE.md, .claude/CLAUDE.md or \
-             CLAUDE.local.md is on the chain (and never in the claude-md mode)"
-            .to_owned(),
-        (Host::Codex, _) => format!(
-            "Codex reads AGENTS.override.md, AGENTS.md and the project_doc_fallback_filenames it is configured \
-             with; {name} is none of them"
-        ),
-        _ => format!("{} never reads {name} in a project directory", host_name(host)),
-    }
+    (host.profile().check.never_read_why)(name)
+        .unwrap_or_else(|| format!("{} never reads {name} in a project directory", host_name(host)))
 }

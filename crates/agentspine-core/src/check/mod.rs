@@ -20,10 +20,8 @@
 //! ```
 
 mod budget;
-mod discover;
-mod findings;
-mod memory;
-mod rules;
+pub(crate) mod discover;
+pub(crate) mod findings;
 pub mod silence;
 
 use std::collections::BTreeMap;
@@ -624,13 +622,16 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
             })?;
             findings::of_resolution(&chain, dir, &found, request.claude_agents_md, &mut sink);
             findings::code_imports(&chain, dir, &mut sink);
-            if *host == Host::Claude && request.walk {
-                rules::check(&root, &root_path, &chain, &found, &mut sink);
+            // The host's own checks of a directory (Claude Code's
+            // `.claude/rules`), when the check walks the tree.
+            if let Some(check) = host.profile().check.checks.per_dir.filter(|_| request.walk) {
+                check(&root, &root_path, &chain, &found, &mut sink);
             }
             resolutions.push((*host, dir.clone(), chain));
         }
-        if *host == Host::Claude {
-            memory::check(resolver, &root_path, &mut sink)?;
+        // And of the project as a whole (Claude Code's memory directory).
+        if let Some(check) = host.profile().check.checks.per_project {
+            check(resolver, &root_path, &mut sink)?;
         }
     }
     let budgets = budget::budgets(&hosts, &found.dirs, &resolutions);

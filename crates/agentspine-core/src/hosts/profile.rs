@@ -21,6 +21,11 @@ pub type ProfileInput = (&'static str, Option<PathBuf>);
 pub struct Profile {
     /// The host this describes.
     pub host: Host,
+    /// Its name on the command line, in JSON and in the MCP schema.
+    pub name: &'static str,
+    /// The host a continuity binding for this one names (`source-bind
+    /// --host`): both pi versions are one agent to the user.
+    pub binds_as: Host,
     /// The name a user knows it by, in sentences ("Claude Code").
     pub display: &'static str,
     /// The user-level home (`~/.claude`, `$CODEX_HOME`…), from the
@@ -61,7 +66,42 @@ pub struct Profile {
     /// What `agentspine install` writes for this host, and where `doctor`
     /// looks for it; `None` for a host it does not install into.
     pub install: Option<Install>,
+    /// What `check` reports for this host past what its chains show.
+    pub check: CheckFacts,
 }
+
+/// What `check` knows of a host past its chains: how it meets a link or a
+/// file it cannot read, why it never reads a name, and checks of its own.
+#[derive(Debug)]
+pub struct CheckFacts {
+    /// Whether the host follows links (out of the project, into `.git`):
+    /// agentspine's own rules (desktop, generic) follow none, so a link
+    /// agentspine refuses costs their users nothing.
+    pub follows_links: bool,
+    /// Whether a link loop stops the host from sending any project file
+    /// (Codex, measured), rather than costing the one file.
+    pub stops_at_link_loop: bool,
+    /// Whether a file it cannot read stops it from sending any project
+    /// file (Codex, measured: only the global file is sent).
+    pub stops_at_unreadable: bool,
+    /// Why the host never reads `name` in a project directory, in its own
+    /// terms, when its rules say more than that it does not.
+    pub never_read_why: fn(&str) -> Option<String>,
+    /// Its own checks.
+    pub(crate) checks: HostChecks,
+}
+
+/// Checks a host's folder adds to `check`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HostChecks {
+    /// For each checked directory's chain, when the check walks the tree.
+    pub per_dir: Option<crate::check::findings::DirCheck>,
+    /// Once per check.
+    pub per_project: Option<crate::check::findings::ProjectCheck>,
+}
+
+/// No checks of its own.
+pub(crate) const NO_CHECKS: HostChecks = HostChecks { per_dir: None, per_project: None };
 
 /// The host's configuration files that agentspine's installer edits, and
 /// the host's ways of running what it installed.
@@ -130,6 +170,10 @@ pub struct Hooks {
     pub heading: fn(&Path, &str) -> String,
     /// What a session start adds that the host never reads itself.
     pub session_files: SessionFiles,
+    /// Where the host says it was started, when it says so in its hooks'
+    /// environment (Claude Code's `$CLAUDE_PROJECT_DIR`): the directory
+    /// whose chain it loaded, whatever the shell's directory is now.
+    pub started_in: Option<fn(&Environment) -> Option<PathBuf>>,
 }
 
 impl Hooks {

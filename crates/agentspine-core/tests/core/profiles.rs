@@ -122,3 +122,15 @@ fn installed_files_live_in_each_host_s_home() {
     );
     assert!(Host::Desktop.profile().install.is_none() && Host::Generic.profile().install.is_none());
 }
+
+#[test]
+fn a_host_s_name_is_its_profile_s_on_every_surface() {
+    for host in Host::ALL {
+        let profile = host.profile();
+        assert_eq!(host.as_str(), profile.name);
+        assert_eq!(serde_json::to_string(&host).unwrap(), format!("\"{}\"", profile.name));
+        assert_eq!(profile.name.parse::<Host>(), Ok(host));
+    }
+    assert_eq!(Host::Pi073.binding_name(), "pi");
+    assert_eq!(Host::Gemini.binding_name(), "gemini");
+}

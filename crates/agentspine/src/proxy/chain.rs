@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use agentspine_core::policy::NeverProjects;
 use agentspine_core::{
-    Host, PathOutside, Request, Resolution, ResolveError, Resolver, Verdict, names_within, render_native,
+    PathOutside, Request, Resolution, ResolveError, Resolver, Verdict, names_within, render_native,
 };
 use agentspine_fs::{Budget, Reader, Root};
 use serde::Serialize;
@@ -209,7 +209,7 @@ fn resolver(reader: Reader) -> Resolver<'static> {
 
 fn request(root: &Path, target: Option<PathBuf>) -> Request {
     Request {
-        host: Host::Desktop,
+        host: super::HOST,
         cwd: root.to_path_buf(),
         root: Some(root.to_path_buf()),
         target,

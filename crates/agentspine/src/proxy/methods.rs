@@ -464,7 +464,7 @@ impl Server {
         let read = tokio::task::spawn_blocking(move || {
             let state = state.get_or_init(|| Mutex::new(crate::state::State::open()));
             let state = state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            state.continuity_in(agentspine_core::Host::Desktop, &root)
+            state.continuity_in(super::HOST, &root)
         });
         let items = match tokio::time::timeout(DEADLINE, read).await {
             Ok(Ok(items)) => items,

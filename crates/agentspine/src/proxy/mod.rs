@@ -122,6 +122,9 @@ impl Args {
 /// How long shutdown waits for work still running.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 
+/// Whose rules the socket answers with: a desktop app's (ADR 0037).
+pub const HOST: agentspine_core::Host = agentspine_core::Host::Desktop;
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The server runs in a child process and this one relays its output
     // and passes SIGTERM/SIGINT on: a resolution stuck in a file system

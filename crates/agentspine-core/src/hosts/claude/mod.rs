@@ -20,6 +20,9 @@
 //!   matches them (gitignore semantics, relative to the directory holding
 //!   `.claude/`); an empty `paths:` list, like none, loads the rule always.
 
+pub mod agents_md;
+pub(crate) mod check_memory;
+pub(crate) mod check_rules;
 mod globs;
 pub mod imports;
 pub mod memory;

@@ -3,12 +3,15 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, HostChecks, Install, Profile, SessionFiles, Tool,
+    ToolPaths, VersionProbe,
 };
 
 /// Claude Code.
 pub const PROFILE: Profile = Profile {
     host: Host::Claude,
+    name: "claude",
+    binds_as: Host::Claude,
     display: "Claude Code",
     home: Environment::claude_home,
     profile_inputs: |env| vec![("claude_home", env.claude_home())],
@@ -50,6 +53,7 @@ pub const PROFILE: Profile = Profile {
         context_cap: 10_000,
         heading: |absolute, _| format!("Contents of {}:", absolute.display()),
         session_files: SessionFiles::ClaudeAgentsMd,
+        started_in: Some(|env| env.claude_project_dir.clone()),
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,
@@ -71,5 +75,22 @@ pub const PROFILE: Profile = Profile {
         plugin: true,
         trust_note: None,
     }),
+    check: CheckFacts {
+        follows_links: true,
+        stops_at_link_loop: false,
+        stops_at_unreadable: false,
+        never_read_why: |name| {
+            (name == "AGENTS.md").then(|| {
+                "Claude Code leaves AGENTS.md out in this layout: in its default instructionFiles mode it reads \
+                 AGENTS.md only when no non-blank CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is on the chain \
+                 (and never in the claude-md mode)"
+                    .to_owned()
+            })
+        },
+        checks: HostChecks {
+            per_dir: Some(super::check_rules::check),
+            per_project: Some(super::check_memory::check),
+        },
+    },
     version_probe: Some(VersionProbe { program: "claude", args: &["--version"] }),
 };

@@ -15,6 +15,7 @@
 //!   and decoded leniently; later files are dropped; `0` turns project docs
 //!   off, as does `trust_level = "untrusted"` for the project.
 
+mod claude_md;
 pub mod profile;
 use std::path::{Path, PathBuf};
 

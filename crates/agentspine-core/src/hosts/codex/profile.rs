@@ -3,12 +3,15 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, Install, NO_CHECKS, Profile, SessionFiles, Tool,
+    ToolPaths, VersionProbe,
 };
 
 /// Codex CLI.
 pub const PROFILE: Profile = Profile {
     host: Host::Codex,
+    name: "codex",
+    binds_as: Host::Codex,
     display: "Codex",
     home: Environment::codex_home,
     profile_inputs: |env| {
@@ -48,6 +51,7 @@ pub const PROFILE: Profile = Profile {
         context_cap: 10_000,
         heading: |_, relative| format!("## {relative}"),
         session_files: SessionFiles::CodexClaudeMd,
+        started_in: None,
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,
@@ -65,5 +69,20 @@ pub const PROFILE: Profile = Profile {
         plugin: false,
         trust_note: None,
     }),
+    check: CheckFacts {
+        follows_links: true,
+        // Measured: Codex stops at the ELOOP and sends no project file.
+        stops_at_link_loop: true,
+        // Measured (tests/e2e, unreadable_files): Codex stops at the error
+        // and sends none of the project's docs.
+        stops_at_unreadable: true,
+        never_read_why: |name| {
+            Some(format!(
+                "Codex reads AGENTS.override.md, AGENTS.md and the project_doc_fallback_filenames it is \
+                 configured with; {name} is none of them"
+            ))
+        },
+        checks: NO_CHECKS,
+    },
     version_probe: Some(VersionProbe { program: "codex", args: &["--version"] }),
 };

@@ -3,12 +3,15 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, Install, NO_CHECKS, Profile, SessionFiles, Tool,
+    ToolPaths, VersionProbe,
 };
 
 /// Gemini CLI.
 pub const PROFILE: Profile = Profile {
     host: Host::Gemini,
+    name: "gemini",
+    binds_as: Host::Gemini,
     display: "Gemini CLI",
     home: Environment::gemini_home,
     profile_inputs: |env| vec![("gemini_home", env.gemini_home())],
@@ -55,6 +58,7 @@ pub const PROFILE: Profile = Profile {
         context_cap: 10_000,
         heading: |absolute, _| format!("--- Context from: {} ---", absolute.display()),
         session_files: SessionFiles::None,
+        started_in: None,
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,
@@ -77,5 +81,12 @@ pub const PROFILE: Profile = Profile {
             "user hooks run without a trust step; hooks in a project's .gemini/settings.json run only in a trusted folder",
         ),
     }),
+    check: CheckFacts {
+        follows_links: true,
+        stops_at_link_loop: false,
+        stops_at_unreadable: false,
+        never_read_why: |_| None,
+        checks: NO_CHECKS,
+    },
     version_probe: Some(VersionProbe { program: "gemini", args: &["--version"] }),
 };

@@ -5,7 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, ConfigFormat, HookEvent, Hooks, Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
+    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, Install, NO_CHECKS, Profile, SessionFiles, Tool,
+    ToolPaths, VersionProbe,
 };
 
 /// What the extension carries: the same for both versions.
@@ -31,6 +32,7 @@ const HOOKS: Hooks = Hooks {
     heading: |absolute, _| format!("## {}", absolute.display()),
     // pi reads both families itself (AGENTS.md, else CLAUDE.md).
     session_files: SessionFiles::None,
+    started_in: None,
 };
 
 /// What `install pi` writes.
@@ -48,6 +50,8 @@ const PI_INSTALL: Install = Install {
 /// pi 1.x.
 pub const PROFILE: Profile = Profile {
     host: Host::Pi,
+    name: "pi",
+    binds_as: Host::Pi,
     display: "pi",
     home: Environment::pi_home,
     profile_inputs: |env| vec![("pi_home", env.pi_home())],
@@ -61,6 +65,13 @@ pub const PROFILE: Profile = Profile {
     memory_facts: true,
     hooks: Some(HOOKS),
     install: Some(PI_INSTALL),
+    check: CheckFacts {
+        follows_links: true,
+        stops_at_link_loop: false,
+        stops_at_unreadable: false,
+        never_read_why: |_| None,
+        checks: NO_CHECKS,
+    },
     version_probe: Some(VersionProbe { program: "pi", args: &["--version"] }),
 };
 
@@ -71,6 +82,7 @@ pub const EXTENSION: &str = "agentspine.js";
 /// extension serves it; it has no MCP client.
 pub const PROFILE_0_73: Profile = Profile {
     host: Host::Pi073,
+    name: "pi-0.73",
     display: "pi 0.73",
     chosen_by_evidence: false,
     install: Some(Install { carrier: Carrier::Extension { mcp: false }, ..PI_INSTALL }),

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use agentspine_fs::Root;
 
-use super::Kind;
-use super::discover::Discovered;
-use super::findings::{Raw, Sink};
+use crate::check::Kind;
+use crate::check::discover::Discovered;
+use crate::check::findings::{Raw, Sink};
 use crate::host::Host;
 use crate::hosts::claude::rules::{paths_match, paths_patterns};
 use crate::resolution::{Resolution, Scope, Verdict};

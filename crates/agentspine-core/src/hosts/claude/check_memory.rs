@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
-use super::Kind;
-use super::findings::{Raw, Sink};
+use crate::check::Kind;
+use crate::check::findings::{Raw, Sink};
 use crate::error::ResolveError;
 use crate::host::{Host, Request};
 use crate::hosts::claude::memory::cut_of;
