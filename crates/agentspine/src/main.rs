@@ -12,6 +12,7 @@ mod mcp;
 mod program;
 mod proxy;
 mod state;
+mod surface;
 mod version;
 
 fn main() -> std::process::ExitCode {

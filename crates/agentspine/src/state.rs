@@ -36,7 +36,7 @@ impl State {
     /// warnings of the open, joined), for commands that cannot work without it.
     pub fn require_store(&self) -> anyhow::Result<&Store> {
         self.store().ok_or_else(|| {
-            crate::cli::errors::Coded::new("state-unavailable", self.warnings.join("; ")).into()
+            crate::surface::errors::Coded::new("state-unavailable", self.warnings.join("; ")).into()
         })
     }
 

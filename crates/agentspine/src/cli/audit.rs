@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use agentspine_store::{AuditRow, BindingError};
 
-use super::args::OutputArgs;
 use crate::state::State;
+use crate::surface::args::OutputArgs;
 
 /// Show what agentspine recorded: scan errors (event, phase, code, path),
 /// required-preflight failures, learning records and binding events.
@@ -180,7 +180,7 @@ fn now_ms() -> i64 {
 /// (`2026-11-30`, UTC midnight) or a UTC time (`2026-11-30T05:00:00Z`).
 fn parse_time(text: &str, now: i64) -> anyhow::Result<i64> {
     let bad = || {
-        anyhow::Error::from(super::errors::Coded::new(
+        anyhow::Error::from(crate::surface::errors::Coded::new(
             "bad-time",
             format!(
                 "--since {text:?}: expected an age such as 15m, 2h or 7d, a date such as 2026-11-30, or a UTC time such as 2026-11-30T05:00:00Z"

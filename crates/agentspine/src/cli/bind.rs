@@ -11,9 +11,9 @@ use agentspine_store::{
 };
 use anyhow::Context;
 
-use super::args::OutputArgs;
-use super::errors::Coded;
 use crate::state::State;
+use crate::surface::args::OutputArgs;
+use crate::surface::errors::Coded;
 
 /// Read the accepted portable learning of one project everywhere you work.
 ///
@@ -188,9 +188,10 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
     };
     let scope = args.scope.unwrap_or_else(|| BINDING_SCOPE.to_owned());
     let dir = |flag: &str, path: &PathBuf| {
-        super::canonical(path).with_context(|| format!("source-bind refused: {flag} {}", path.display()))
+        crate::surface::canonical(path)
+            .with_context(|| format!("source-bind refused: {flag} {}", path.display()))
     };
-    let source = super::project_root(Some(&dir("PATH", &args.path)?))
+    let source = crate::surface::project_root(Some(&dir("PATH", &args.path)?))
         .with_context(|| format!("source-bind refused: PATH {}", args.path.display()))?;
     let project = dir("--project", &project)?;
     let host_home = dir("--host-home", &host_home)?;

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use agentspine_store::{BindingState, RecordStatus};
 use serde_json::json;
 
-use super::args::{OutputArgs, RootArgs};
 use crate::state::State;
+use crate::surface::args::{OutputArgs, RootArgs};
 
 /// List every binding: id, bound project, hosts, state and counts.
 ///
@@ -111,7 +111,7 @@ pub(crate) fn line(row: &serde_json::Value) -> String {
         row["hosts"].as_str().unwrap_or_default(),
         &project[..project.len().min(16)],
         if row["this_project"] == true { " (this project)" } else { "" },
-        super::output::count(
+        crate::surface::output::count(
             usize::try_from(row["accepted_portable_records"].as_u64().unwrap_or(0)).unwrap_or(0),
             "accepted portable record",
             "accepted portable records"

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use super::args::OutputArgs;
 use crate::state::State;
+use crate::surface::args::OutputArgs;
 
 /// Inspect or empty the snapshot cache.
 ///
@@ -69,9 +69,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 writeln!(
                     out,
                     "{}, {} (of 16 MiB), {}, in {}",
-                    super::output::count(stats.rows as usize, "snapshot", "snapshots"),
-                    super::output::count(stats.bytes as usize, "byte", "bytes"),
-                    super::output::count(stats.roots as usize, "directory", "directories"),
+                    crate::surface::output::count(stats.rows as usize, "snapshot", "snapshots"),
+                    crate::surface::output::count(stats.bytes as usize, "byte", "bytes"),
+                    crate::surface::output::count(stats.roots as usize, "directory", "directories"),
                     store.dir().display()
                 )?;
             }
@@ -83,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     let absolute =
                         if dir.is_absolute() { dir.clone() } else { std::env::current_dir()?.join(dir) };
                     super::memory::given_dir(&absolute)?;
-                    let canonical = super::canonical(dir)?;
+                    let canonical = crate::surface::canonical(dir)?;
                     store.cache_drop_root(&store.root_digest(&canonical))?
                 }
                 None => store.cache_purge_all()?,

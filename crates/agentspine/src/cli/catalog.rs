@@ -11,10 +11,10 @@ use agentspine_core::catalog::{self, Catalog, CatalogRequest};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
-use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
-use super::errors::Coded;
-use super::output;
 use crate::state::State;
+use crate::surface::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
+use crate::surface::errors::Coded;
+use crate::surface::output;
 
 /// What every catalog command takes.
 #[derive(Debug, clap::Args)]
@@ -249,15 +249,10 @@ fn preflight(
                 path: e.causes.first().map(|g| g.what.clone()),
                 detail: Some(e.to_string()),
             });
-            Err(Preflight(e).into())
+            Err(crate::surface::errors::Preflight(e).into())
         }
     }
 }
-
-/// A failed required preflight (exit code 3).
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Preflight(pub catalog::PreflightError);
 
 pub fn briefing(args: BriefingArgs) -> anyhow::Result<ExitCode> {
     let (catalog, _reader, state) = build(&args.common, args.prompt.as_deref())?;

@@ -64,7 +64,7 @@ pub struct Args {
     format: Format,
     /// `--json` (same as `--format json`), `--quiet`, `--color`.
     #[command(flatten)]
-    out: super::args::OutputArgs,
+    out: crate::surface::args::OutputArgs,
     /// Exit with 1 when a finding is at least this severe.
     #[arg(long, value_enum, value_name = "SEVERITY")]
     deny: Option<Deny>,
@@ -96,7 +96,7 @@ impl Args {
     }
 
     /// The shared output flags.
-    pub fn output(&self) -> &super::args::OutputArgs {
+    pub fn output(&self) -> &crate::surface::args::OutputArgs {
         &self.out
     }
 }
@@ -111,8 +111,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = if args.out.json { Format::Json } else { args.format };
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let root = match &args.root {
-        Some(root) => super::canonical(root)?,
-        None => super::project_root(None)?,
+        Some(root) => crate::surface::canonical(root)?,
+        None => crate::surface::project_root(None)?,
     };
     let resolver = crate::state::resolver(Reader::new(Budget::with_timeout(DEADLINE)));
     let silence = Silence::load(resolver.reader(), &root, resolver.env().user_config_file().as_deref())?;

@@ -143,7 +143,7 @@ pub fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let Some(page) = pages.iter().find(|p| p.path == args.command) else {
-        return Err(super::errors::Coded::new(
+        return Err(crate::surface::errors::Coded::new(
             "unknown-command",
             format!(
                 "manpage {}: no such command; `agentspine manpage --list` lists every page",

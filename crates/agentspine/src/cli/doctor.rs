@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use agentspine_core::{Host, Scope, Verdict};
 
-use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
+use crate::surface::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 use serde_json::{Value, json};
 
 use super::status::{self, Gathered};
@@ -155,7 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let verdict = if actions.is_empty() {
         format!(
             "ok: {} for {host} in {}; nothing needs your action",
-            super::output::count(g.catalog.sources.len(), "source", "sources"),
+            crate::surface::output::count(g.catalog.sources.len(), "source", "sources"),
             r.project_root.display()
         )
     } else {
@@ -258,7 +258,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if actions.is_empty() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(super::errors::exit::ACTION_NEEDED)
+        ExitCode::from(crate::surface::errors::exit::ACTION_NEEDED)
     })
 }
 
@@ -329,7 +329,7 @@ fn scopes(g: &Gathered) -> Value {
         let entry = by.entry(Scope::Memory.to_string()).or_default();
         let skipped = m.indexed.saturating_sub(m.loaded);
         if m.loaded > 0 {
-            entry.0.push(super::output::count(m.loaded as usize, "fact", "facts"));
+            entry.0.push(crate::surface::output::count(m.loaded as usize, "fact", "facts"));
         }
         if skipped > 0 {
             entry.1.push(json!({
@@ -566,7 +566,7 @@ pub mod orphans {
 
     pub fn run(
         host: Host,
-        place: &crate::cli::args::RootArgs,
+        place: &crate::surface::args::RootArgs,
         memory_dir: Option<&Path>,
         json: bool,
     ) -> anyhow::Result<ExitCode> {
@@ -582,7 +582,7 @@ pub mod orphans {
             }
             None => {
                 if !host.profile().memory_facts {
-                    return Err(crate::cli::errors::Coded::new(
+                    return Err(crate::surface::errors::Coded::new(
                         "host-without-memory",
                         format!(
                             "--host {host}: this host keeps no memory directory agentspine reads; pass \
@@ -597,7 +597,7 @@ pub mod orphans {
                 match found {
                     Some(found) => found.dir,
                     None => {
-                        return Err(crate::cli::errors::Coded::new(
+                        return Err(crate::surface::errors::Coded::new(
                             "no-memory-dir",
                             "no Claude Code memory directory for this project (no autoMemoryDirectory, no \
                              CLAUDE_CODE_PROJECT_DIR_NAME, and no projects/<encoded path>/memory in the config \

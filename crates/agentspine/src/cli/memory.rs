@@ -11,10 +11,10 @@ use agentspine_core::memory::{MemoryLoad, ScopeIds};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
-use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
-use super::errors::Coded;
-use super::output;
 use crate::state::State;
+use crate::surface::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
+use crate::surface::errors::Coded;
+use crate::surface::output;
 
 /// Show which memory facts would be loaded, and why.
 ///
@@ -178,7 +178,7 @@ pub(crate) fn current_scope(
             return None;
         }
         let store = state.store()?;
-        let root = super::project_root(Some(cwd)).ok()?;
+        let root = crate::surface::project_root(Some(cwd)).ok()?;
         store.scope_get(&store.root_digest(&root)).map_err(|e| stored_error = Some(e)).ok()?
     })?;
     if let Some(e) = stored_error {
@@ -238,8 +238,8 @@ fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &Sco
     match &loaded.index {
         Some(index) => s.push_str(&format!(
             "index             MEMORY.md, {}, {}\n",
-            super::output::count(index.bytes as usize, "byte", "bytes"),
-            super::output::count(loaded.links.len(), "link", "links")
+            crate::surface::output::count(index.bytes as usize, "byte", "bytes"),
+            crate::surface::output::count(loaded.links.len(), "link", "links")
         )),
         None => s.push_str(&format!("index             not loaded: {}\n", loaded.status)),
     }
@@ -261,8 +261,8 @@ fn human(loaded: &MemoryLoad, dir: &std::path::Path, evidence: &str, scope: &Sco
         r.indexed,
         r.relevant,
         r.loaded,
-        super::output::count(r.cache_hits as usize, "hit", "hits"),
-        super::output::count(r.cache_misses as usize, "miss", "misses"),
+        crate::surface::output::count(r.cache_hits as usize, "hit", "hits"),
+        crate::surface::output::count(r.cache_misses as usize, "miss", "misses"),
         r.missing_targets,
         r.scope_omissions,
         r.path_escapes,

@@ -1,7 +1,6 @@
 //! Argument parsing and dispatch for every subcommand. Each subcommand has
 //! its own module; this one only wires them.
 
-pub(crate) mod args;
 mod audit;
 mod bind;
 mod bindings;
@@ -10,9 +9,7 @@ mod catalog;
 mod check;
 mod completions;
 mod doctor;
-pub(crate) mod errors;
 pub(crate) mod memory;
-pub(crate) mod output;
 mod record;
 mod resolve;
 mod scope;
@@ -24,6 +21,8 @@ mod vocabulary;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::surface::errors::{Unanswered, exit};
 
 /// One line per unacknowledged incident of the state database, for the
 /// human output of `doctor`, `source-status`, `record list` and `audit`.
@@ -83,7 +82,7 @@ enum Command {
 impl Command {
     /// The command's output flags; `None` for the protocol commands (hook,
     /// MCP), whose stdout belongs to their host.
-    fn output(&self) -> Option<&args::OutputArgs> {
+    fn output(&self) -> Option<&crate::surface::args::OutputArgs> {
         Some(match self {
             Command::Resolve(args) => args.output(),
             Command::Memory(args) => args.output(),
@@ -121,8 +120,8 @@ pub fn main() -> ExitCode {
         return match crate::hook::run(args) {
             Ok(code) => code,
             Err(error) => {
-                errors::report(&error, false);
-                ExitCode::from(errors::exit::ERROR)
+                crate::surface::errors::report(&error, false);
+                ExitCode::from(crate::surface::errors::exit::ERROR)
             }
         };
     }
@@ -136,13 +135,13 @@ pub fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return errors::usage(&error, &argv),
+        Err(error) => return usage(&error, &argv),
     };
     if let Some(out) = cli.command.output() {
-        output::set(out);
+        crate::surface::output::set(out);
     }
-    for line in args::deprecations(&argv) {
-        output::note(&line);
+    for line in crate::surface::args::deprecations(&argv) {
+        crate::surface::output::note(&line);
     }
     let json = match &cli.command {
         Command::Resolve(args) => args.wants_json(),
@@ -194,8 +193,11 @@ pub fn main() -> ExitCode {
             if let Some(child) = rustix::process::Pid::from_raw(pid) {
                 let _ = rustix::process::kill_process(child, rustix::process::Signal::KILL);
             }
-            errors::report(&anyhow::Error::new(Unanswered { path: place, file, bound }), json);
-            ExitCode::from(errors::exit::ERROR)
+            crate::surface::errors::report(
+                &anyhow::Error::new(Unanswered { path: place, file, bound }),
+                json,
+            );
+            ExitCode::from(crate::surface::errors::exit::ERROR)
         }
         Err(error) => {
             // No child process: run the command here, unbounded, as before.
@@ -203,22 +205,6 @@ pub fn main() -> ExitCode {
             finish(dispatch(Cli::parse_from(std::env::args_os()).command), json)
         }
     }
-}
-
-/// A command's reads did not finish within its bound.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "{}: reading {} did not finish within {} s (a file system that does not answer?); gave up",
-    .path.display(),
-    .file.as_ref().map_or_else(|| "the files under it".to_owned(), |f| f.display().to_string()),
-    .bound.as_secs_f32()
-)]
-pub(crate) struct Unanswered {
-    /// The root (or directory) the command was given.
-    path: std::path::PathBuf,
-    /// The file the work was waiting on, when the kernel says.
-    file: Option<std::path::PathBuf>,
-    bound: std::time::Duration,
 }
 
 /// How long a command that reads a project's files may take before it
@@ -260,30 +246,61 @@ fn finish(result: anyhow::Result<ExitCode>, json: bool) -> ExitCode {
         Ok(code) => code,
         // The reader of stdout went away (`agentspine ... | head`): it has
         // what it wanted, and there is no one left to tell.
-        Err(error) if errors::is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) if crate::surface::errors::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            errors::report(&error, json);
-            errors::exit_code(&error)
+            crate::surface::errors::report(&error, json);
+            crate::surface::errors::exit_code(&error)
         }
     }
 }
 
-/// An absolute, canonical directory (links in the user's own path are
-/// allowed: it is the user's choice, not a model's).
-pub(crate) fn canonical(dir: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
-    let current = std::env::current_dir()?;
-    let absolute = if dir.is_absolute() { dir.to_path_buf() } else { current.join(dir) };
-    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
-    let root = reader.open_root(&absolute)?;
-    Ok(root.host_path().to_path_buf())
-}
-
-/// The project root of `cwd` by the git rule (git root, else the cwd; a
-/// `.git` in the home directory or above makes no root).
-pub(crate) fn project_root(cwd: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
-    let cwd = canonical(cwd.unwrap_or(std::path::Path::new(".")))?;
-    let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
-    let request = agentspine_core::Request::new(agentspine_core::Host::default(), cwd);
-    let resolver = crate::state::resolver(reader);
-    Ok(resolver.project_root(&request)?.0)
+/// A usage error (bad flag, missing argument, bad value): clap's text on
+/// stderr, or with `--json` anywhere in `args` the JSON object with code
+/// `usage` on stdout. Help and version requests print as usual, exit 0.
+pub fn usage(error: &clap::Error, args: &[String]) -> ExitCode {
+    use clap::error::ErrorKind;
+    let kind = error.kind();
+    let json = args.iter().take_while(|a| *a != "--").any(|a| a == "--json");
+    if matches!(kind, ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !json {
+        let _ = error.print();
+        return ExitCode::from(if error.use_stderr() { exit::ERROR } else { exit::OK });
+    }
+    let text = error.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut message = lines.next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+    if message.ends_with(':') {
+        // "the following required arguments were not provided:" and the
+        // argument on the next line.
+        message.push(' ');
+        message.push_str(lines.next().unwrap_or_default());
+    }
+    // The subcommands named in `args`, as far as they are real ones.
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut path = String::new();
+    for word in args.iter().take_while(|a| !a.starts_with('-')) {
+        let Some(sub) = cmd.find_subcommand(word).cloned() else { break };
+        path.push_str(word);
+        path.push(' ');
+        cmd = sub;
+    }
+    // The values a flag takes, when clap lists them: the next step for a
+    // bad value.
+    if let Some(values) = text.lines().map(str::trim).find_map(|l| l.strip_prefix("[possible values: ")) {
+        message.push_str(&format!("; one of {}", values.trim_end_matches(']')));
+    }
+    message.push_str(&format!("; see `agentspine {path}--help`"));
+    let code = match kind {
+        ErrorKind::InvalidUtf8 => "not-utf8",
+        ErrorKind::MissingRequiredArgument => "missing-argument",
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "missing-subcommand"
+        }
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => "invalid-value",
+        ErrorKind::UnknownArgument => "unknown-argument",
+        ErrorKind::InvalidSubcommand => "unknown-command",
+        ErrorKind::ArgumentConflict => "conflicting-arguments",
+        _ => "usage",
+    };
+    println!("{}", serde_json::json!({ "error": { "code": code, "message": message } }));
+    ExitCode::from(exit::ERROR)
 }

@@ -8,8 +8,8 @@ use agentspine_store::{NON_PORTABLE_KINDS, PORTABLE_KINDS, Record, RecordKind};
 use anyhow::Context;
 use clap::Subcommand;
 
-use super::args::{OutputArgs, RootArgs};
 use crate::state::State;
+use crate::surface::args::{OutputArgs, RootArgs};
 
 /// Keep what the agent should learn in this project: preferences, no-gos,
 /// corrections, references, and more.
@@ -195,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 out,
                 "{}: {}, {} accepted, {} of them portable (read wherever this project is bound)",
                 root.display(),
-                super::output::count(records.len(), "record", "records"),
+                crate::surface::output::count(records.len(), "record", "records"),
                 accepted.len(),
                 accepted.iter().filter(|r| r.portable).count()
             )?;

@@ -11,7 +11,7 @@ use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 use clap::ValueEnum;
 
-use super::args::{HostArg, OutputArgs, RootArgs};
+use crate::surface::args::{HostArg, OutputArgs, RootArgs};
 
 /// Show the instruction chain a host would load for a directory.
 ///
@@ -160,7 +160,7 @@ fn summary(r: &Resolution, native: &str) -> String {
         let width = r.parts.iter().map(|p| p.label.len()).max().unwrap_or(0);
         s.push_str(&format!(
             "{}, {} bytes of text as the host sends it:\n",
-            super::output::count(r.parts.len(), "source", "sources"),
+            crate::surface::output::count(r.parts.len(), "source", "sources"),
             native.len()
         ));
         for p in &r.parts {
@@ -211,7 +211,7 @@ fn explain(r: &Resolution) -> String {
         }
     }
     let c = &r.counters;
-    let n = |n: u64, one: &str, many: &str| super::output::count(n as usize, one, many);
+    let n = |n: u64, one: &str, many: &str| crate::surface::output::count(n as usize, one, many);
     s.push_str(&format!(
         "\nFile system work: {}, {}, {} ({}), {}, {}.\n",
         n(c.opens, "open", "opens"),

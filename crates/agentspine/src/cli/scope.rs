@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use agentspine_core::memory::ScopeIds;
 use clap::Subcommand;
 
-use super::args::{OutputArgs, RootArgs};
 use crate::state::State;
+use crate::surface::args::{OutputArgs, RootArgs};
 
 /// Show or set the current scope of a project.
 ///

@@ -14,8 +14,8 @@ use agentspine_core::{Environment, Host, Resolution};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
-use super::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 use crate::state::State;
+use crate::surface::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
 
 /// Show what agentspine resolves for a host in a directory, and why.
 ///
@@ -83,7 +83,7 @@ pub(crate) fn gather(
         // Its cache changes are written when it goes, before `state` moves.
         let resolver = state.resolver(reader);
         let mut request = place.request(&resolver, &current, host);
-        request.cwd = super::canonical(&request.cwd)?;
+        request.cwd = crate::surface::canonical(&request.cwd)?;
         let cwd = request.cwd.clone();
         let scope = super::memory::current_scope(scope, &state, &cwd)?;
         let resolution = resolver.chain(&request)?;
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let host = args.host.host;
     let state = State::open();
     for warning in &state.warnings {
-        super::output::warn(warning);
+        crate::surface::output::warn(warning);
     }
     let g = gather(host, &args.place, args.scope.scope.as_deref(), state)?;
     let bindings = bindings(&g.state, host, g.project.as_deref());
@@ -187,7 +187,7 @@ pub(crate) fn human(r: &SourceResolution, evidence: &str) -> String {
         s.push_str(&format!("warning       {}\n", w.message));
     }
     let w = &r.work;
-    let n = |n: u64, one: &str, many: &str| super::output::count(n as usize, one, many);
+    let n = |n: u64, one: &str, many: &str| crate::surface::output::count(n as usize, one, many);
     s.push_str(&format!(
         "work          {}, {} ({}), {}, {}\n",
         n(w.opens, "open", "opens"),

@@ -141,7 +141,7 @@ fn the_old_spellings_table_is_the_one_the_binary_warns_about() {
         .map(|c| (quoted(&c[0]).join(""), quoted(&c[1]).join("")))
         .collect();
     let code: Vec<(String, String)> =
-        super::args::DEPRECATED.iter().map(|d| (d.command.to_owned(), d.old.to_owned())).collect();
+        crate::surface::args::DEPRECATED.iter().map(|d| (d.command.to_owned(), d.old.to_owned())).collect();
     assert_eq!(doc, code);
 }
 
@@ -152,9 +152,9 @@ fn an_invented_flag_fails_and_shared_ones_pass() {
     #[derive(Debug, clap::Parser)]
     struct Probe {
         #[command(flatten)]
-        out: super::args::OutputArgs,
+        out: crate::surface::args::OutputArgs,
         #[command(flatten)]
-        place: super::args::RootArgs,
+        place: crate::surface::args::RootArgs,
         #[arg(long)]
         frobnicate: bool,
     }

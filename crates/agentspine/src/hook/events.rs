@@ -156,7 +156,7 @@ fn event(
     let notices = hook.state_notices();
     // And, at a session's start, installed entries that name a missing or
     // another agentspine (install::startup decides; a few system calls).
-    let message = super::notice::message(&notices, hook.install_notice());
+    let message = message(&notices, hook.install_notice());
     let fitted = context::fit_with_tail(&blocks, tail.as_ref());
     let line = match (&fitted, &message) {
         (Some(fitted), message) => {
@@ -366,4 +366,10 @@ impl Hook<'_> {
             detail,
         });
     }
+}
+
+/// The `systemMessage` for `notices` and the install notice, if any.
+fn message(notices: &[Block], install: Option<String>) -> Option<String> {
+    let lines: Vec<&str> = notices.iter().map(|b| b.text.as_str()).chain(install.as_deref()).collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }

@@ -51,9 +51,3 @@ impl Hook<'_> {
             .flatten()
     }
 }
-
-/// The `systemMessage` for `notices` and the install notice, if any.
-pub(super) fn message(notices: &[Block], install: Option<String>) -> Option<String> {
-    let lines: Vec<&str> = notices.iter().map(|b| b.text.as_str()).chain(install.as_deref()).collect();
-    (!lines.is_empty()).then(|| lines.join("\n"))
-}

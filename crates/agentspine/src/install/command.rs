@@ -20,7 +20,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::cli::errors::Coded;
+use crate::surface::errors::Coded;
 
 /// The command project-scope files name: found on each user's `PATH`.
 pub const PORTABLE: &str = "agentspine";

@@ -60,7 +60,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::cli::args::OutputArgs;
+use crate::surface::args::OutputArgs;
 use agentspine_core::Host;
 use command::PORTABLE;
 
@@ -226,8 +226,10 @@ pub fn uninstall(args: UninstallArgs) -> anyhow::Result<ExitCode> {
 /// Install's refusals (a file it must not edit, a flag the host has no use
 /// for) under their code; errors of a known kind keep theirs.
 fn refused(error: anyhow::Error) -> anyhow::Error {
-    match crate::cli::errors::classify(&error) {
-        ("unclassified", _) => crate::cli::errors::Coded::new("install-refused", format!("{error:#}")).into(),
+    match crate::surface::errors::classify(&error) {
+        ("unclassified", _) => {
+            crate::surface::errors::Coded::new("install-refused", format!("{error:#}")).into()
+        }
         _ => error,
     }
 }
@@ -268,7 +270,7 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
         Host::Claude => {
             anyhow::ensure!(!trust_hooks, "Claude Code has no hook trust to record: drop `--trust-hooks`");
             let project = match args.settings {
-                Settings::Project => Some(crate::cli::project_root(args.project.as_deref())?),
+                Settings::Project => Some(crate::surface::project_root(args.project.as_deref())?),
                 Settings::User => None,
             };
             (claude::changes(&home, project.as_deref(), &bin, adding)?, Vec::new())

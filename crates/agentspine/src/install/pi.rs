@@ -72,64 +72,6 @@ pub(super) fn changes(agent_dir: &Path, bin: &str, adding: bool) -> anyhow::Resu
     Ok(vec![extension, mcp])
 }
 
-/// What `agentspine doctor --host pi|pi-0.73` reports: whether the
-/// extension is installed and runs this binary (an older copy is reported
-/// stale), and, for pi 1.x, whether `mcp.json` registers the MCP server;
-/// what to do goes to `actions`.
-pub fn inspect(
-    install: &agentspine_core::hosts::profile::Install,
-    wants_mcp: bool,
-    env: &agentspine_core::Environment,
-    actions: &mut Vec<String>,
-) -> serde_json::Value {
-    use serde_json::json;
-    let (Some(path), Some((mcp_path, _))) =
-        ((install.hook_files)(env, Path::new("")).pop(), (install.mcp_files)(env, Path::new("")).pop())
-    else {
-        return json!({ "applicable": false, "summary": "neither PI_CODING_AGENT_DIR nor HOME is set" });
-    };
-    let (text, problem) = super::inspect::read_config(&path);
-    let current = super::command::running().ok().map(|bin| extension_for(&bin));
-    let state = match (&text, &current) {
-        (None, _) => "missing",
-        (Some(text), Some(current)) if text == current => "current",
-        (Some(_), _) => "stale",
-    };
-    let registered = super::inspect::read_config(&mcp_path).0.is_some_and(|t| {
-        serde_json::from_str::<serde_json::Value>(&t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
-    });
-    let mut problems = Vec::new();
-    if let Some(problem) = &problem {
-        problems.push(format!("{}: {problem}", path.display()));
-    }
-    match state {
-        "missing" => problems.push(format!("no agentspine extension at {}", path.display())),
-        "stale" => problems.push(format!("{} is not the extension this agentspine installs", path.display())),
-        _ => {}
-    }
-    // pi 0.73 reads no mcp.json: nothing to register there.
-    if wants_mcp && !registered {
-        problems.push(format!("the MCP server is not registered in {}", mcp_path.display()));
-    }
-    if !problems.is_empty() {
-        actions.push(format!("{}: run `agentspine install pi`", problems.join("; ")));
-    }
-    let summary = if !problems.is_empty() {
-        problems.join("; ")
-    } else if wants_mcp {
-        format!("extension installed at {}; MCP server registered in {}", path.display(), mcp_path.display())
-    } else {
-        format!("extension installed at {} (pi 0.73 has no MCP client)", path.display())
-    };
-    json!({
-        "applicable": true,
-        "summary": summary,
-        "extension": { "path": path, "state": state },
-        "mcp_registered_in": if registered { vec![mcp_path] } else { Vec::new() },
-        "ok": problems.is_empty(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

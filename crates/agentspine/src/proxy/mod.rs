@@ -110,11 +110,11 @@ pub struct Args {
     // With --json the ready line is {"event":"listening", "socket",
     // "token_file", "pid"}.
     #[command(flatten)]
-    out: crate::cli::args::OutputArgs,
+    out: crate::surface::args::OutputArgs,
 }
 
 impl Args {
-    pub fn output(&self) -> &crate::cli::args::OutputArgs {
+    pub fn output(&self) -> &crate::surface::args::OutputArgs {
         &self.out
     }
 }
@@ -139,13 +139,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // The server's refusals (a socket directory not private to
             // you, a short token) under their code; errors of a known kind
             // keep theirs. Reported as the CLI reports every error.
-            let error = match crate::cli::errors::classify(&error) {
+            let error = match crate::surface::errors::classify(&error) {
                 ("unclassified", _) => {
-                    crate::cli::errors::Coded::new("serve-refused", format!("{error:#}")).into()
+                    crate::surface::errors::Coded::new("serve-refused", format!("{error:#}")).into()
                 }
                 _ => error,
             };
-            crate::cli::errors::report(&error, json);
+            crate::surface::errors::report(&error, json);
             2
         }
     })?;

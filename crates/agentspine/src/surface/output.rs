@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 
-use super::args::{ColorChoice, OutputArgs};
+use crate::surface::args::{ColorChoice, OutputArgs};
 
 /// The settings of this process.
 #[derive(Debug, Clone, Copy, Default)]

@@ -8,6 +8,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// A failed required preflight (exit code 3).
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct Preflight(pub agentspine_core::catalog::PreflightError);
+
 /// An error that knows its code (and the file or argument it is about):
 /// the front end's own refusals.
 #[derive(Debug, thiserror::Error)]
@@ -52,10 +57,10 @@ pub fn classify(error: &anyhow::Error) -> (&'static str, Option<String>) {
         if let Some(e) = cause.downcast_ref::<Coded>() {
             return (e.code, e.path.as_ref().map(|p| p.display().to_string()));
         }
-        if cause.downcast_ref::<super::catalog::Preflight>().is_some() {
+        if cause.downcast_ref::<Preflight>().is_some() {
             return ("preflight-incomplete", None);
         }
-        if let Some(e) = cause.downcast_ref::<super::Unanswered>() {
+        if let Some(e) = cause.downcast_ref::<Unanswered>() {
             return ("deadline", Some(e.path.display().to_string()));
         }
         if let Some(e) = cause.downcast_ref::<agentspine_core::ResolveError>() {
@@ -148,7 +153,7 @@ fn next_step(code: &str) -> &'static str {
 
 /// The exit code of `error`.
 pub fn exit_code(error: &anyhow::Error) -> ExitCode {
-    if error.downcast_ref::<super::catalog::Preflight>().is_some() {
+    if error.downcast_ref::<Preflight>().is_some() {
         ExitCode::from(exit::PREFLIGHT)
     } else {
         ExitCode::from(exit::ERROR)
@@ -175,60 +180,25 @@ pub fn report(error: &anyhow::Error, json: bool) {
     if let Some(path) = path {
         value["error"]["path"] = serde_json::Value::String(path);
     }
-    if let Some(super::catalog::Preflight(e)) = error.downcast_ref::<super::catalog::Preflight>() {
+    if let Some(Preflight(e)) = error.downcast_ref::<Preflight>() {
         value["error"]["causes"] = serde_json::to_value(&e.causes).unwrap_or_default();
     }
     // A closed stdout leaves nowhere to say it.
     let _ = writeln!(std::io::stdout().lock(), "{value}");
 }
 
-/// A usage error (bad flag, missing argument, bad value): clap's text on
-/// stderr, or with `--json` anywhere in `args` the JSON object with code
-/// `usage` on stdout. Help and version requests print as usual, exit 0.
-pub fn usage(error: &clap::Error, args: &[String]) -> ExitCode {
-    use clap::error::ErrorKind;
-    let kind = error.kind();
-    let json = args.iter().take_while(|a| *a != "--").any(|a| a == "--json");
-    if matches!(kind, ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !json {
-        let _ = error.print();
-        return ExitCode::from(if error.use_stderr() { exit::ERROR } else { exit::OK });
-    }
-    let text = error.render().to_string();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let mut message = lines.next().unwrap_or_default().trim_start_matches("error: ").to_owned();
-    if message.ends_with(':') {
-        // "the following required arguments were not provided:" and the
-        // argument on the next line.
-        message.push(' ');
-        message.push_str(lines.next().unwrap_or_default());
-    }
-    // The subcommands named in `args`, as far as they are real ones.
-    let mut cmd = <super::Cli as clap::CommandFactory>::command();
-    let mut path = String::new();
-    for word in args.iter().take_while(|a| !a.starts_with('-')) {
-        let Some(sub) = cmd.find_subcommand(word).cloned() else { break };
-        path.push_str(word);
-        path.push(' ');
-        cmd = sub;
-    }
-    // The values a flag takes, when clap lists them: the next step for a
-    // bad value.
-    if let Some(values) = text.lines().map(str::trim).find_map(|l| l.strip_prefix("[possible values: ")) {
-        message.push_str(&format!("; one of {}", values.trim_end_matches(']')));
-    }
-    message.push_str(&format!("; see `agentspine {path}--help`"));
-    let code = match kind {
-        ErrorKind::InvalidUtf8 => "not-utf8",
-        ErrorKind::MissingRequiredArgument => "missing-argument",
-        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            "missing-subcommand"
-        }
-        ErrorKind::InvalidValue | ErrorKind::ValueValidation => "invalid-value",
-        ErrorKind::UnknownArgument => "unknown-argument",
-        ErrorKind::InvalidSubcommand => "unknown-command",
-        ErrorKind::ArgumentConflict => "conflicting-arguments",
-        _ => "usage",
-    };
-    println!("{}", serde_json::json!({ "error": { "code": code, "message": message } }));
-    ExitCode::from(exit::ERROR)
+/// A command's reads did not finish within its bound.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: reading {} did not finish within {} s (a file system that does not answer?); gave up",
+    .path.display(),
+    .file.as_ref().map_or_else(|| "the files under it".to_owned(), |f| f.display().to_string()),
+    .bound.as_secs_f32()
+)]
+pub(crate) struct Unanswered {
+    /// The root (or directory) the command was given.
+    pub path: std::path::PathBuf,
+    /// The file the work was waiting on, when the kernel says.
+    pub file: Option<std::path::PathBuf>,
+    pub bound: std::time::Duration,
 }
