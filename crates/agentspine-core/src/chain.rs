@@ -63,7 +63,7 @@ impl Fetched {
     /// A part made of this file, labelled as the candidate (`path`,
     /// `label`), naming the file a link led to.
     pub(crate) fn part(&self, scope: Scope, path: PathBuf, label: String, text: String) -> Part {
-        let mut part = crate::gather::part(scope, path, label, &self.snap, text);
+        let mut part = part(scope, path, label, &self.snap, text);
         part.link = self.link.clone();
         part
     }
@@ -222,4 +222,31 @@ pub(crate) fn above_root(
         }
     }
     found
+}
+
+impl crate::locate::Located {
+    /// The chain's directories from the root down, each opened from the
+    /// previous one; none when the root is never a project.
+    pub(crate) fn chain_dirs(&self) -> Vec<ChainDir> {
+        if !self.kind.is_project() {
+            return Vec::new();
+        }
+        open_chain(&self.root, &self.chain_names)
+    }
+}
+
+/// A part made from a snapshot.
+pub(crate) fn part(scope: Scope, path: PathBuf, label: String, snapshot: &Snapshot, text: String) -> Part {
+    Part {
+        scope,
+        path,
+        label,
+        text,
+        bytes: snapshot.identity.size,
+        sha256: sha256_hex(&snapshot.bytes),
+        cut: None,
+        imported_by: None,
+        link: None,
+        code_imports: Vec::new(),
+    }
 }

@@ -31,11 +31,11 @@ use crate::resolver::Resolver;
 /// `cwd` lies inside it (the model may have moved the shell's directory
 /// since), else `cwd`. Lexically reduced.
 pub fn session_dir(host: Host, env: &crate::env::Environment, cwd: &Path) -> PathBuf {
-    let cwd = crate::locate::lexical(cwd);
+    let cwd = crate::paths::lexical(cwd);
     if let Some(started_in) = host.profile().hooks.as_ref().and_then(|h| h.started_in)
         && let Some(project) = started_in(env)
     {
-        let project = crate::locate::lexical(&project);
+        let project = crate::paths::lexical(&project);
         if cwd.starts_with(&project) {
             return project;
         }

@@ -1,11 +1,6 @@
 //! Collecting parts and probe verdicts while a host's rules run.
 
-use std::path::PathBuf;
-
-use agentspine_fs::Snapshot;
-
 use crate::chain::NotRead;
-use crate::chain::sha256_hex;
 use crate::resolution::{Cut, Part, Probe, Scope, Verdict};
 
 /// Parts and probes in the order they were found.
@@ -98,21 +93,5 @@ impl Gather {
         }
         kept.reverse();
         self.parts = kept;
-    }
-}
-
-/// A part made from a snapshot.
-pub(crate) fn part(scope: Scope, path: PathBuf, label: String, snapshot: &Snapshot, text: String) -> Part {
-    Part {
-        scope,
-        path,
-        label,
-        text,
-        bytes: snapshot.identity.size,
-        sha256: sha256_hex(&snapshot.bytes),
-        cut: None,
-        imported_by: None,
-        link: None,
-        code_imports: Vec::new(),
     }
 }

@@ -21,9 +21,9 @@
 use std::path::{Path, PathBuf};
 
 use agentspine_fs::Reader;
-use serde::Serialize;
 
 use crate::env::Environment;
+pub use crate::resolution::RootKind;
 
 /// The profile directories the user names besides the built-in ones:
 /// `$AGENTSPINE_PROFILE_DIRS`, then `profiles` in the `[roots]` table of the
@@ -46,60 +46,6 @@ pub(crate) fn configured_profiles(env: &Environment, reader: &Reader) -> Vec<Pat
         found.extend(path);
     }
     found
-}
-
-/// What a directory is under the never-a-project rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RootKind {
-    /// An ordinary project root.
-    Project,
-    /// The user's home directory.
-    Home,
-    /// A directory above the home directory (`/` included).
-    AboveHome,
-    /// Exactly a host's profile directory.
-    Profile,
-}
-
-impl RootKind {
-    /// Whether a project may be resolved at this root.
-    pub fn is_project(self) -> bool {
-        self == RootKind::Project
-    }
-
-    /// The stable reason reported when this root is not a project
-    /// (`root-is-home`, `root-above-home`, `root-is-profile`).
-    pub fn reason(self) -> Option<&'static str> {
-        match self {
-            RootKind::Project => None,
-            RootKind::Home => Some("root-is-home"),
-            RootKind::AboveHome => Some("root-above-home"),
-            RootKind::Profile => Some("root-is-profile"),
-        }
-    }
-
-    /// What it is, for people.
-    pub fn what(self) -> &'static str {
-        match self {
-            RootKind::Project => "a project root",
-            RootKind::Home => "the home directory",
-            RootKind::AboveHome => "a directory above the home directory",
-            RootKind::Profile => "a host's profile directory",
-        }
-    }
-
-    /// A sentence for people.
-    pub fn explain(self) -> &'static str {
-        match self {
-            RootKind::Project => "a project root",
-            RootKind::Home => "the home directory is never a project; only user-wide files load",
-            RootKind::AboveHome => {
-                "a directory above the home directory is never a project; only user-wide files load"
-            }
-            RootKind::Profile => "a host's profile directory is never a project; only user-wide files load",
-        }
-    }
 }
 
 /// How a root or working directory a caller names is opened: the one rule
@@ -135,7 +81,7 @@ impl NeverProjects {
     pub fn new(env: &Environment, reader: &Reader) -> NeverProjects {
         let both = |path: PathBuf| -> Vec<PathBuf> {
             let canonical = reader.open_root(&path).ok().map(|r| r.host_path().to_path_buf());
-            let mut out = vec![crate::locate::lexical(&path)];
+            let mut out = vec![crate::paths::lexical(&path)];
             if let Some(c) = canonical
                 && !out.contains(&c)
             {

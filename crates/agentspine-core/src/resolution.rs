@@ -272,7 +272,7 @@ pub struct Resolution {
     /// What the root is under the never-a-project rule (`project`,
     /// `home`, `above-home`, `profile`): anything but a project has no
     /// project sources.
-    pub root_kind: crate::policy::RootKind,
+    pub root_kind: RootKind,
     /// The working directory.
     pub cwd: PathBuf,
     /// The directory whose chain was resolved, relative to the root (`.`
@@ -286,4 +286,58 @@ pub struct Resolution {
     pub warnings: Vec<Warning>,
     /// What the confined reader did.
     pub counters: Counters,
+}
+
+/// What a directory is under the never-a-project rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RootKind {
+    /// An ordinary project root.
+    Project,
+    /// The user's home directory.
+    Home,
+    /// A directory above the home directory (`/` included).
+    AboveHome,
+    /// Exactly a host's profile directory.
+    Profile,
+}
+
+impl RootKind {
+    /// Whether a project may be resolved at this root.
+    pub fn is_project(self) -> bool {
+        self == RootKind::Project
+    }
+
+    /// The stable reason reported when this root is not a project
+    /// (`root-is-home`, `root-above-home`, `root-is-profile`).
+    pub fn reason(self) -> Option<&'static str> {
+        match self {
+            RootKind::Project => None,
+            RootKind::Home => Some("root-is-home"),
+            RootKind::AboveHome => Some("root-above-home"),
+            RootKind::Profile => Some("root-is-profile"),
+        }
+    }
+
+    /// What it is, for people.
+    pub fn what(self) -> &'static str {
+        match self {
+            RootKind::Project => "a project root",
+            RootKind::Home => "the home directory",
+            RootKind::AboveHome => "a directory above the home directory",
+            RootKind::Profile => "a host's profile directory",
+        }
+    }
+
+    /// A sentence for people.
+    pub fn explain(self) -> &'static str {
+        match self {
+            RootKind::Project => "a project root",
+            RootKind::Home => "the home directory is never a project; only user-wide files load",
+            RootKind::AboveHome => {
+                "a directory above the home directory is never a project; only user-wide files load"
+            }
+            RootKind::Profile => "a host's profile directory is never a project; only user-wide files load",
+        }
+    }
 }

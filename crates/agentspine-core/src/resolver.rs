@@ -198,7 +198,7 @@ impl<'a> Resolver<'a> {
             .reader
             .open_root(dir)
             .map(|r| r.host_path().to_path_buf())
-            .unwrap_or_else(|_| crate::locate::lexical(dir));
+            .unwrap_or_else(|_| crate::paths::lexical(dir));
         self.never_projects().classify(&canonical)
     }
 
@@ -341,7 +341,7 @@ impl<'a> Resolver<'a> {
     /// itself when it does not; else the current directory. The root stays
     /// as given (`None`: found by the host's rule).
     pub fn working_dir(&self, current: &Path, root: Option<&Path>, cwd: Option<&Path>) -> PathBuf {
-        let absolute = |p: &Path| crate::locate::lexical(&current.join(p));
+        let absolute = |p: &Path| crate::paths::lexical(&current.join(p));
         if let Some(cwd) = cwd {
             return absolute(cwd);
         }

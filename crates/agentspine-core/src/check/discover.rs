@@ -188,7 +188,7 @@ fn imported_agents_md(root: &Root, label: &str) -> Option<String> {
     let text = crate::hosts::claude::clean(&snap.bytes);
     let base = label.rsplit_once('/').map_or("", |(d, _)| d);
     crate::hosts::claude::imports::find_imports(&text).into_iter().find_map(|import| {
-        let target = crate::locate::lexical(&std::path::Path::new("/").join(base).join(&import));
+        let target = crate::paths::lexical(&std::path::Path::new("/").join(base).join(&import));
         let target = target.strip_prefix("/").unwrap_or(&target).display().to_string();
         (target.rsplit('/').next() == Some("AGENTS.md")).then_some(target)
     })

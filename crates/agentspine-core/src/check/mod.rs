@@ -128,7 +128,7 @@ fn chosen_hosts(
         } else {
             (profile.home)(env)
                 .filter(|p| reader.open_root(p).is_ok())
-                .map(|p| format!("installed: {}", crate::locate::tilde(&p, env.home.as_deref())))
+                .map(|p| format!("installed: {}", crate::paths::tilde(&p, env.home.as_deref())))
         };
         if let Some(why) = why {
             out.push(ChosenHost { host, why });
@@ -571,7 +571,7 @@ pub(crate) fn run(resolver: &Resolver<'_>, request: &CheckRequest) -> Result<Che
     let root = reader.open_root(&root_path).map_err(ResolveError::from)?;
     let mut extra = Vec::new();
     for path in &request.paths {
-        let rel = crate::locate::lexical(path);
+        let rel = crate::paths::lexical(path);
         match rel.strip_prefix(&root_path).or_else(|_| rel.strip_prefix(&request.root)) {
             // Named beneath the root, it must also be reached there without
             // a link (a directory link out of the project names no directory

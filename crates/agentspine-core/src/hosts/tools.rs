@@ -28,7 +28,7 @@ pub fn targets(profile: &Profile, tool_name: &str, input: Option<&Value>, cwd: &
     for name in named.iter().map(|n| n.trim()).filter(|n| !n.is_empty() && !n.contains('\0')) {
         let path = Path::new(name);
         let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-        let reduced = crate::locate::lexical(&absolute);
+        let reduced = crate::paths::lexical(&absolute);
         if !out.contains(&reduced) {
             out.push(reduced);
         }

@@ -12,10 +12,10 @@ use crate::check::findings::{Raw, Sink};
 use crate::error::ResolveError;
 use crate::host::{Host, Request};
 use crate::hosts::claude::memory::cut_of;
-use crate::locate::tilde;
 use crate::memory::index::parse;
 use crate::memory::load::{FILE_CAP, INDEX, open_dir};
 use crate::memory::relevance::selectable;
+use crate::paths::tilde;
 use crate::resolver::Resolver;
 
 pub(crate) fn check(resolver: &Resolver<'_>, root_path: &Path, sink: &mut Sink) -> Result<(), ResolveError> {

@@ -4,12 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::chain::part;
 use crate::env::Environment;
-use crate::gather::{Gather, part};
+use crate::gather::Gather;
 use crate::hosts::claude::ClaudeSettings;
-use crate::locate::{Located, tilde};
+use crate::locate::Located;
 use crate::memory::claude_dir::{Evidence, MemoryDir, memory_dir};
 use crate::memory::load::{FILE_CAP, INDEX};
+use crate::paths::tilde;
 use crate::resolution::{Scope, Verdict};
 
 /// Lines of `MEMORY.md` Claude Code loads.
@@ -55,7 +57,7 @@ fn worktree_main(reader: &agentspine_fs::Reader, git_root: &Path, text: &[u8]) -
     let text = std::str::from_utf8(text).ok()?;
     let named = Path::new(text.trim().strip_prefix("gitdir:")?.trim());
     let gitdir =
-        crate::locate::lexical(&if named.is_absolute() { named.to_path_buf() } else { git_root.join(named) });
+        crate::paths::lexical(&if named.is_absolute() { named.to_path_buf() } else { git_root.join(named) });
     let main_git = gitdir.parent()?.parent()?;
     if gitdir.parent()?.file_name()? != "worktrees" || main_git.file_name()? != ".git" {
         return None;
@@ -63,12 +65,12 @@ fn worktree_main(reader: &agentspine_fs::Reader, git_root: &Path, text: &[u8]) -
     let dir = reader.open_root(&gitdir).ok()?;
     let back = dir.read("gitdir", 4096).ok()?;
     let back = std::str::from_utf8(&back.bytes).ok()?.trim().to_owned();
-    if crate::locate::lexical(Path::new(&back)) != git_root.join(".git") {
+    if crate::paths::lexical(Path::new(&back)) != git_root.join(".git") {
         return None;
     }
     let common = dir.read("commondir", 4096).ok()?;
     let common = Path::new(std::str::from_utf8(&common.bytes).ok()?.trim()).to_path_buf();
-    let common = crate::locate::lexical(&if common.is_absolute() { common } else { gitdir.join(common) });
+    let common = crate::paths::lexical(&if common.is_absolute() { common } else { gitdir.join(common) });
     if common != main_git {
         return None;
     }

@@ -39,7 +39,8 @@ use crate::chain::{ChainDir, FILE_CAP, Fetched, NotRead, above_root, fetch};
 use crate::config::{parse_json, read_config};
 use crate::env::Environment;
 use crate::gather::Gather;
-use crate::locate::{Located, lexical, tilde};
+use crate::locate::Located;
+use crate::paths::{lexical, tilde};
 use crate::resolution::{Part, Scope, Verdict, Warning};
 use crate::text::{split_frontmatter, strip_bom};
 

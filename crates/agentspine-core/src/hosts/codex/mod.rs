@@ -25,7 +25,8 @@ use crate::chain::{FILE_CAP, NotRead, fetch, fetch_head};
 use crate::config::{parse_toml, read_config, wrong_type};
 use crate::env::Environment;
 use crate::gather::Gather;
-use crate::locate::{Located, find_marked_root, tilde};
+use crate::locate::{Located, find_marked_root};
+use crate::paths::tilde;
 use crate::resolution::{Cut, Part, Scope, Verdict, Warning};
 use crate::text::lenient_utf8;
 

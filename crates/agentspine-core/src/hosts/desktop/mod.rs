@@ -18,7 +18,8 @@ pub mod profile;
 use crate::chain::{FILE_CAP, fetch};
 use crate::env::Environment;
 use crate::gather::Gather;
-use crate::locate::{Located, tilde};
+use crate::locate::Located;
+use crate::paths::tilde;
 use crate::resolution::{Part, Scope, Verdict};
 use crate::text::{prefix_on_char_boundary, strip_bom};
 

@@ -24,7 +24,7 @@ use agentspine_fs::{FileKind, LinkRefusal, Root};
 
 use crate::chain::{FILE_CAP, NotRead, fetch};
 use crate::gather::Gather;
-use crate::locate::{lexical, names_below};
+use crate::paths::{lexical, names_below};
 
 use crate::resolution::{Scope, Verdict};
 use crate::text::lenient_utf8;

@@ -24,7 +24,8 @@ use std::path::Path;
 use crate::chain::{FILE_CAP, above_root, fetch};
 use crate::env::Environment;
 use crate::gather::Gather;
-use crate::locate::{Located, tilde};
+use crate::locate::Located;
+use crate::paths::tilde;
 use crate::resolution::{Scope, Verdict};
 use crate::text::{lenient_utf8, strip_bom};
 
