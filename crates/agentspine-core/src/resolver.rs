@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use agentspine_fs::{Budget, Reader};
 
-use crate::catalog::{self, Catalog, CatalogRequest, SourceIds};
+use crate::catalog::ids::SourceIds;
 use crate::env::Environment;
 use crate::error::ResolveError;
 use crate::host::{Host, Request};
@@ -329,12 +329,6 @@ impl<'a> Resolver<'a> {
         )
     }
 
-    /// The catalog of `request`: required sources (user-wide files, the
-    /// project chain), memory (Claude), continuity, optional Markdown.
-    pub fn catalog(&self, request: &CatalogRequest) -> Result<Catalog, ResolveError> {
-        catalog::build(self, request)
-    }
-
     /// The working directory and root a command-line request means, one
     /// rule for every command: `--cwd` when given; else, with `--root`,
     /// the current directory when it lies inside that root and the root
@@ -381,15 +375,5 @@ impl<'a> Resolver<'a> {
             crate::locate::canonical_dir(&self.reader, self.named, asked).map_err(RootCheck::Resolve)?;
         allowed.check(self.never_projects(), &canonical).map_err(RootCheck::Refused)?;
         Ok(canonical)
-    }
-
-    /// What each host of `request` will miss, cut, shadow or follow out of
-    /// the repository: the findings of `agentspine check` (see
-    /// [`crate::check`]).
-    pub fn check(
-        &self,
-        request: &crate::check::CheckRequest,
-    ) -> Result<crate::check::Check, crate::check::CheckError> {
-        crate::check::run(self, request)
     }
 }

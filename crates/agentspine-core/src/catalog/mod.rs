@@ -397,3 +397,11 @@ pub(crate) fn profile_digest(host: Host, env: &Environment) -> String {
     }
     hex::encode(hash.finalize())
 }
+
+impl Resolver<'_> {
+    /// The catalog of `request`: required sources (user-wide files, the
+    /// project chain), memory (Claude), continuity, optional Markdown.
+    pub fn catalog(&self, request: &CatalogRequest) -> Result<Catalog, ResolveError> {
+        build(self, request)
+    }
+}

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use agentspine_fs::{FileKind, LinkRefusal};
 
 use super::discover::{Discovered, label};
-use super::{Finding, Kind, Severity, Silence};
+use super::finding::{Finding, Kind, Severity};
+use super::silence::Silence;
 use crate::host::Host;
 use crate::resolution::{Resolution, Scope, Verdict};
 
@@ -21,8 +22,19 @@ pub(crate) fn host_name(host: Host) -> &'static str {
 /// [`crate::hosts::profile::CheckFacts`]).
 pub(crate) type DirCheck = fn(&agentspine_fs::Root, &std::path::Path, &Resolution, &Discovered, &mut Sink);
 /// A host's own check of the whole project.
-pub(crate) type ProjectCheck =
-    fn(&crate::resolver::Resolver<'_>, &std::path::Path, &mut Sink) -> Result<(), crate::error::ResolveError>;
+pub(crate) type ProjectCheck = fn(&ProjectContext<'_>, &mut Sink) -> Result<(), crate::error::ResolveError>;
+
+/// What a host's check of the whole project may use.
+pub(crate) struct ProjectContext<'a> {
+    /// The user's environment.
+    pub env: &'a crate::env::Environment,
+    /// The check's reader.
+    pub reader: &'a agentspine_fs::Reader,
+    /// The never-a-project rule of this check.
+    pub never: &'a crate::policy::NeverProjects,
+    /// The project root (canonical).
+    pub root: &'a std::path::Path,
+}
 
 /// A finding before it is merged with the same finding of other
 /// directories.
@@ -141,7 +153,7 @@ pub(crate) fn of_resolution(
     chain: &Resolution,
     dir: &str,
     found: &Discovered,
-    agents_md: crate::delta::ClaudeAgentsMd,
+    agents_md: crate::hosts::claude::agents_md::ClaudeAgentsMd,
     sink: &mut Sink,
 ) {
     let host = chain.host;
@@ -390,7 +402,7 @@ pub(crate) fn of_resolution(
 /// Claude Code's AGENTS.md files in one session: which of them its mode
 /// leaves out, whether the repository means them for it (a CLAUDE.md that
 /// links to or imports AGENTS.md: core's
-/// [`crate::delta::agents_md_meant_for_claude`]), and whether agentspine's
+/// [`crate::hosts::claude::agents_md::agents_md_meant_for_claude`]), and whether agentspine's
 /// hooks deliver them. A dropped pointer import and the files Claude Code
 /// therefore never reads are one finding.
 pub(crate) struct ClaudeAgents {
@@ -409,16 +421,16 @@ impl ClaudeAgents {
         chain: &Resolution,
         dir: &str,
         found: &Discovered,
-        which: crate::delta::ClaudeAgentsMd,
+        which: crate::hosts::claude::agents_md::ClaudeAgentsMd,
     ) -> ClaudeAgents {
-        use crate::delta::ClaudeAgentsMd as W;
+        use crate::hosts::claude::agents_md::ClaudeAgentsMd as W;
         let host = chain.host;
         let none =
             ClaudeAgents { host, unread: Vec::new(), evidenced: false, delivered: false, pointer: false };
         if !host.profile().leaves_agents_md_out() {
             return none;
         }
-        let evidenced = crate::delta::agents_md_meant_for_claude(chain);
+        let evidenced = crate::hosts::claude::agents_md::agents_md_meant_for_claude(chain);
         let delivered = match which {
             W::Off => false,
             W::Skipped | W::All => true,

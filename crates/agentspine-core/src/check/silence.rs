@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use agentspine_fs::Reader;
 
-use super::Finding;
+use super::finding::Finding;
 
 /// The repository's own configuration file, at the root.
 pub const REPO_CONFIG: &str = ".agentspine.toml";

@@ -4,13 +4,9 @@
 //! the hooks and `check` both ask.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::delta::ToolDelta;
-use crate::error::ResolveError;
-use crate::host::{Host, Request};
 use crate::resolution::{Part, Resolution, Scope};
-use crate::resolver::Resolver;
 
 /// Which `AGENTS.md` files agentspine adds for Claude Code past what its
 /// own `instructionFiles` mode reads (`[claude] session_start_agents_md`
@@ -48,27 +44,6 @@ pub fn agents_md_meant_for_claude(chain: &Resolution) -> bool {
     })
 }
 
-impl Resolver<'_> {
-    /// The AGENTS.md files (and what they import) of `request`'s chain
-    /// that Claude Code's own mode leaves out: to send, each once.
-    pub(crate) fn agents_md_of(
-        &self,
-        request: &Request,
-        native: &Resolution,
-        known: &mut BTreeSet<PathBuf>,
-        out: &mut ToolDelta,
-    ) {
-        let Ok(with) = self.chain_with_agents_md(request) else { return };
-        let own: BTreeSet<&PathBuf> = native.parts.iter().map(|p| &p.path).collect();
-        for part in agents_md_parts(with.parts) {
-            if own.contains(&part.path) || !known.insert(part.path.clone()) {
-                continue;
-            }
-            out.send.push(part);
-        }
-    }
-}
-
 /// Whether AGENTS.md files are added to this Claude Code session.
 pub(crate) fn adds(which: ClaudeAgentsMd, native: &Resolution) -> bool {
     match which {
@@ -79,7 +54,7 @@ pub(crate) fn adds(which: ClaudeAgentsMd, native: &Resolution) -> bool {
 }
 
 /// The project AGENTS.md parts of a chain and the files they import.
-fn agents_md_parts(parts: Vec<Part>) -> Vec<Part> {
+pub(crate) fn agents_md_parts(parts: Vec<Part>) -> Vec<Part> {
     let mut agents_labels = BTreeSet::new();
     let mut out = Vec::new();
     for part in parts {
@@ -92,33 +67,6 @@ fn agents_md_parts(parts: Vec<Part>) -> Vec<Part> {
         out.push(part);
     }
     out
-}
-
-impl Resolver<'_> {
-    /// The AGENTS.md files (and what they import) that Claude Code would
-    /// read with AGENTS.md included in every directory, minus those it
-    /// reads itself under the user's `instructionFiles` mode (`all`: minus
-    /// none, for a Claude Code that reads no AGENTS.md at all), and the
-    /// project root they belong to; `None` when `which` adds none to this
-    /// session (off, or `evidenced` without the evidence).
-    pub fn claude_agents_md_added(
-        &self,
-        session: &Request,
-        which: ClaudeAgentsMd,
-    ) -> Result<Option<(Vec<Part>, PathBuf)>, ResolveError> {
-        let request = Request { host: Host::Claude, ..session.clone() };
-        let native = self.chain(&request)?;
-        if !native.root_kind.is_project() || !adds(which, &native) {
-            return Ok(None);
-        }
-        let with = self.chain_with_agents_md(&request)?;
-        let own: BTreeSet<PathBuf> = match which {
-            ClaudeAgentsMd::All => BTreeSet::new(),
-            _ => native.parts.into_iter().map(|p| p.path).collect(),
-        };
-        let parts = agents_md_parts(with.parts).into_iter().filter(|p| !own.contains(&p.path)).collect();
-        Ok(Some((parts, with.project_root)))
-    }
 }
 
 pub(crate) fn is_agents_md(path: &Path) -> bool {

@@ -5,10 +5,8 @@
 //! memory directory is found by the resolver's one rule and never listed:
 //! each link's target is looked at with one stat.
 
-use std::path::Path;
-
-use crate::check::Kind;
-use crate::check::findings::{Raw, Sink};
+use crate::check::finding::Kind;
+use crate::check::findings::{ProjectContext, Raw, Sink};
 use crate::error::ResolveError;
 use crate::host::{Host, Request};
 use crate::hosts::claude::memory::cut_of;
@@ -16,16 +14,16 @@ use crate::memory::index::parse;
 use crate::memory::load::{FILE_CAP, INDEX, open_dir};
 use crate::memory::relevance::selectable;
 use crate::paths::tilde;
-use crate::resolver::Resolver;
 
-pub(crate) fn check(resolver: &Resolver<'_>, root_path: &Path, sink: &mut Sink) -> Result<(), ResolveError> {
+pub(crate) fn check(at: &ProjectContext<'_>, sink: &mut Sink) -> Result<(), ResolveError> {
+    let root_path = at.root;
     let request = Request { root: Some(root_path.to_path_buf()), ..Request::new(Host::Claude, root_path) };
-    let (found, _) = resolver.memory_dir(&request)?;
+    let (found, _) = super::memory_dir_for(&request, at.env, at.reader, at.never)?;
     let Some(found) = found else { return Ok(()) };
-    let Ok(dir) = open_dir(resolver.reader(), &found.dir, found.anchor.as_deref()) else { return Ok(()) };
+    let Ok(dir) = open_dir(at.reader, &found.dir, found.anchor.as_deref()) else { return Ok(()) };
     // The index itself as a chain part: its refusals are the resolution's.
     let Ok(snap) = dir.read(INDEX, FILE_CAP) else { return Ok(()) };
-    let label = tilde(&found.dir.join(INDEX), resolver.env().home.as_deref());
+    let label = tilde(&found.dir.join(INDEX), at.env.home.as_deref());
     let decoded = String::from_utf8_lossy(&snap.bytes);
     if let Some(cut) = cut_of(decoded.trim()) {
         let bound = if cut.by_chars { "25,000 characters" } else { "200 lines" };

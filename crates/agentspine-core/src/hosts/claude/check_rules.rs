@@ -8,8 +8,8 @@ use std::path::Path;
 
 use agentspine_fs::Root;
 
-use crate::check::Kind;
 use crate::check::discover::Discovered;
+use crate::check::finding::Kind;
 use crate::check::findings::{Raw, Sink};
 use crate::host::Host;
 use crate::hosts::claude::rules::{paths_match, paths_patterns};

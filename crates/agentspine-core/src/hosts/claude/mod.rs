@@ -23,6 +23,7 @@
 pub mod agents_md;
 pub(crate) mod check_memory;
 pub(crate) mod check_rules;
+mod delivery;
 mod globs;
 pub mod imports;
 pub mod memory;
