@@ -32,8 +32,6 @@ use rusqlite::{OptionalExtension, Transaction};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::audit::AuditEvent;
-
 /// Bytes kept of `host`, `event`, `phase` and `code`.
 pub const AUDIT_NAME_CAP: usize = 128;
 /// Bytes kept of `path` and `detail`.
@@ -64,41 +62,6 @@ pub(crate) fn cap(text: &str, cap: usize) -> std::borrow::Cow<'_, str> {
     }
     let digest = hex::encode(Sha256::digest(text.as_bytes()));
     std::borrow::Cow::Owned(format!("{}…[cut, {} bytes, sha256:{digest}]", &text[..end], text.len()))
-}
-
-/// `event` with every field within its cap.
-pub(crate) fn capped(event: &AuditEvent) -> AuditEvent {
-    AuditEvent {
-        host: cap(&event.host, AUDIT_NAME_CAP).into_owned(),
-        event: cap(&event.event, AUDIT_NAME_CAP).into_owned(),
-        phase: cap(&event.phase, AUDIT_NAME_CAP).into_owned(),
-        code: cap(&event.code, AUDIT_NAME_CAP).into_owned(),
-        path: event.path.as_deref().map(|p| cap(p, AUDIT_TEXT_CAP).into_owned()),
-        detail: event.detail.as_deref().map(|d| cap(d, AUDIT_TEXT_CAP).into_owned()),
-    }
-}
-
-/// A digest of the (capped) fields: equal for identical rows, so a repeat
-/// is one index lookup. Each field is length-prefixed, and a missing path
-/// or detail differs from an empty one.
-pub(crate) fn fingerprint(event: &AuditEvent) -> String {
-    let mut hasher = Sha256::new();
-    for field in [Some(&event.host), Some(&event.event), Some(&event.phase), Some(&event.code)]
-        .into_iter()
-        .chain([event.path.as_ref(), event.detail.as_ref()])
-    {
-        match field {
-            Some(text) => {
-                hasher.update([1]);
-                hasher.update((text.len() as u64).to_be_bytes());
-                hasher.update(text.as_bytes());
-            }
-            None => hasher.update([0]),
-        }
-    }
-    let mut hex = hex::encode(hasher.finalize());
-    hex.truncate(32);
-    hex
 }
 
 /// What pruning has removed from the log so far.
@@ -186,16 +149,5 @@ mod tests {
         assert_eq!(cut, format!("aaaaaaa…[cut, 109 bytes, sha256:{digest}]"));
         let huge = "x".repeat(1 << 20);
         assert!(cap(&huge, AUDIT_TEXT_CAP).len() <= AUDIT_TEXT_CAP + MARKER_BYTES);
-    }
-
-    #[test]
-    fn fingerprints_tell_a_missing_field_from_an_empty_one() {
-        let a = AuditEvent { host: "h".into(), path: None, ..AuditEvent::default() };
-        let b = AuditEvent { host: "h".into(), path: Some(String::new()), ..AuditEvent::default() };
-        let c = AuditEvent { host: "h".into(), detail: Some(String::new()), ..AuditEvent::default() };
-        assert_ne!(fingerprint(&a), fingerprint(&b));
-        assert_ne!(fingerprint(&b), fingerprint(&c));
-        assert_eq!(fingerprint(&a), fingerprint(&a.clone()));
-        assert_eq!(fingerprint(&a).len(), 32);
     }
 }

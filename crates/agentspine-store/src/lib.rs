@@ -85,7 +85,9 @@ mod db;
 mod dir;
 mod fault;
 mod incident;
+mod keys;
 mod migrations;
+mod open;
 mod quick;
 mod records;
 mod registry;
@@ -104,12 +106,13 @@ pub use bindings::{BindingError, BindingEvent, BindingKind, FirstBadRow, GENESIS
 pub use cache::{CACHE_CAP_BYTES, CacheChange, CacheError, CacheStats, CachedSnapshot, TOUCH_EVERY};
 pub use continuity::{ContinuityRecord, MAX_CONTINUITY_RECORDS};
 pub use db::{
-    BUSY_ATTEMPTS, BUSY_TIMEOUT, CHECK_INTERVAL, CHECK_MARKER, DB_FILE, HOOK_WAL_PAGES, OpenMode, Opened,
-    Store, StoreError,
+    BUSY_ATTEMPTS, BUSY_TIMEOUT, CHECK_INTERVAL, CHECK_MARKER, DB_FILE, HOOK_WAL_PAGES, OpenMode, Store,
+    StoreError,
 };
 pub use dir::{Platform, state_dir, state_dir_path};
 pub use incident::{ChainSalvage, IdRange, Incident, IncidentError, ReadMethod, Salvage, TableSalvage};
 pub use migrations::{MIGRATIONS, SCHEMA_VERSION};
+pub use open::Opened;
 pub use quick::{
     CACHE_EPOCH_FILE, Empty, INCIDENT_FILE, KEY_FILE, NO_CACHE_FILE, NO_CONTINUITY_FILE, NO_SCOPES_FILE,
     Quick, cache_epoch_in,

@@ -52,7 +52,6 @@
 use std::path::Path;
 
 use agentspine_fs::{FsError, PrivateDir};
-use hmac::{KeyInit, Mac};
 
 /// The key's copy beside the database.
 pub const KEY_FILE: &str = "state.db.key";
@@ -209,12 +208,12 @@ impl Quick {
     /// The key for `purpose` (as [`crate::Store::derived_key`] derives it),
     /// when the key's copy is there.
     pub fn derived_key(&self, purpose: &str) -> Option<[u8; 32]> {
-        self.key.as_ref().map(|key| derive(key, purpose))
+        self.key.as_ref().map(|key| crate::keys::derive(key, purpose))
     }
 
     /// [`crate::Store::root_digest`], when the key's copy is there.
     pub fn root_digest(&self, canonical_root: &std::path::Path) -> Option<String> {
-        self.key.as_ref().map(|key| crate::db::root_digest_with(key, canonical_root))
+        self.key.as_ref().map(|key| crate::keys::root_digest_with(key, canonical_root))
     }
 
     /// Whether an unacknowledged incident may exist (the file is there, or
@@ -327,15 +326,6 @@ pub(crate) fn rows_may_exist(dir: &Path, which: Empty) -> rusqlite::Result<()> {
             format!("{e}; {} is not stored while {} says there is none", which.stored(), which.file()).into(),
         )),
     }
-}
-
-/// The key for one purpose, derived from the state directory's key.
-pub(crate) fn derive(key: &[u8; 32], purpose: &str) -> [u8; 32] {
-    let mut mac =
-        <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).expect("HMAC takes a key of any length");
-    mac.update(b"agentspine derived key v1\0");
-    mac.update(purpose.as_bytes());
-    mac.finalize().into_bytes().into()
 }
 
 /// Brings the key's copy in step with the database's key.
