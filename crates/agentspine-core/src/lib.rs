@@ -25,6 +25,7 @@ pub mod catalog;
 mod chain;
 pub mod check;
 mod config;
+pub mod context;
 pub mod delta;
 mod env;
 mod error;

@@ -162,9 +162,9 @@ pub struct Hooks {
     /// The tools whose input names paths, first match wins; a tool not
     /// listed names none.
     pub tools: &'static [Tool],
-    /// The most characters (UTF-16 code units, as hosts count them) one
-    /// hook's context may hold without the host cutting or replacing it.
-    pub context_cap: usize,
+    /// The most one hook's context may hold without the host cutting or
+    /// replacing it, as the host counts it.
+    pub context_cap: ContextCap,
     /// How the host labels a file it loads lazily: the heading agentspine
     /// gives a file it adds (absolute path, path relative to the root).
     pub heading: fn(&Path, &str) -> String,
@@ -181,6 +181,24 @@ impl Hooks {
     pub fn event(&self, event_name: &str) -> Option<HookEvent> {
         self.events.iter().find(|(name, _)| *name == event_name).map(|(_, event)| *event)
     }
+}
+
+/// A host's cap on one hook's context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContextCap {
+    /// The most the host takes whole.
+    pub limit: usize,
+    /// What it counts.
+    pub unit: CapUnit,
+}
+
+/// What a host counts a hook's context in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapUnit {
+    /// UTF-16 code units (JavaScript string length).
+    Utf16,
+    /// UTF-8 bytes.
+    Bytes,
 }
 
 /// What one hook event is for.

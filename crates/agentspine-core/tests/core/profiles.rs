@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use agentspine_core::hosts::profile::{Carrier, VERIFIED, verified};
+use agentspine_core::hosts::profile::{CapUnit, Carrier, ContextCap, VERIFIED, verified};
 use agentspine_core::hosts::{HookEvent, Profile};
 use agentspine_core::{Environment, Host};
 
@@ -43,7 +43,7 @@ fn hook_events_map_each_name_once_and_every_host_with_hooks_delivers_on_tools_an
         for wanted in [HookEvent::SessionStart, HookEvent::Prompt, HookEvent::Tool, HookEvent::Forget] {
             assert!(hooks.events.iter().any(|(_, e)| *e == wanted), "{}: no {wanted:?}", profile.host);
         }
-        assert!(hooks.context_cap > 0);
+        assert!(hooks.context_cap.limit > 0);
     }
     assert_eq!(
         Host::Gemini.profile().hooks.as_ref().map(|h| h.event("AfterTool")),
@@ -55,6 +55,11 @@ fn hook_events_map_each_name_once_and_every_host_with_hooks_delivers_on_tools_an
         Some(Some(HookEvent::Forget))
     );
     assert_eq!(Host::Claude.profile().hooks.as_ref().map(|h| h.event("PostCompact")), Some(None));
+    // The caps as measured (tests/e2e/HOOK-CONTEXT-MEASURED.md): Codex
+    // counts bytes, Claude Code UTF-16 units.
+    let cap = |host: Host| host.profile().hooks.as_ref().map(|h| h.context_cap);
+    assert_eq!(cap(Host::Codex), Some(ContextCap { limit: 10_000, unit: CapUnit::Bytes }));
+    assert_eq!(cap(Host::Claude), Some(ContextCap { limit: 10_000, unit: CapUnit::Utf16 }));
 }
 
 #[test]

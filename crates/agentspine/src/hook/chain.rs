@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use agentspine_core::{Part, Request};
 
-use super::context::Block;
 use super::events::Hook;
+use agentspine_core::context::Block;
 
 impl Hook<'_> {
     /// The session's request: the directory whose chain the host loaded

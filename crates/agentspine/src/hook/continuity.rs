@@ -6,8 +6,8 @@
 
 use agentspine_core::catalog::ContinuityItem;
 
-use super::context::Block;
 use super::events::Hook;
+use agentspine_core::context::Block;
 
 impl Hook<'_> {
     /// The continuity records this session has not been sent.

@@ -17,9 +17,10 @@ use agentspine_fs::{Budget, Reader};
 use agentspine_store::AuditEvent;
 use sha2::Digest;
 
-use super::context::{self, Block, Output};
+use super::context::Output;
 use super::payload::{self, Payload};
 use agentspine_core::Host;
+use agentspine_core::context::{self, Block};
 use agentspine_core::hosts::{HookEvent, Hooks};
 
 use super::Shared;
@@ -157,7 +158,7 @@ fn event(
     // And, at a session's start, installed entries that name a missing or
     // another agentspine (install::startup decides; a few system calls).
     let message = message(&notices, hook.install_notice());
-    let fitted = context::fit_with_tail(&blocks, tail.as_ref());
+    let fitted = context::fit_with_tail(&blocks, tail.as_ref(), hook.hooks.context_cap);
     let line = match (&fitted, &message) {
         (Some(fitted), message) => {
             Output::new(&payload.hook_event_name, &fitted.text).with_system_message(message.as_deref())

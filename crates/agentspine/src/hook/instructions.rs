@@ -10,9 +10,9 @@ use std::path::PathBuf;
 
 use agentspine_core::Part;
 
-use super::context::Block;
 use super::events::Hook;
 use crate::config::{self, Config};
+use agentspine_core::context::Block;
 use agentspine_core::hosts::SessionFiles;
 
 impl Hook<'_> {

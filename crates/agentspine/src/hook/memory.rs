@@ -6,8 +6,8 @@ use agentspine_core::MemoryOutcome;
 use agentspine_core::memory::{HeldVersion, ScopeIds};
 use sha2::{Digest, Sha256};
 
-use super::context::Block;
 use super::events::Hook;
+use agentspine_core::context::Block;
 
 impl Hook<'_> {
     /// The relevant facts not yet sent. `fresh` (startup, compaction) also

@@ -9,8 +9,8 @@
 //! has not shown it yet, and marked in the session's record like a source,
 //! so a session sees each incident once and a new session sees it again.
 
-use super::context::Block;
 use super::events::Hook;
+use agentspine_core::context::Block;
 
 /// The id under which a session records that it was shown an incident.
 fn shown_id(incident: &agentspine_store::Incident) -> String {

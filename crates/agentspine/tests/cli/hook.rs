@@ -933,3 +933,26 @@ fn a_tool_call_hook_answers_without_opening_the_database() {
     assert!(out.status.code().is_some(), "{out:?}");
     assert!(!ex.state.join("state.db.incident").exists());
 }
+
+#[test]
+fn codex_context_stays_under_its_10000_bytes_when_the_text_is_not_ascii() {
+    // Codex counts a hook's context in bytes (HOOK-CONTEXT-MEASURED.md):
+    // 6,000 'é' are 6,000 characters but 12,000 bytes, past its cap.
+    let ex = Example::new();
+    std::fs::create_dir(ex.tree.join("packages/web/ui")).unwrap();
+    std::fs::write(ex.tree.join("packages/web/ui/AGENTS.md"), "é".repeat(6_000)).unwrap();
+    let patch = "*** Begin Patch\n*** Add File: packages/web/ui/Button.tsx\n+export function Button() {}\n*** End Patch\n";
+    let payload = codex(
+        &ex,
+        "c1",
+        "PreToolUse",
+        json!({ "tool_name": "apply_patch", "tool_input": { "command": patch }, "tool_use_id": "call_1" }),
+    );
+    let out = ex.hook("codex", &payload, &[]);
+    assert!(!out.stdout.is_empty(), "codex: {}", String::from_utf8_lossy(&out.stderr));
+    let context = ex.context(&out);
+    assert!(context.len() < 10_000, "{} bytes", context.len());
+    assert!(context.starts_with("## packages/web/AGENTS.md"), "{context:.200}");
+    assert!(context.contains("## packages/web/ui/AGENTS.md\n\néé"), "the nested file is cut, not left out");
+    assert!(context.contains("\n\n[agentspine: cut at "), "{}", &context[context.len() - 200..]);
+}

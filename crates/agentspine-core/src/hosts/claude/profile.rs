@@ -3,8 +3,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, HostChecks, Install, Profile, SessionFiles, Tool,
-    ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, HostChecks, Install, Profile,
+    SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// Claude Code.
@@ -48,9 +48,10 @@ pub const PROFILE: Profile = Profile {
             },
             Tool { names: &["Grep", "Glob"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
         ],
-        // Any hook string over 10,000 characters is replaced with a
-        // 2,000-character preview and a file path (HOSTS.md).
-        context_cap: 10_000,
+        // Measured on 2.1.332 (tests/e2e/HOOK-CONTEXT-MEASURED.md): a
+        // context of more than 10,000 UTF-16 units is replaced with a
+        // 2,000-unit preview and a file path.
+        context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
         heading: |absolute, _| format!("Contents of {}:", absolute.display()),
         session_files: SessionFiles::ClaudeAgentsMd,
         started_in: Some(|env| env.claude_project_dir.clone()),

@@ -3,8 +3,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, Install, NO_CHECKS, Profile, SessionFiles, Tool,
-    ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, Install, NO_CHECKS, Profile,
+    SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// Codex CLI.
@@ -46,9 +46,9 @@ pub const PROFILE: Profile = Profile {
             Tool { names: &["Bash"], paths: ToolPaths::None, loads_nested: false },
             Tool { names: &[], paths: ToolPaths::Field(&["path", "file_path"]), loads_nested: false },
         ],
-        // Claude Code's measured cap, kept for every host until each
-        // host's own is measured.
-        context_cap: 10_000,
+        // Measured on 0.171.0 (tests/e2e/HOOK-CONTEXT-MEASURED.md): more
+        // than 10,000 bytes (not characters) loses its middle.
+        context_cap: ContextCap { limit: 10_000, unit: CapUnit::Bytes },
         heading: |_, relative| format!("## {relative}"),
         session_files: SessionFiles::CodexClaudeMd,
         started_in: None,

@@ -3,8 +3,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, Install, NO_CHECKS, Profile, SessionFiles, Tool,
-    ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, Install, NO_CHECKS, Profile,
+    SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// Gemini CLI.
@@ -53,9 +53,11 @@ pub const PROFILE: Profile = Profile {
                 loads_nested: false,
             },
         ],
-        // Claude Code's measured cap, kept for every host until each
-        // host's own is measured.
-        context_cap: 10_000,
+        // Measured on 0.61.0: no cap on these events (500,000 characters
+        // arrive whole; a shell tool's result is cut above 40,000). Until
+        // the budget is spent closest first, agentspine keeps its own
+        // 10,000 units.
+        context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
         heading: |absolute, _| format!("--- Context from: {} ---", absolute.display()),
         session_files: SessionFiles::None,
         started_in: None,

@@ -5,8 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    Carrier, CheckFacts, ConfigFormat, HookEvent, Hooks, Install, NO_CHECKS, Profile, SessionFiles, Tool,
-    ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, Install, NO_CHECKS, Profile,
+    SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// What the extension carries: the same for both versions.
@@ -25,9 +25,10 @@ const HOOKS: Hooks = Hooks {
         paths: ToolPaths::Field(&["path"]),
         loads_nested: false,
     }],
-    // Claude Code's measured cap, kept for every host until each host's
-    // own is measured.
-    context_cap: 10_000,
+    // Measured on 1.6.0 and 0.73.1: no cap (500,000 characters arrive
+    // whole). Until the budget is spent closest first, agentspine keeps
+    // its own 10,000 units.
+    context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
     // pi's own heading for a file: its absolute path.
     heading: |absolute, _| format!("## {}", absolute.display()),
     // pi reads both families itself (AGENTS.md, else CLAUDE.md).
