@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+import harness
+
 ROLES = ("server", "hook", "quick")
 
 
@@ -81,7 +83,7 @@ def one_round(worker: str, base: str, processes: int, lead_ms: int) -> tuple[lis
             failures.append((role, (out.strip() or f"exit {child.returncode}").replace(base, "<round>")
                              + (f"\n{err.strip()}" if err.strip() else "")))
     wall = time.perf_counter() - began
-    check = subprocess.run([worker, state, "check", "0"], capture_output=True, text=True)
+    check = harness.run([worker, state, "check", "0"], timeout=None)
     if check.returncode != 0:
         failures.append(("check", (check.stdout + check.stderr).strip().replace(base, "<round>")))
     return failures, wall
@@ -135,7 +137,7 @@ def main() -> int:
     finally:
         for proc in load:
             proc.terminate()
-        shutil.rmtree(scratch, ignore_errors=True)
+        harness.remove(scratch)
 
     failed = sum(by_role.values())
     print()
