@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a hook's time goes, with the kernel's own counters.
 
-    python3 benches/breakdown.py [--binary BIN] [--runs N]
+    PYTHONPATH=tests/lib python3 benches/breakdown.py [--binary BIN] [--runs N]
 
 Wall-clock times move with whatever else the machine runs; these counts do
 not (or hardly): for `/bin/true`, `agentspine --version` and four hook

@@ -13,7 +13,7 @@ same exactly). For scale, `find` lists the instruction files of each tree
 the way a script would (every directory read, no bound), timed the same
 way.
 
-    python3 benches/check.py --agentspine target/debug/agentspine [--runs 5]
+    PYTHONPATH=tests/lib python3 benches/check.py --agentspine target/debug/agentspine [--runs 5]
 """
 
 import argparse

@@ -15,7 +15,7 @@ A load generator keeps --load processes busy (a CPU loop and an fsync
 loop, by turns) beside the rounds, as other builds and tests do on CI.
 
     cargo build --release -p agentspine-store --example first_open
-    python3 benches/first_open.py --worker target/release/examples/first_open \\
+    PYTHONPATH=tests/lib python3 benches/first_open.py --worker target/release/examples/first_open \\
         --rounds 500 --processes 32 [--load 1]
 
 Prints one line per failure and a table at the end; exits 1 when any

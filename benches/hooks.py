@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Whole-process hook times, measured with hyperfine.
 
-    python3 benches/hooks.py [--runs N] [--repeat K] [--out FILE]
-    python3 benches/hooks.py --compare OLD_BINARY [--runs N]
-    python3 benches/hooks.py --binary BIN [--compare OLD_BINARY] [--runs N]
+    PYTHONPATH=tests/lib python3 benches/hooks.py [--runs N] [--repeat K] [--out FILE]
+    PYTHONPATH=tests/lib python3 benches/hooks.py --compare OLD_BINARY [--runs N]
+    PYTHONPATH=tests/lib python3 benches/hooks.py --binary BIN [--compare OLD_BINARY] [--runs N]
 
 What it does, in order:
 1. installs `hyperfine` from the Debian packages when it is missing

@@ -11,7 +11,7 @@ download path, offline, from a file:// release directory laid out as
 GitHub serves one (the checksum file made as scripts/dist makes it).
 Every SARIF log must validate against the vendored SARIF 2.1.0 schema.
 
-    python3 tests/check/action.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/check/action.py --agentspine target/debug/agentspine
 
 PyYAML and jsonschema (pinned) come from the venv lint_tools.py makes.
 Prints one line per check and `N passed, M failed`.

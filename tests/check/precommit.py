@@ -9,7 +9,7 @@ clones it and reads the hook from the manifest, offline. `agentspine` is
 the binary under test, on PATH as a user installs it; HOME and
 PRE_COMMIT_HOME are temporary.
 
-    python3 tests/check/precommit.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/check/precommit.py --agentspine target/debug/agentspine
 
 pre-commit (pinned) is installed into a venv on first use (lint_tools.py).
 Prints one line per check and `N passed, M failed`.

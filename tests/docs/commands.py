@@ -2,7 +2,7 @@
 """The docs never drift from the binary: every command of README.md and
 GUIDE.md runs as written, and every link between the docs resolves.
 
-    python3 tests/docs/commands.py --agentspine target/debug/agentspine [--keep]
+    PYTHONPATH=tests/lib python3 tests/docs/commands.py --agentspine target/debug/agentspine [--keep]
 
 Commands. Every line of a ```sh block (a trailing `\\` joins the next line;
 comment lines are not commands) and every `$ ` line of a ```console block

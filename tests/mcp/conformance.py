@@ -7,7 +7,7 @@ examples/monorepo (with a `.git` directory, and a Claude memory directory
 from examples/claude-memory), with HOME in a temp directory. Bad arguments
 must come back as error results or JSON-RPC errors, never as a crash.
 
-    python3 tests/mcp/conformance.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/mcp/conformance.py --agentspine target/debug/agentspine
 
 The SDK is installed on first use into a venv in
 ${AGENTSPINE_PY_CACHE:-~/.cache/agentspine-py}; this script re-executes

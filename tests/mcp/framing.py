@@ -14,7 +14,7 @@ might, and reads every frame it writes:
   even before initialize;
 - stdout carries nothing but JSON-RPC frames.
 
-    python3 tests/mcp/framing.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/mcp/framing.py --agentspine target/debug/agentspine
 
 Prints one line per check and `N passed, M failed`.
 """
