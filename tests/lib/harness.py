@@ -4,14 +4,15 @@ Each of them needs the same four things, and before this module each carried
 its own copy; now there is one of each:
 
 * a tally of checks -- `Tally`: `check(name, ok, detail)` counts a check and
-  prints `PASS name` or `FAIL name` (the detail below a failure), and
-  `summary()` prints `N passed, M failed` and gives the exit status (1 when
-  any check failed); `summary(tallies)` does it over several;
+  prints `PASS name` or `FAIL name` (the detail below a failure), `skip()`
+  counts one that cannot be made here, and `summary()` prints `N passed,
+  M failed` and gives the exit status (1 when any check failed);
+  `summary(tallies)` does it over several;
 * files in throwaway trees -- `scratch()` (a temporary directory for a
-  `with` block, removed after it), `write()`, `write_tree()`, and
-  `claude_project_key()` (where Claude Code keeps a project's memory);
+  `with` block, removed after it), `remove()`, `write()`, `write_tree()`,
+  and `claude_project_key()` (where Claude Code keeps a project's memory);
 * the agentspine binary -- `agentspine()` (the `--agentspine` argument,
-  checked), `run()` (output captured, a timeout always), `run_json()`,
+  checked), `run()` (output captured, 60 s at most unless told), `run_json()`,
   `parse_json()`, `run_hook()` (a payload on stdin, as a host runs it) and
   `hook_context()` (what a hook added);
 * the requests the mock model server (tests/e2e/mock_model.py) records --
@@ -22,7 +23,8 @@ its own copy; now there is one of each:
 
 How it is found: the harnesses run with this directory on PYTHONPATH
 (scripts/test exports PYTHONPATH=tests/lib), so `import harness` is all a
-script says, and no script edits sys.path. By hand, from the repository root:
+script says, and no script edits sys.path (one setting in one place rather
+than a path computed in every script). By hand, from the repository root:
 
     PYTHONPATH=tests/lib python3 tests/surfaces/check.py --agentspine target/debug/agentspine
 
