@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a hook's time goes, with the kernel's own counters.
 
-    python3 benches/breakdown.py [--binary BIN] [--runs N]
+    PYTHONPATH=tests/lib python3 benches/breakdown.py [--binary BIN] [--runs N]
 
 Wall-clock times move with whatever else the machine runs; these counts do
 not (or hardly): for `/bin/true`, `agentspine --version` and four hook
@@ -31,10 +31,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hooks  # noqa: E402  (the trees, payloads and build of benches/hooks.py)
+import harness
+import hooks  # the trees, payloads and build of benches/hooks.py
 
 # The work process's own (exclusive) instructions, grouped by where the
 # code lives: the first group whose marker is in a function's source path
@@ -127,14 +126,13 @@ def main() -> int:
     if not (ensure("perf", "linux-perf") and ensure("strace", "strace")):
         sys.exit("perf and strace are needed (apt-get install linux-perf strace)")
     grind = ensure("valgrind", "valgrind")
-    built = os.path.abspath(a.binary) if a.binary else hooks.build()
-    base = tempfile.mkdtemp(prefix="agentspine-breakdown-", dir="/tmp")
-    try:
+    built = harness.agentspine(a.binary) if a.binary else hooks.build()
+    with harness.scratch("agentspine-breakdown-", dir="/tmp") as base:
         binary = hooks.install_copy(built, os.path.join(base, "bin", "agentspine"))
         home = os.path.join(base, "home")
         memory = os.path.join(home, "memory")
         shutil.copytree(os.path.join(hooks.ROOT, "examples", "claude-memory"), memory)
-        hooks.write(os.path.join(home, ".claude", "settings.json"), json.dumps({"autoMemoryDirectory": memory}))
+        harness.write(os.path.join(home, ".claude", "settings.json"), json.dumps({"autoMemoryDirectory": memory}))
         os.makedirs(os.path.join(home, ".codex"))
         tree = hooks.copy_example(base)
         cwd, target = os.path.join(tree, "packages/web"), os.path.join(tree, "packages/api/src/handlers/users.ts")
@@ -146,9 +144,9 @@ def main() -> int:
                             ("claude", "UserPromptSubmit")):
             payload = hooks.payloads(tree, cwd, target, home, host)[event]
             path = os.path.join(base, f"{host}-{event.replace(' ', '-')}.json")
-            hooks.write(path, json.dumps(payload))
+            harness.write(path, json.dumps(payload))
             reset = os.path.join(base, f"{host}-{event.replace(' ', '-')}-reset.json")
-            hooks.write(reset, json.dumps({**payload, "hook_event_name": "SessionStart", "source": "startup"}))
+            harness.write(reset, json.dumps({**payload, "hook_event_name": "SessionStart", "source": "startup"}))
             prepare = f"{binary} hook {host} < {reset} > /dev/null"
             rows.append((f"`hook {host}` {event}", f"{binary} hook {host} < {path} > /dev/null", prepare, host, path))
         # One untimed run of each, so the database is warm.
@@ -177,8 +175,6 @@ def main() -> int:
         print(f"Means of {a.runs} runs (perf stat, task-clock of every process of the run, `sh` included); "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}.")
         return 0
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

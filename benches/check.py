@@ -13,7 +13,7 @@ same exactly). For scale, `find` lists the instruction files of each tree
 the way a script would (every directory read, no bound), timed the same
 way.
 
-    python3 benches/check.py --agentspine target/debug/agentspine [--runs 5]
+    PYTHONPATH=tests/lib python3 benches/check.py --agentspine target/debug/agentspine [--runs 5]
 """
 
 import argparse
@@ -24,11 +24,10 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hooks  # noqa: E402  (the one generator of the benchmark tree)
+import harness
+import hooks  # the one generator of the benchmark tree
 
 ROOT = hooks.ROOT
 
@@ -38,8 +37,8 @@ def run(binary: str, tree: str, home: str, runs: int) -> tuple[float, dict]:
     times, out = [], None
     for _ in range(runs):
         start = time.perf_counter()
-        done = subprocess.run([binary, "check", "--root", tree, "--all-hosts", "--json"],
-                              env=env, capture_output=True, check=True)
+        done = harness.run([binary, "check", "--root", tree, "--all-hosts", "--json"], env=env, check=True,
+                           timeout=None)
         times.append(time.perf_counter() - start)
         out = json.loads(done.stdout)
     return statistics.median(times), out
@@ -77,8 +76,8 @@ def main() -> int:
     parser.add_argument("--agentspine", required=True)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    binary = os.path.abspath(args.agentspine)
-    with tempfile.TemporaryDirectory(dir="/tmp") as base:
+    binary = harness.agentspine(args.agentspine)
+    with harness.scratch("agentspine-bench-check-", dir="/tmp") as base:
         home = os.path.join(base, "home")
         os.makedirs(home)
         generated, _ = hooks.generate(base)
@@ -99,13 +98,13 @@ def main() -> int:
         time.sleep(1.5)
         before = run(binary, example, home, 1)[1]["work"]
         for i in range(50_000):
-            hooks.write(os.path.join(example, "node_modules", f"m{i // 1000:02d}", f"f{i}.js"), "")
+            harness.write(os.path.join(example, "node_modules", f"m{i // 1000:02d}", f"f{i}.js"), "")
         seconds, report = run(binary, example, home, args.runs)
         show("examples/monorepo beside 50,000 ignored files", seconds, report)
         before, after = dict(before, confirmations=0), dict(report["work"], confirmations=0)
-        same = before == after
-        print("counters unchanged by the 50,000 files:", "yes" if same else f"NO: {before} before")
-        return 0 if same else 1
+        tally = harness.Tally()
+        tally.check("counters unchanged by the 50,000 files", before == after, f"{before} before, {after} after")
+        return tally.summary()
 
 
 if __name__ == "__main__":

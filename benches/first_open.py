@@ -15,7 +15,7 @@ A load generator keeps --load processes busy (a CPU loop and an fsync
 loop, by turns) beside the rounds, as other builds and tests do on CI.
 
     cargo build --release -p agentspine-store --example first_open
-    python3 benches/first_open.py --worker target/release/examples/first_open \\
+    PYTHONPATH=tests/lib python3 benches/first_open.py --worker target/release/examples/first_open \\
         --rounds 500 --processes 32 [--load 1]
 
 Prints one line per failure and a table at the end; exits 1 when any
@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import harness
 
 ROLES = ("server", "hook", "quick")
 
@@ -81,7 +83,7 @@ def one_round(worker: str, base: str, processes: int, lead_ms: int) -> tuple[lis
             failures.append((role, (out.strip() or f"exit {child.returncode}").replace(base, "<round>")
                              + (f"\n{err.strip()}" if err.strip() else "")))
     wall = time.perf_counter() - began
-    check = subprocess.run([worker, state, "check", "0"], capture_output=True, text=True)
+    check = harness.run([worker, state, "check", "0"], timeout=None)
     if check.returncode != 0:
         failures.append(("check", (check.stdout + check.stderr).strip().replace(base, "<round>")))
     return failures, wall
@@ -135,7 +137,7 @@ def main() -> int:
     finally:
         for proc in load:
             proc.terminate()
-        shutil.rmtree(scratch, ignore_errors=True)
+        harness.remove(scratch)
 
     failed = sum(by_role.values())
     print()

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Whole-process hook times, measured with hyperfine.
 
-    python3 benches/hooks.py [--runs N] [--repeat K] [--out FILE]
-    python3 benches/hooks.py --compare OLD_BINARY [--runs N]
-    python3 benches/hooks.py --binary BIN [--compare OLD_BINARY] [--runs N]
+    PYTHONPATH=tests/lib python3 benches/hooks.py [--runs N] [--repeat K] [--out FILE]
+    PYTHONPATH=tests/lib python3 benches/hooks.py --compare OLD_BINARY [--runs N]
+    PYTHONPATH=tests/lib python3 benches/hooks.py --binary BIN [--compare OLD_BINARY] [--runs N]
 
 What it does, in order:
 1. installs `hyperfine` from the Debian packages when it is missing
@@ -54,7 +54,9 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
+
+import harness
+from harness import write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = 50_000
@@ -89,12 +91,6 @@ def install_copy(binary: str, path: str) -> str:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     shutil.copy2(binary, path)
     return path
-
-
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def copy_example(base: str) -> str:
@@ -183,10 +179,9 @@ def main() -> int:
     a = ap.parse_args()
 
     hyperfine = None if a.compare else ensure_hyperfine()
-    built = os.path.abspath(a.binary) if a.binary else build()
+    built = harness.agentspine(a.binary) if a.binary else build()
     node = shutil.which("node")
-    base = tempfile.mkdtemp(prefix="agentspine-bench-", dir="/tmp")
-    try:
+    with harness.scratch("agentspine-bench-", keep=a.keep, dir="/tmp") as base:
         # What is timed is a copy, as `install` or a package would place
         # it: the linker's own output file runs measurably slower from the
         # page cache (about 0.3 to 0.6 ms per run here, same bytes), which
@@ -250,8 +245,7 @@ def main() -> int:
             if prepare:
                 subprocess.run(prepare, shell=True, env=env, check=True)
             out = subprocess.run(cmd, shell=True, env=env, capture_output=True, text=True, check=True)
-            hook = out.stdout.strip() and label
-            ctx = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] if hook else ""
+            ctx = harness.hook_context(out.stdout) if label else ""
             print(f"{label or '-':>44} {title:<40} {len(ctx):>6} characters of context", file=sys.stderr)
         export = os.path.join(base, "results.json")
         argv = [hyperfine, "-N", "--style", "basic", "--warmup", "5", "--runs", str(a.runs),
@@ -280,11 +274,6 @@ def main() -> int:
             with open(a.out, "w") as f:
                 f.write("\n".join(texts))
         return 0
-    finally:
-        if a.keep:
-            print(f"kept {base}", file=sys.stderr)
-        else:
-            shutil.rmtree(base, ignore_errors=True)
 
 
 def one_table(commands: list, results: list, runs: int, load_before: float, load_after: float) -> tuple:

@@ -63,29 +63,15 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
+
+import harness
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-passed = failed = 0
-
-
-def check(ok: bool, what: str) -> bool:
-    global passed, failed
-    print(("PASS " if ok else "FAIL ") + what, flush=True)
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    return ok
-
-
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
+tally = harness.Tally()
+check = tally.check
+write = harness.write
 
 
 def hashes(*roots: str) -> dict:
@@ -98,12 +84,6 @@ def hashes(*roots: str) -> dict:
                 with open(p, "rb") as f:
                     out[p] = hashlib.sha256(f.read()).hexdigest()
     return out
-
-
-def claude_encoding(path: str) -> str:
-    """Claude Code's project directory name (HOSTS.md): every character
-    outside [A-Za-z0-9] becomes `-`."""
-    return re.sub(r"[^A-Za-z0-9]", "-", path)
 
 
 class World:
@@ -154,7 +134,7 @@ class World:
         write(os.path.join(self.sibling, "MEMORY.md"), "SIBLING-SECRET\n")
         # Claude Code's auto memory for the app's git root, where Claude
         # Code keeps it: <config>/projects/<encoded root>/memory.
-        self.enc = claude_encoding(self.app)
+        self.enc = harness.claude_project_key(self.app)
         self.memory = os.path.join(self.claude_home, "projects", self.enc, "memory")
         write(os.path.join(self.memory, "MEMORY.md"),
               "# Memory\n\n"
@@ -182,9 +162,8 @@ class World:
             "LANG": "C.UTF-8",
         }
 
-    def agentspine(self, args: list, cwd: str) -> subprocess.CompletedProcess:
-        return subprocess.run([self.bin, *args], cwd=cwd, env=self.env(), capture_output=True, text=True,
-                              timeout=60)
+    def agentspine(self, args: list, cwd: str):
+        return harness.run([self.bin, *args], cwd=cwd, env=self.env())
 
     def installed(self, host: str) -> dict:
         path = {"claude": os.path.join(self.claude_home, "settings.json"),
@@ -222,9 +201,8 @@ class World:
         trace = os.path.join(self.traces, f"{self.runs:02d}-{host}-{payload['hook_event_name']}.trace")
         env = self.env()
         env.update(extra_env or {})
-        out = subprocess.run(["strace", "-f", "-y", "-qq", "-s", "256", "-o", trace, "sh", "-c", cmd],
-                             input=json.dumps(payload), cwd=cwd, env=env, capture_output=True, text=True,
-                             timeout=60)
+        out = harness.run(["strace", "-f", "-y", "-qq", "-s", "256", "-o", trace, "sh", "-c", cmd],
+                          input=json.dumps(payload), cwd=cwd, env=env)
         assert out.returncode == 0, out.stderr
         self.last_report = None
         if not out.stdout.strip():
@@ -250,14 +228,9 @@ def main() -> int:
     if not shutil.which("strace"):
         print("strace is missing (apt-get install strace)")
         return 1
-    base = tempfile.mkdtemp(prefix="agentspine-bundle-")
-    try:
-        return run(World(base, os.path.abspath(a.agentspine)))
-    finally:
-        if a.keep:
-            print(f"kept {base}")
-        else:
-            shutil.rmtree(base, ignore_errors=True)
+    binary = harness.agentspine(a.agentspine)
+    with harness.scratch("agentspine-bundle-", keep=a.keep) as base:
+        return run(World(base, binary))
 
 
 def run(w: World) -> int:
@@ -268,44 +241,44 @@ def run(w: World) -> int:
     native = ""
     for host in ("claude", "codex", "gemini", "pi"):
         r = w.agentspine(["resolve", "--host", host, "--cwd", w.web, "--format", "json"], w.outside)
-        check(r.returncode == 0, f"resolve --host {host} runs from outside any checkout ({r.stderr.strip()})")
+        check(f"resolve --host {host} runs from outside any checkout ({r.stderr.strip()})", r.returncode == 0)
         doc = json.loads(r.stdout)
         native += doc.get("native", "")
         paths = [p["path"] for p in doc["parts"]]
         # Claude Code loads the memory index itself, never the facts.
         facts = [p for p in paths if "/memory/" in p and not p.endswith("/memory/MEMORY.md")]
-        check(not facts and not any("/packages/api" in p or "/packages/lib" in p for p in paths),
-              f"{host} natively loads none of the nested files or memory facts ({len(paths)} parts)")
+        check(f"{host} natively loads none of the nested files or memory facts ({len(paths)} parts)",
+              not facts and not any("/packages/api" in p or "/packages/lib" in p for p in paths))
     missing = [n for n in needed if n not in native]
-    check(missing == needed, f"zero of the {len(needed)} needed sources reach the model natively")
+    check(f"zero of the {len(needed)} needed sources reach the model natively", missing == needed)
 
     # 2. Install twice, from the checkout: one hook set per host.
     for host in ("claude", "codex", "gemini", "pi"):
         for _ in range(2):
             r = w.agentspine(["install", host], CHECKOUT)
-            check(r.returncode == 0, f"install {host} ({r.stderr.strip() or 'ok'})")
-    check(not any(os.path.exists(os.path.join(w.home, d)) for d in (".claude", ".codex", ".gemini", ".pi")),
-          "nothing written to ~/.claude, ~/.codex, ~/.gemini or ~/.pi: CLAUDE_CONFIG_DIR, CODEX_HOME, "
-          "GEMINI_CLI_HOME and PI_CODING_AGENT_DIR are honoured")
+            check(f"install {host} ({r.stderr.strip() or 'ok'})", r.returncode == 0)
+    check("nothing written to ~/.claude, ~/.codex, ~/.gemini or ~/.pi: CLAUDE_CONFIG_DIR, CODEX_HOME, "
+          "GEMINI_CLI_HOME and PI_CODING_AGENT_DIR are honoured",
+          not any(os.path.exists(os.path.join(w.home, d)) for d in (".claude", ".codex", ".gemini", ".pi")))
     extensions = sorted(os.listdir(os.path.join(w.pi_home, "extensions")))
-    check(extensions == ["agentspine.js"] and w.pi_binary() == w.bin,
-          f"pi: one extension after installing twice, running the installed binary ({extensions})")
+    check(f"pi: one extension after installing twice, running the installed binary ({extensions})",
+          extensions == ["agentspine.js"] and w.pi_binary() == w.bin)
     for host in ("claude", "codex", "gemini"):
         hooks = w.installed(host)["hooks"]
         counts = {event: sum(1 for g in groups for h in g["hooks"] if " hook " in h.get("command", ""))
                   for event, groups in hooks.items()}
-        check(counts and all(c == 1 for c in counts.values()),
-              f"{host}: exactly one agentspine hook per event after installing twice ({counts})")
+        check(f"{host}: exactly one agentspine hook per event after installing twice ({counts})",
+              counts and all(c == 1 for c in counts.values()))
         cmds = {h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]}
-        check(cmds == {f"{w.bin} hook {host}"}, f"{host}: the hooks run the installed binary ({cmds})")
+        check(f"{host}: the hooks run the installed binary ({cmds})", cmds == {f"{w.bin} hook {host}"})
     with open(os.path.join(w.codex_home, "config.toml")) as f:
         toml = f.read()
-    check("# the user's own settings" in toml and "TEAM.md" in toml and "[mcp_servers.agentspine]" in toml,
-          "Codex config.toml keeps the user's comment and fallback names beside the MCP server")
+    check("Codex config.toml keeps the user's comment and fallback names beside the MCP server",
+          "# the user's own settings" in toml and "TEAM.md" in toml and "[mcp_servers.agentspine]" in toml)
 
     # 3. The installed hooks, driven as the hosts drive them.
     session = "bundle-claude-1"
-    transcript = os.path.join(w.claude_home, "projects", claude_encoding(w.web), f"{session}.jsonl")
+    transcript = os.path.join(w.claude_home, "projects", harness.claude_project_key(w.web), f"{session}.jsonl")
     claude_env = {"CLAUDE_PROJECT_DIR": w.web}
 
     def claude(event: str, match=None, **fields) -> str:
@@ -314,29 +287,29 @@ def run(w: World) -> int:
         return w.hook("claude", payload, w.web, match, claude_env)
 
     start = claude("SessionStart", "startup", source="startup")
-    check("FACT-STYLE" in start and "FACT-PASTA" not in start and "FACT-OLD" not in start,
-          "Claude startup: the `always` fact, not the others")
+    check("Claude startup: the `always` fact, not the others",
+          "FACT-STYLE" in start and "FACT-PASTA" not in start and "FACT-OLD" not in start)
     prompt = claude("UserPromptSubmit", prompt="what goes in a carbonara?")
-    check("FACT-PASTA" in prompt and "FACT-STYLE" not in prompt,
-          "Claude prompt: the keyword fact, and the startup fact is not repeated")
+    check("Claude prompt: the keyword fact, and the startup fact is not repeated",
+          "FACT-PASTA" in prompt and "FACT-STYLE" not in prompt)
     edit = {"file_path": os.path.join(w.app, "packages/api/src/users.ts"), "old_string": "[]", "new_string": "[1]"}
     tool = claude("PreToolUse", "Edit", tool_name="Edit", tool_input=edit, tool_use_id="toolu_1")
-    check("API-CLAUDE" in tool and "SIBLING" not in tool,
-          "Claude Edit in packages/api: that package's CLAUDE.md")
+    check("Claude Edit in packages/api: that package's CLAUDE.md",
+          "API-CLAUDE" in tool and "SIBLING" not in tool)
     resume = claude("SessionStart", "resume", source="resume")
-    check(resume == "", f"Claude restart (resume): nothing repeated ({len(resume)} characters)")
+    check(f"Claude restart (resume): nothing repeated ({len(resume)} characters)", resume == "")
     again = claude("PreToolUse", "Edit", tool_name="Edit", tool_input=edit, tool_use_id="toolu_2")
-    check(again == "", "Claude: the same Edit again adds nothing")
+    check("Claude: the same Edit again adds nothing", again == "")
     compact = claude("SessionStart", "compact", source="compact")
-    check("FACT-STYLE" in compact, "Claude compaction: the facts come again")
+    check("Claude compaction: the facts come again", "FACT-STYLE" in compact)
     # Same payload, started from the agentspine checkout: same bytes.
     payload = {"session_id": "bundle-claude-2", "transcript_path": transcript, "cwd": w.web,
                "hook_event_name": "SessionStart", "source": "startup"}
     from_outside = w.hook("claude", payload, w.outside, "startup", claude_env)
     payload["session_id"] = "bundle-claude-3"
     from_checkout = w.hook("claude", payload, CHECKOUT, "startup", claude_env)
-    check(from_outside != "" and from_outside == from_checkout,
-          "Claude: the hook's output does not depend on the directory it is started from")
+    check("Claude: the hook's output does not depend on the directory it is started from",
+          from_outside != "" and from_outside == from_checkout)
 
     def codex(event: str, match=None, session_id="bundle-codex-1", **fields) -> str:
         payload = {"session_id": session_id, "transcript_path": None, "cwd": w.web, "hook_event_name": event,
@@ -347,52 +320,52 @@ def run(w: World) -> int:
         body = "".join(f"*** Update File: {r}\n@@\n-x\n+y\n" for r in rels)
         return {"command": f"*** Begin Patch\n{body}*** End Patch\n"}
 
-    check(codex("SessionStart", "startup", source="startup") == "",
-          "Codex startup: nothing (Codex loads its own chain)")
-    check((w.last_report or "").startswith(f"host codex; root {os.path.realpath(w.app)} (project); sources ")
-          and w.last_report.endswith("; reason none"),
-          f"Codex startup: the compact sourceResolution report ({w.last_report})")
+    check("Codex startup: nothing (Codex loads its own chain)",
+          codex("SessionStart", "startup", source="startup") == "")
+    check(f"Codex startup: the compact sourceResolution report ({w.last_report})",
+          (w.last_report or "").startswith(f"host codex; root {os.path.realpath(w.app)} (project); sources ")
+          and w.last_report.endswith("; reason none"))
     api_patch = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts"))
-    check("API-OVERRIDE" in api_patch and "API-PLAIN" not in api_patch,
-          "Codex apply_patch in packages/api: AGENTS.override.md, not the AGENTS.md it overrides")
+    check("Codex apply_patch in packages/api: AGENTS.override.md, not the AGENTS.md it overrides",
+          "API-OVERRIDE" in api_patch and "API-PLAIN" not in api_patch)
     lib_patch = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../lib/src/util.ts"))
-    check("LIB-FALLBACK" in lib_patch, "Codex apply_patch in packages/lib: the fallback file TEAM.md")
-    check(codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts")) == "",
-          "Codex: the same patch again adds nothing")
+    check("Codex apply_patch in packages/lib: the fallback file TEAM.md", "LIB-FALLBACK" in lib_patch)
+    check("Codex: the same patch again adds nothing",
+          codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts")) == "")
     codex("PostCompact", trigger="auto")
     after = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts", "../lib/src/util.ts"))
-    check("API-OVERRIDE" in after and "LIB-FALLBACK" in after, "Codex after compaction: both files come again")
+    check("Codex after compaction: both files come again", "API-OVERRIDE" in after and "LIB-FALLBACK" in after)
     # A restart (resume) keeps what the session was sent; a compaction
     # announced at SessionStart forgets it, as PostCompact does.
-    check(codex("SessionStart", "resume", source="resume") == "", "Codex restart (resume): nothing added")
-    check(codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts")) == "",
-          "Codex after a restart: the file already sent is not repeated")
+    check("Codex restart (resume): nothing added", codex("SessionStart", "resume", source="resume") == "")
+    check("Codex after a restart: the file already sent is not repeated",
+          codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts")) == "")
     codex("SessionStart", "compact", source="compact")
     again = codex("PreToolUse", tool_name="apply_patch", tool_input=patch("../api/src/users.ts"))
-    check("API-OVERRIDE" in again, "Codex after SessionStart compact: the file comes again")
+    check("Codex after SessionStart compact: the file comes again", "API-OVERRIDE" in again)
     def gemini(event: str, match=None, **fields) -> str:
         payload = {"session_id": "bundle-gemini-1", "transcript_path": "", "cwd": w.web,
                    "hook_event_name": event, "timestamp": "2026-12-01T00:00:00.000Z", **fields}
         return w.hook("gemini", payload, w.web, match)
 
     gemini("SessionStart", source="startup")
-    check((w.last_report or "").startswith(f"host gemini; root {os.path.realpath(w.app)} (project); sources "),
-          f"Gemini startup: the compact sourceResolution report ({w.last_report})")
+    check(f"Gemini startup: the compact sourceResolution report ({w.last_report})",
+          (w.last_report or "").startswith(f"host gemini; root {os.path.realpath(w.app)} (project); sources "))
     src = os.path.join(w.web, "src")
     grep = gemini("AfterTool", "grep_search", tool_name="grep_search",
                   tool_input={"pattern": "export", "dir_path": src}, tool_response={})
-    check("WEB-SRC-GEMINI" in grep and "Root rules" not in grep,
-          "Gemini grep_search in packages/web/src: that folder's GEMINI.md, never the ones loaded at start")
+    check("Gemini grep_search in packages/web/src: that folder's GEMINI.md, never the ones loaded at start",
+          "WEB-SRC-GEMINI" in grep and "Root rules" not in grep)
     read = gemini("AfterTool", "read_file", tool_name="read_file",
                   tool_input={"file_path": os.path.join(src, "button.ts")}, tool_response={})
-    check(read == "", "Gemini read_file there: nothing (Gemini loads that GEMINI.md itself)")
-    check(gemini("AfterTool", "grep_search", tool_name="grep_search",
-                 tool_input={"pattern": "export", "dir_path": src}, tool_response={}) == "",
-          "Gemini: the same grep again adds nothing")
+    check("Gemini read_file there: nothing (Gemini loads that GEMINI.md itself)", read == "")
+    check("Gemini: the same grep again adds nothing",
+          gemini("AfterTool", "grep_search", tool_name="grep_search",
+                 tool_input={"pattern": "export", "dir_path": src}, tool_response={}) == "")
     home_payload = {"session_id": "bundle-codex-home", "transcript_path": None, "cwd": w.home,
                     "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
                     "tool_input": patch("notes.md")}
-    check(w.hook("codex", home_payload, w.home) == "", "a session in $HOME itself: nothing added")
+    check("a session in $HOME itself: nothing added", w.hook("codex", home_payload, w.home) == "")
 
     def pi(event: str, session_id="bundle-pi-1", **fields) -> str:
         payload = {"session_id": session_id, "cwd": w.web, "hook_event_name": event, **fields}
@@ -400,21 +373,21 @@ def run(w: World) -> int:
 
     read_api = {"path": os.path.join(w.app, "packages/api/src/users.ts")}
     pi_start = pi("SessionStart", source="startup")
-    check("FACT-STYLE" in pi_start and "FACT-PASTA" not in pi_start and "FACT-OLD" not in pi_start,
-          "pi startup: the `always` fact, not the others")
-    check((w.last_report or "").startswith(f"host pi; root {os.path.realpath(w.app)} (project); sources "),
-          f"pi startup: the compact sourceResolution report ({w.last_report})")
+    check("pi startup: the `always` fact, not the others",
+          "FACT-STYLE" in pi_start and "FACT-PASTA" not in pi_start and "FACT-OLD" not in pi_start)
+    check(f"pi startup: the compact sourceResolution report ({w.last_report})",
+          (w.last_report or "").startswith(f"host pi; root {os.path.realpath(w.app)} (project); sources "))
     pi_prompt = pi("UserPromptSubmit", prompt="what goes in a carbonara?")
-    check("FACT-PASTA" in pi_prompt and "FACT-STYLE" not in pi_prompt,
-          "pi prompt: the keyword fact, and the startup fact is not repeated")
+    check("pi prompt: the keyword fact, and the startup fact is not repeated",
+          "FACT-PASTA" in pi_prompt and "FACT-STYLE" not in pi_prompt)
     pi_read = pi("PreToolUse", tool_name="read", tool_input=read_api)
-    check("API-OVERRIDE" in pi_read and "API-PLAIN" not in pi_read and "API-CLAUDE" not in pi_read,
-          "pi read in packages/api: AGENTS.override.md, not the AGENTS.md or CLAUDE.md beside it")
-    check(pi("PreToolUse", tool_name="read", tool_input=read_api) == "", "pi: the same read again adds nothing")
-    check(pi("SessionStart", source="resume") == "", "pi restart (resume): nothing repeated")
+    check("pi read in packages/api: AGENTS.override.md, not the AGENTS.md or CLAUDE.md beside it",
+          "API-OVERRIDE" in pi_read and "API-PLAIN" not in pi_read and "API-CLAUDE" not in pi_read)
+    check("pi: the same read again adds nothing", pi("PreToolUse", tool_name="read", tool_input=read_api) == "")
+    check("pi restart (resume): nothing repeated", pi("SessionStart", source="resume") == "")
     pi("SessionEnd")
-    check("API-OVERRIDE" in pi("PreToolUse", tool_name="read", tool_input=read_api),
-          "pi after SessionEnd: the session is forgotten, the file comes again")
+    check("pi after SessionEnd: the session is forgotten, the file comes again",
+          "API-OVERRIDE" in pi("PreToolUse", tool_name="read", tool_input=read_api))
 
     # 4. What the hook processes did, from their system calls.
     lines = []
@@ -423,32 +396,31 @@ def run(w: World) -> int:
             lines += f.read().splitlines()
     home_listings = [l for l in lines if re.search(r"getdents64?\(\d+<" + re.escape(w.home) + r">", l)]
     listed = sorted({m.group(1) for l in lines for m in [re.search(r"getdents64?\(\d+<([^>]*)>", l)] if m})
-    check(not home_listings and listed == [os.path.join(w.app, ".claude", "rules")],
-          f"no getdents64 on $HOME in {w.runs} hook runs; the only directory listed is the project's "
-          f".claude/rules ({[os.path.relpath(d, w.base) for d in listed]})")
+    check(f"no getdents64 on $HOME in {w.runs} hook runs; the only directory listed is the project's "
+          f".claude/rules ({[os.path.relpath(d, w.base) for d in listed]})",
+          not home_listings and listed == [os.path.join(w.app, ".claude", "rules")])
     sibling = [l for l in lines if "sibling-secret" in l]
-    check(not sibling, f"no system call touches the sibling project ({len(sibling)} did)")
+    check(f"no system call touches the sibling project ({len(sibling)} did)", not sibling)
     connects = [l for l in lines if re.search(r"\bconnect\(", l)]
-    check(not connects, f"no connect(): no MCP server or socket is used ({len(connects)} seen)")
+    check(f"no connect(): no MCP server or socket is used ({len(connects)} seen)", not connects)
     # An execve line may be split by strace into "<unfinished ...>" and
     # "resumed" halves when another process writes in between, so a process
     # is counted by the program its execve names, not by the "= 0" tail.
     execs = [l for l in lines if re.search(r"\bexecve\(", l)]
     agentspine_execs = [l for l in execs if re.search(r"\bexecve\(" + re.escape(json.dumps(w.bin)) + ",", l)]
-    check(len(agentspine_execs) == w.runs and not any('"mcp"' in l for l in execs),
-          f"one agentspine process per hook run and never `agentspine mcp` ({len(agentspine_execs)} for {w.runs})")
-    check(all(n not in start + prompt + tool + compact + pi_start + pi_prompt + pi_read
-              for n in ("SIBLING", "HOME-NOTES")),
-          "no sibling or home file in any context")
+    check(f"one agentspine process per hook run and never `agentspine mcp` ({len(agentspine_execs)} for {w.runs})",
+          len(agentspine_execs) == w.runs and not any('"mcp"' in l for l in execs))
+    check("no sibling or home file in any context",
+          all(n not in start + prompt + tool + compact + pi_start + pi_prompt + pi_read
+              for n in ("SIBLING", "HOME-NOTES")))
 
     # 5. Source bytes.
     after_hashes = hashes(w.app, w.sibling, w.memory)
     changed = [p for p in before if before[p] != after_hashes.get(p)]
     added = [p for p in after_hashes if p not in before]
-    check(not changed and not added,
-          f"SHA-256 of all {len(before)} project and memory files unchanged ({changed + added})")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    check(f"SHA-256 of all {len(before)} project and memory files unchanged ({changed + added})",
+          not changed and not added)
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ download path, offline, from a file:// release directory laid out as
 GitHub serves one (the checksum file made as scripts/dist makes it).
 Every SARIF log must validate against the vendored SARIF 2.1.0 schema.
 
-    python3 tests/check/action.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/check/action.py --agentspine target/debug/agentspine
 
 PyYAML and jsonschema (pinned) come from the venv lint_tools.py makes.
 Prints one line per check and `N passed, M failed`.
@@ -25,11 +25,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import lint_tools  # noqa: E402
+import harness
+import lint_tools
 
 lint_tools.reexec(__file__)
 
@@ -40,17 +39,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 ACTION = REPO / "action.yml"
 SCRIPT = REPO / "packaging" / "action" / "run.sh"
-RESULTS: list[bool] = []
 
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    RESULTS.append(ok)
-    print(("ok    " if ok else "FAIL  ") + name + (f"\n{detail}" if detail and not ok else ""))
-
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+tally = harness.Tally()
+check = tally.check
+write = harness.write
 
 
 def structure() -> None:
@@ -105,13 +97,13 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--agentspine", required=True)
     args = parser.parse_args()
-    agentspine = Path(args.agentspine).resolve()
+    agentspine = Path(harness.agentspine(args.agentspine, real=True))
     schema = json.loads((HERE / "sarif-2.1.0-rtm.5.json").read_text())
     validator = jsonschema.Draft4Validator(schema)
 
     structure()
 
-    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+    with harness.scratch("agentspine-action-", dir="/tmp") as tmp:
         tmp = Path(tmp)
         home, workspace, outside, fake_bin = (tmp / n for n in ("home", "workspace", "outside", "fake-bin"))
         for d in (home, workspace, outside, fake_bin):
@@ -163,9 +155,8 @@ def main() -> int:
 
         def truth(*extra: str, root: Path = workspace) -> dict:
             """What agentspine itself counts for the same check."""
-            out = subprocess.run([str(agentspine), "check", "--root", str(root), "--json", *extra],
-                                 env={"HOME": str(home), "PATH": os.environ.get("PATH", "")},
-                                 capture_output=True, text=True, check=True)
+            out = harness.run([str(agentspine), "check", "--root", str(root), "--json", *extra],
+                              env={"HOME": str(home), "PATH": os.environ.get("PATH", "")}, check=True)
             return json.loads(out.stdout)["summary"]["counts"]
 
         # --- a healthy repository: warnings only
@@ -309,9 +300,7 @@ def main() -> int:
         check("build must be true or false: exit 2", r["status"] == 2 and "build must be true or false" in r["stdout"],
               shown(r))
 
-    failed = RESULTS.count(False)
-    print(f"{len(RESULTS) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ clones it and reads the hook from the manifest, offline. `agentspine` is
 the binary under test, on PATH as a user installs it; HOME and
 PRE_COMMIT_HOME are temporary.
 
-    python3 tests/check/precommit.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/check/precommit.py --agentspine target/debug/agentspine
 
 pre-commit (pinned) is installed into a venv on first use (lint_tools.py).
 Prints one line per check and `N passed, M failed`.
@@ -21,11 +21,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import lint_tools  # noqa: E402
+import harness
+import lint_tools
 
 lint_tools.reexec(__file__)
 
@@ -33,12 +32,10 @@ import yaml  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = REPO / ".pre-commit-hooks.yaml"
-RESULTS: list[bool] = []
 
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    RESULTS.append(ok)
-    print(("ok    " if ok else "FAIL  ") + name + (f"\n{detail}" if detail and not ok else ""))
+tally = harness.Tally()
+check = tally.check
+write = harness.write
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -52,16 +49,11 @@ def git(cwd: Path, *args: str) -> str:
     return out.stdout.strip()
 
 
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--agentspine", required=True)
     args = parser.parse_args()
-    agentspine = Path(args.agentspine).resolve()
+    agentspine = Path(harness.agentspine(args.agentspine, real=True))
 
     hooks = yaml.safe_load(MANIFEST.read_text())
     hook = {h["id"]: h for h in hooks}.get("agentspine-check", {})
@@ -81,7 +73,7 @@ def main() -> int:
           f"missed: {[p for p in matched if not files.search(p)]}, "
           f"wrongly matched: {[p for p in unmatched if files.search(p)]}")
 
-    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+    with harness.scratch("agentspine-precommit-", dir="/tmp") as tmp:
         tmp = Path(tmp)
         home, bin_dir, hook_repo, project, outside = (tmp / n for n in
                                                       ("home", "bin", "hooks", "project", "outside"))
@@ -188,9 +180,7 @@ def main() -> int:
         out = pre_commit("run", "--all-files")
         check("the healthy project passes again: exit 0", out.returncode == 0, shown(out))
 
-    failed = RESULTS.count(False)
-    print(f"{len(RESULTS) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

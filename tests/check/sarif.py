@@ -11,10 +11,9 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 
+import harness
 import jsonschema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,30 +26,27 @@ def main() -> int:
     args = parser.parse_args()
     with open(os.path.join(HERE, "sarif-2.1.0-rtm.5.json")) as f:
         schema = json.load(f)
-    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+    agentspine = harness.agentspine(args.agentspine)
+    with harness.scratch("agentspine-sarif-", dir="/tmp") as tmp:
         tree = os.path.join(tmp, "tree")
         home = os.path.join(tmp, "home")
         shutil.copytree(os.path.join(REPO, "examples", "monorepo"), tree, symlinks=True)
         os.makedirs(os.path.join(tree, ".git"), exist_ok=True)
         os.makedirs(home)
-        with open(os.path.join(tree, "packages/web/AGENTS.override.md"), "w") as f:
-            f.write("\n")
+        harness.write(os.path.join(tree, "packages/web/AGENTS.override.md"), "\n")
         link = os.path.join(tree, "services/billing/AGENTS.md")
         if not os.path.lexists(link):
             os.symlink("../../README.md", link)
         # A link out of the project (an error) beside the one inside it (a note).
-        with open(os.path.join(tmp, "outside.md"), "w") as f:
-            f.write("outside the project\n")
+        harness.write(os.path.join(tmp, "outside.md"), "outside the project\n")
         os.symlink("../../../outside.md", os.path.join(tree, "services/billing/AGENTS.override.md"))
-        with open(os.path.join(tree, "packages/api/AGENTS.override.md"), "w") as f:
-            f.write("".join(f"rule {i:04} " + "x" * 90 + "\n" for i in range(400)))
+        harness.write(os.path.join(tree, "packages/api/AGENTS.override.md"),
+                      "".join(f"rule {i:04} " + "x" * 90 + "\n" for i in range(400)))
         env = {"HOME": home, "PATH": os.environ.get("PATH", "")}
 
         def run(*extra):
-            out = subprocess.run(
-                [os.path.abspath(args.agentspine), "check", "--root", tree, "--all-hosts", *extra],
-                env=env, cwd=tree, capture_output=True, check=True,
-            )
+            out = harness.run([agentspine, "check", "--root", tree, "--all-hosts", *extra], env=env, cwd=tree,
+                              check=True)
             return json.loads(out.stdout)
 
         log = run("--format", "sarif")
@@ -72,12 +68,10 @@ def main() -> int:
         ("kinds seen", {"budget-cut", "shadowed-by-empty", "symlink", "link-inside", "never-read"}
          <= {r["ruleId"] for r in results}),
     ]
-    failed = 0
+    tally = harness.Tally()
     for name, ok in checks:
-        print(("ok    " if ok else "FAIL  ") + name)
-        failed += not ok
-    print(f"{len(checks) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.check(name, ok)
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -33,26 +33,11 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 
-failures = 0
-passed = 0
+import harness
 
-
-def check(ok: bool, what: str, detail: str = "") -> None:
-    global failures, passed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}\n     {detail[:2000]}")
-
-
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
+tally = harness.Tally()
+check = tally.check
 
 
 def ours(path: str, host: str) -> dict:
@@ -96,11 +81,10 @@ def main() -> None:
                 found[name] = member.read() if member else None
         for name, text in found.items():
             with open(os.path.join(root, name), "rb") as f:
-                check(text == f.read(), f"{os.path.basename(tgz)} holds {name}",
+                check(f"{os.path.basename(tgz)} holds {name}", text == f.read(),
                       "missing" if text is None else "differs from the repository's")
 
-    base = tempfile.mkdtemp(prefix="agentspine-npm-")
-    try:
+    with harness.scratch("agentspine-npm-", keep=args.keep) as base:
         prefix, home = os.path.join(base, "prefix"), os.path.join(base, "home")
         os.makedirs(prefix)
         os.makedirs(home)
@@ -112,43 +96,41 @@ def main() -> None:
             npm = ["unshare", "-n", "--"] + npm
         else:
             print("note: not root: npm runs with an unreachable registry but with the network")
-        r = subprocess.run(npm, env=env, capture_output=True, text=True, timeout=300)
-        check(r.returncode == 0, "npm install --offline of the two tarballs", r.stdout + r.stderr)
+        r = harness.run(npm, env=env, timeout=300)
+        check("npm install --offline of the two tarballs", r.returncode == 0, r.stdout + r.stderr)
         if r.returncode != 0:
-            return
+            sys.exit(tally.summary("npm packages"))
         bin_dir = os.path.join(prefix, "node_modules", ".bin")
         env["PATH"] = f"{bin_dir}:{os.environ['PATH']}"
         native = os.path.join(prefix, "node_modules", "@agentspine", f"linux-{machine}", "bin", "agentspine")
 
         def agentspine(*argv: str, cwd: str = home) -> subprocess.CompletedProcess:
-            return subprocess.run(["agentspine", *argv], env=env, cwd=cwd, capture_output=True, text=True,
-                                  timeout=60)
+            return harness.run(["agentspine", *argv], env=env, cwd=cwd)
 
         r = agentspine("--version")
         want = rf"^agentspine {re.escape(version)} \(commit ([0-9a-f]{{12}}|unknown), {os.uname().machine}-unknown-linux-musl\)$"
-        check(r.returncode == 0 and re.match(want, r.stdout.strip()) is not None,
-              f"--version through the launcher: {r.stdout.strip()}", r.stderr)
+        check(f"--version through the launcher: {r.stdout.strip()}",
+              r.returncode == 0 and re.match(want, r.stdout.strip()) is not None, r.stderr)
 
         # A project with a nested CLAUDE.md Claude Code does not load at start.
         app = os.path.join(base, "work", "app")
         os.makedirs(os.path.join(app, ".git"))
-        write(os.path.join(app, "CLAUDE.md"), "# app\n")
-        write(os.path.join(app, "AGENTS.md"), "# app\n")
-        write(os.path.join(app, "pkg", "api", "CLAUDE.md"), "NPM-NESTED: the api has its own rules.\n")
-        write(os.path.join(app, "pkg", "api", "main.ts"), "export {};\n")
+        harness.write_tree(app, {"CLAUDE.md": "# app\n", "AGENTS.md": "# app\n",
+                                 "pkg/api/CLAUDE.md": "NPM-NESTED: the api has its own rules.\n",
+                                 "pkg/api/main.ts": "export {};\n"})
         os.makedirs(os.path.join(app, "web"))
 
         for host, extra in (("claude", []), ("codex", ["--trust-hooks"])):
             r = agentspine("install", host, *extra)
-            check(r.returncode == 0, f"install {host} {' '.join(extra)}".strip(), r.stdout + r.stderr)
+            check(f"install {host} {' '.join(extra)}".strip(), r.returncode == 0, r.stdout + r.stderr)
         claude_settings = os.path.join(home, ".claude", "settings.json")
         codex_hooks = os.path.join(home, ".codex", "hooks.json")
         for path, host, events in ((claude_settings, "claude", 4), (codex_hooks, "codex", 5)):
             found = ours(path, host)
             commands = {shlex.split(c)[0] for cs in found.values() for c in cs}
-            check(len(found) == events and all(len(c) == 1 for c in found.values())
-                  and commands == {native},
-                  f"{host}: one hook per event ({events}), naming the platform package's binary", str(found))
+            check(f"{host}: one hook per event ({events}), naming the platform package's binary",
+                  len(found) == events and all(len(c) == 1 for c in found.values())
+                  and commands == {native}, str(found))
 
         command = ours(claude_settings, "claude")["PreToolUse"][0]
         # An Edit in a package beside the start directory: Claude Code loads
@@ -156,22 +138,21 @@ def main() -> None:
         payload = {"session_id": "npm-1", "transcript_path": None, "cwd": os.path.join(app, "web"),
                    "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "toolu_1",
                    "tool_input": {"file_path": os.path.join(app, "pkg", "api", "main.ts"), "old_string": "{}", "new_string": "{ }"}}
-        r = subprocess.run(["sh", "-c", command], input=json.dumps(payload), env=env, cwd=os.path.join(app, "web"),
-                           capture_output=True, text=True, timeout=30)
+        r = harness.run(["sh", "-c", command], input=json.dumps(payload), env=env, cwd=os.path.join(app, "web"),
+                        timeout=30)
         context = ""
         try:
-            context = json.loads(r.stdout)["hookSpecificOutput"].get("additionalContext", "")
+            context = harness.hook_context(r.stdout)
         except (ValueError, KeyError, TypeError):
             pass
-        check(r.returncode == 0 and "NPM-NESTED" in context,
-              "Claude PreToolUse Edit in pkg/api through the installed command: its CLAUDE.md arrives",
+        check("Claude PreToolUse Edit in pkg/api through the installed command: its CLAUDE.md arrives",
+              r.returncode == 0 and "NPM-NESTED" in context,
               r.stdout + r.stderr)
         command = ours(codex_hooks, "codex")["SessionStart"][0]
         payload = {"session_id": "npm-2", "transcript_path": None, "cwd": app, "hook_event_name": "SessionStart",
                    "source": "startup", "model": "mock"}
-        r = subprocess.run(["sh", "-c", command], input=json.dumps(payload), env=env, cwd=app,
-                           capture_output=True, text=True, timeout=30)
-        check(r.returncode == 0, "Codex SessionStart through the installed command exits 0", r.stdout + r.stderr)
+        r = harness.run(["sh", "-c", command], input=json.dumps(payload), env=env, cwd=app, timeout=30)
+        check("Codex SessionStart through the installed command exits 0", r.returncode == 0, r.stdout + r.stderr)
 
         for host in ("claude", "codex"):
             r = agentspine("doctor", "--host", host, "--json", cwd=app)
@@ -180,26 +161,20 @@ def main() -> None:
             except (ValueError, KeyError):
                 install = {}
             statuses = [(b.get("path"), b.get("status")) for b in install.get("binaries", [])]
-            check(install.get("ok") is True and statuses == [(native, "this-version")],
-                  f"doctor --host {host}: installed once, the named binary is this version",
+            check(f"doctor --host {host}: installed once, the named binary is this version",
+                  install.get("ok") is True and statuses == [(native, "this-version")],
                   json.dumps(install)[:1500] + r.stderr)
 
         for host in ("claude", "codex"):
             r = agentspine("uninstall", host)
-            check(r.returncode == 0, f"uninstall {host}", r.stdout + r.stderr)
+            check(f"uninstall {host}", r.returncode == 0, r.stdout + r.stderr)
         left = ours(claude_settings, "claude") or ours(codex_hooks, "codex")
         mcp = []
         for path in (os.path.join(home, ".claude.json"), os.path.join(home, ".codex", "config.toml")):
             if os.path.exists(path) and "agentspine" in open(path).read():
                 mcp.append(path)
-        check(not left and not mcp, "uninstall leaves no agentspine hook and no MCP entry", f"{left} {mcp}")
-    finally:
-        if args.keep:
-            print(f"kept {base}")
-        else:
-            shutil.rmtree(base, ignore_errors=True)
-    print(f"npm packages: {passed} passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+        check("uninstall leaves no agentspine hook and no MCP entry", not left and not mcp, f"{left} {mcp}")
+    sys.exit(tally.summary("npm packages"))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """The docs never drift from the binary: every command of README.md and
 GUIDE.md runs as written, and every link between the docs resolves.
 
-    python3 tests/docs/commands.py --agentspine target/debug/agentspine [--keep]
+    PYTHONPATH=tests/lib python3 tests/docs/commands.py --agentspine target/debug/agentspine [--keep]
 
 Commands. Every line of a ```sh block (a trailing `\\` joins the next line;
 comment lines are not commands) and every `$ ` line of a ```console block
@@ -58,7 +58,8 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
+
+import harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -172,10 +173,11 @@ def world(binary: str, scratch: str) -> tuple:
     return root, env
 
 
-def run_docs(binary: str, scratch: str, cmds: list) -> tuple:
+def run_docs(binary: str, scratch: str, cmds: list, tally: harness.Tally) -> int:
+    """Runs CMDS, each a check of TALLY; how many ran."""
     root, env = world(binary, scratch)
     env_file = os.path.join(scratch, "env.sh")
-    ran = failed = 0
+    ran = 0
     doc = block = cwd = None
     for c in cmds:
         where = f"{c.doc}:{c.line}"
@@ -185,7 +187,7 @@ def run_docs(binary: str, scratch: str, cmds: list) -> tuple:
         if (c.doc, c.block) != block:
             block, cwd = (c.doc, c.block), root
         if c.skip:
-            print(f"skip      {where}: {c.text}\n          ({c.skip})")
+            tally.skip(f"{where}: {c.text}", c.skip)
             continue
         if c.template:
             print(f"template  {where}: {c.text}\n          (a placeholder `…` the reader fills in)")
@@ -208,14 +210,11 @@ def run_docs(binary: str, scratch: str, cmds: list) -> tuple:
             cwd = open(cwd_file).read().strip() or cwd
             os.remove(cwd_file)
         ran += 1
-        if code == c.exit:
-            print(f"ok        {where}: {c.text}" + (f"  (exit {code}, as marked)" if code else ""))
-        else:
-            failed += 1
-            print(f"FAIL      {where}: {c.text}\n          exit {code}, the document says {c.exit}:")
-            for line in out.rstrip().splitlines()[-15:]:
-                print(f"          | {line}")
-    return ran, failed
+        said = "\n".join([f"exit {code}, the document says {c.exit}:"]
+                         + [f"| {line}" for line in out.rstrip().splitlines()[-15:]])
+        tally.check(f"{where}: {c.text}" + (f"  (exit {code}, as marked)" if code and code == c.exit else ""),
+                    code == c.exit, said)
+    return ran
 
 
 def slug(heading: str) -> str:
@@ -346,25 +345,21 @@ def main() -> int:
     ap.add_argument("--agentspine", required=True, help="the binary under test")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
     args = ap.parse_args()
-    binary = os.path.abspath(args.agentspine)
+    binary = harness.agentspine(args.agentspine)
     problems = []
     cmds = [c for doc in RUN for c in commands(doc, problems)]
-    scratch = tempfile.mkdtemp(prefix="agentspine-docs-", dir="/tmp")
-    try:
-        ran, failed = run_docs(binary, scratch, cmds)
-    finally:
-        if args.keep:
-            print(f"kept {scratch}")
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+    tally = harness.Tally()
+    with harness.scratch("agentspine-docs-", keep=args.keep, dir="/tmp") as scratch:
+        ran = run_docs(binary, scratch, cmds, tally)
+    failed = tally.failed
+    tally.check("at least one command ran", ran > 0)
+    tally.check("every doc-test marker names a reason and a command of its block", not problems, "\n".join(problems))
     checked, broken = check_links()
-    for p in problems + broken:
-        print(f"FAIL      {p}")
-    skipped = sum(1 for c in cmds if c.skip)
+    tally.check(f"{checked - len(broken)} of {checked} links resolve", not broken, "\n".join(broken))
     templates = sum(1 for c in cmds if c.template and not c.skip)
-    print(f"{ran - failed} of {ran} commands ran as written ({skipped} skipped as marked, "
+    print(f"{ran - failed} of {ran} commands ran as written ({tally.skipped} skipped as marked, "
           f"{templates} templates); {checked - len(broken)} of {checked} links resolve")
-    return 1 if failed or broken or problems or ran == 0 else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

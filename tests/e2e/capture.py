@@ -63,8 +63,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
+
+import harness  # noqa: E402
 
 HOSTS = ("codex", "claude", "gemini", "pi", "pi-0.73")
 PI_HOSTS = ("pi", "pi-0.73")
@@ -286,53 +287,30 @@ def _killpg(pid: int, sig: int):
 
 
 # --------------------------------------------------------------- extraction
-def load_records(path: str) -> list:
-    recs = []
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    recs.append(json.loads(line))
-    return recs
-
-
-def _text_items(content):
-    if isinstance(content, str):
-        yield content
-    elif isinstance(content, list):
-        for c in content:
-            if isinstance(c, dict) and isinstance(c.get("text"), str):
-                yield c["text"]
-
-
-def _model_requests(recs, suffix):
-    return [r for r in recs if r["method"] == "POST" and r["path"].split("?")[0].endswith(suffix)
-            and isinstance(r.get("body"), dict)]
-
-
+# The recorded requests are read with harness.requests(), harness.text_items().
 def extract_codex(recs) -> str | None:
-    reqs = _model_requests(recs, "/responses")
+    reqs = harness.requests(recs, "responses")
     if not reqs:
         raise CaptureError("the mock saw no POST /v1/responses request from codex")
     for r in reqs:
         for item in r["body"].get("input") or []:
             if isinstance(item, dict) and item.get("type", "message") == "message":
-                for text in _text_items(item.get("content")):
+                for text in harness.text_items(item.get("content")):
                     if text.startswith(CODEX_MARKER):
                         return text
     return None
 
 
 def extract_claude(recs, entries_only=False) -> str | None:
-    reqs = [r for r in _model_requests(recs, "/messages") if not r["path"].split("?")[0].endswith("count_tokens")]
-    if not any(r["body"].get("tools") for r in reqs):
+    reqs = harness.requests(recs, "messages")
+    if not any(harness.is_main(r["body"]) for r in reqs):
         raise CaptureError("the mock saw no main POST /v1/messages request (with tools) from claude")
     for r in reqs:
         msgs = r["body"].get("messages") or []
         first = next((m for m in msgs if m.get("role") == "user"), None)
         if not first:
             continue
-        for text in _text_items(first.get("content")):
+        for text in harness.text_items(first.get("content")):
             entry = text.find(CLAUDE_ENTRY)
             start = text.rfind(CLAUDE_OPEN, 0, entry) if entry != -1 else -1
             if start == -1:
@@ -354,14 +332,14 @@ def extract_claude(recs, entries_only=False) -> str | None:
 
 
 def extract_pi(recs) -> str | None:
-    reqs = _model_requests(recs, "/chat/completions")
+    reqs = harness.requests(recs, "chat/completions")
     if not reqs:
         raise CaptureError("the mock saw no POST /v1/chat/completions request from pi")
     for r in reqs:
         for m in r["body"].get("messages") or []:
             if m.get("role") not in ("system", "developer"):
                 continue
-            for text in _text_items(m.get("content")):
+            for text in harness.text_items(m.get("content")):
                 i = text.find(PI_START)
                 if i == -1:
                     continue
@@ -379,13 +357,13 @@ def extract_pi(recs) -> str | None:
 
 def extract_pi1(recs) -> str | None:
     """pi 1.x: the whole <project_context> section of the first system prompt."""
-    reqs = _model_requests(recs, "/chat/completions")
+    reqs = harness.requests(recs, "chat/completions")
     if not reqs:
         raise CaptureError("the mock saw no POST /v1/chat/completions request from pi")
     for m in reqs[0]["body"].get("messages") or []:
         if m.get("role") not in ("system", "developer"):
             continue
-        for text in _text_items(m.get("content")):
+        for text in harness.text_items(m.get("content")):
             start = text.find(PI1_OPEN)
             if start == -1:
                 continue
@@ -394,13 +372,15 @@ def extract_pi1(recs) -> str | None:
                 raise CaptureError("pi: unterminated <project_context> section")
             return text[start:end + len(PI1_CLOSE)]
     return None
+
+
 def extract_gemini(recs) -> str | None:
-    reqs = [r for r in _model_requests(recs, ":streamGenerateContent") if r["body"].get("tools")]
+    reqs = harness.requests(recs, "streamGenerateContent", main=True)
     if not reqs:
         raise CaptureError("the mock saw no main POST :streamGenerateContent request from gemini")
     body = reqs[0]["body"]
     blocks = []
-    system = "".join(_text_items((body.get("systemInstruction") or {}).get("parts")))
+    system = "".join(harness.text_items((body.get("systemInstruction") or {}).get("parts")))
     head = system.find(GEMINI_HEADING)
     if head != -1:
         start = system.find(GEMINI_OPEN, head)
@@ -409,7 +389,7 @@ def extract_gemini(recs) -> str | None:
             raise CaptureError("gemini: unterminated <loaded_context> in the system instruction")
         blocks.append(system[start:end + len(GEMINI_CLOSE)])
     first = next((c for c in body.get("contents") or [] if c.get("role") == "user"), None)
-    for text in _text_items((first or {}).get("parts")):
+    for text in harness.text_items((first or {}).get("parts")):
         start = text.find(GEMINI_PROJECT)
         if start == -1:
             continue
@@ -487,7 +467,7 @@ def run_host(host: str, tree: str, cwd: str, home: str, *, env: dict | None = No
                                + ns.stderr.decode("utf-8", "replace")[-3000:])
         with open(meta_path, encoding="utf-8") as f:
             meta = json.load(f)
-        recs = load_records(os.path.join(work, "requests.jsonl"))
+        recs = harness.load_requests(os.path.join(work, "requests.jsonl"))
         stderr_tail = open(os.path.join(work, "stderr.txt"), "rb").read()[-3000:].decode("utf-8", "replace")
         if meta.get("error"):
             raise CaptureError(f"{host}: {meta['error']}")

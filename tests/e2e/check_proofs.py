@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import tempfile
 from dataclasses import dataclass
+
+import harness
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,8 @@ def unproven(agentspine: str, timeout: int) -> list:
         empty, home = os.path.join(scratch, "proj"), os.path.join(scratch, "home")
         os.makedirs(os.path.join(empty, ".git"))
         os.mkdir(home)
-        done = subprocess.run([agentspine, "check", "--root", empty, "--format", "sarif"],
-                              capture_output=True, timeout=timeout, env={"HOME": home, "PATH": os.environ["PATH"]})
+        done = harness.run([agentspine, "check", "--root", empty, "--format", "sarif"], timeout=timeout,
+                           env={"HOME": home, "PATH": os.environ["PATH"]}, text=False)
     rules = json.loads(done.stdout)["runs"][0]["tool"]["driver"]["rules"]
     return sorted({r["id"] for r in rules} - set(PROVEN) - OWN)
 
@@ -147,13 +148,13 @@ def check_case(agentspine: str, fixture: str, host: str, cwd: str, env: dict, ca
     proofs = PROOFS.get((fixture, host), ())
     if not proofs:
         return []
-    resolved = subprocess.run([*wrap, agentspine, "resolve", "--host", host, "--cwd", cwd, "--json"],
-                              cwd=cwd, env=env, capture_output=True, timeout=timeout)
+    resolved = harness.run([*wrap, agentspine, "resolve", "--host", host, "--cwd", cwd, "--json"],
+                           cwd=cwd, env=env, timeout=timeout, text=False)
     if resolved.returncode != 0:
         return [f"resolve exit {resolved.returncode}"]
     root = json.loads(resolved.stdout)["project_root"]
-    done = subprocess.run([*wrap, agentspine, "check", "--root", root, "--paths", cwd, "--host", host, "--json"],
-                          cwd=cwd, env=env, capture_output=True, timeout=timeout)
+    done = harness.run([*wrap, agentspine, "check", "--root", root, "--paths", cwd, "--host", host, "--json"],
+                       cwd=cwd, env=env, timeout=timeout, text=False)
     if done.returncode != 0:
         return [f"check exit {done.returncode}: {done.stderr.decode('utf-8', 'replace').strip()[-200:]}"]
     findings = json.loads(done.stdout)["findings"]

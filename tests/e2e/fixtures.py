@@ -16,11 +16,12 @@ targets of Symlinks).
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 from typing import Callable
+
+import harness
 
 ALL = ("codex", "claude", "pi", "pi-0.73")
 PIS = ("pi", "pi-0.73")  # pi 1.x (the current package) and pi 0.73
@@ -83,11 +84,6 @@ def _filler(nbytes: int, tag: str) -> bytes:
         out += line
         i += 1
     return bytes(out[:nbytes])
-
-
-def _claude_project_key(path: str) -> str:
-    """Claude Code's projects/<enc> name: non-alphanumerics become '-'."""
-    return re.sub(r"[^A-Za-z0-9]", "-", path)
 
 
 # Runs a command without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (uid 0
@@ -293,14 +289,14 @@ FIXTURES: list[Fixture] = [
         "Auto-memory MEMORY.md under ~/.claude/projects/<enc(git root)>/memory/.",
         files={"CLAUDE.md": b"root claude\n", "sub/keep.txt": b"x\n"},
         home_fn=lambda tree, home: {
-            f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md": b"# Memory\n\nremembered fact\n"},
+            f".claude/projects/{harness.claude_project_key(tree)}/memory/MEMORY.md": b"# Memory\n\nremembered fact\n"},
         git=(".",), cwd="sub"),
     Fixture(
         "claude_auto_memory_long", ("claude",),
         "A MEMORY.md of 250 lines: Claude Code loads the first 200 lines (or 25,000 characters).",
         files={"CLAUDE.md": b"root claude\n"},
         home_fn=lambda tree, home: {
-            f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md":
+            f".claude/projects/{harness.claude_project_key(tree)}/memory/MEMORY.md":
                 b"".join(b"- fact %03d\n" % i for i in range(250))},
         git=(".",), cwd="."),
     Fixture(
@@ -308,7 +304,7 @@ FIXTURES: list[Fixture] = [
         "A MEMORY.md of 40 lines of 1,000 characters: the character limit applies first.",
         files={"CLAUDE.md": b"root claude\n"},
         home_fn=lambda tree, home: {
-            f".claude/projects/{_claude_project_key(tree)}/memory/MEMORY.md":
+            f".claude/projects/{harness.claude_project_key(tree)}/memory/MEMORY.md":
                 b"".join((b"%02d" % i) + b"x" * 997 + b"\n" for i in range(40))},
         git=(".",), cwd="."),
     Fixture(
@@ -760,7 +756,8 @@ def get(name: str) -> Fixture:
 
 def _write(root: str, rel: str, value, places: dict | None = None):
     path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if isinstance(value, (Symlink, Hardlink)):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
     if isinstance(value, Symlink):
         target = value.target
         for key, abs_path in (places or {}).items():
@@ -769,8 +766,7 @@ def _write(root: str, rel: str, value, places: dict | None = None):
     elif isinstance(value, Hardlink):
         os.link(os.path.join(root, value.target), path)
     else:
-        with open(path, "wb") as f:
-            f.write(value)
+        harness.write(path, value)
 
 
 def _git_init(d: str):

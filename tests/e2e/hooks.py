@@ -82,44 +82,24 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 
 import capture as cap  # noqa: E402
+import harness  # noqa: E402
+from harness import Tally, write  # noqa: E402
 
 CLAUDE_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd")
 CODEX_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostCompact", "SessionEnd")
 
 
-class Checks:
-    def __init__(self, host: str):
-        self.host = host
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok: bool, what: str, detail: str = ""):
-        if ok:
-            self.passed += 1
-            print(f"{self.host:6} PASS  {what}")
-        else:
-            self.failed += 1
-            print(f"{self.host:6} FAIL  {what}" + (f": {detail}" if detail else ""))
-
-
 # ------------------------------------------------------------------ trees
-def write(path: str, text: str | bytes):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(text.encode() if isinstance(text, str) else text)
-
-
 def git_init(tree: str):
     subprocess.run(["git", "init", "-q", tree], check=True)
 
 
 def claude_memory_dir(home: str, root: str) -> str:
     """Claude Code's auto-memory directory for a git root (HOSTS.md)."""
-    return os.path.join(home, ".claude", "projects", re.sub(r"[^A-Za-z0-9]", "-", root), "memory")
+    return os.path.join(home, ".claude", "projects", harness.claude_project_key(root), "memory")
 
 
 def install(bin_: str, host: str, env: dict, *extra: str) -> tuple[int, str]:
@@ -127,8 +107,7 @@ def install(bin_: str, host: str, env: dict, *extra: str) -> tuple[int, str]:
     directory, which install refuses to name unless told: --command says so."""
     out = ""
     for _ in range(2):
-        p = subprocess.run([bin_, "install", host, "--json", "--command", os.path.abspath(bin_), *extra], env=env,
-                           capture_output=True, text=True)
+        p = harness.run([bin_, "install", host, "--json", "--command", os.path.abspath(bin_), *extra], env=env)
         if p.returncode != 0:
             return p.returncode, p.stdout + p.stderr
         out = p.stdout
@@ -197,41 +176,9 @@ def hook_runs(log: str, binary: str) -> dict:
 STRACE = ["strace", "-f", "-qq", "-e", "trace=execve,clone,clone3,read", "-s", "4096"]
 
 
-# --------------------------------------------------------------- requests
-def main_requests(host: str, recs: list) -> list:
-    """The model requests that carry the conversation, in order."""
-    if host == "claude":
-        return [r for r in recs if r["method"] == "POST" and r["path"].split("?")[0] == "/v1/messages"
-                and isinstance(r.get("body"), dict) and r["body"].get("tools")]
-    return [r for r in recs if r["method"] == "POST" and r["path"].split("?")[0] == "/v1/responses"
-            and isinstance(r.get("body"), dict) and r["body"].get("tools")]
-
-
-def text_of(req: dict) -> str:
-    """Everything the model reads in one request (JSON-decoded strings)."""
-    body = req["body"]
-    out = []
-
-    def walk(v):
-        if isinstance(v, str):
-            out.append(v)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                if k not in ("tools",):
-                    walk(x)
-    walk(body.get("system"))
-    walk(body.get("messages"))
-    walk(body.get("instructions"))
-    walk(body.get("input"))
-    return "\n".join(out)
-
-
 # ------------------------------------------------------------------ claude
-def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
-    c = Checks("claude")
+def run_claude(bin_: str, work: str, keep: str | None) -> Tally:
+    c = Tally("claude")
     tree = os.path.join(work, "claude", "tree")
     home = os.path.join(work, "claude", "home")
     os.makedirs(home)
@@ -261,10 +208,10 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
     env = cap.base_env()
     env["HOME"] = home
     rc, out = install(bin_, "claude", env)
-    c.check(rc == 0, "agentspine install claude (twice)", out)
+    c.check("agentspine install claude (twice)", rc == 0, out)
     settings = json.load(open(os.path.join(home, ".claude", "settings.json")))
     counts = our_hooks(settings, "claude")
-    c.check(counts == {e: 1 for e in CLAUDE_EVENTS}, "settings.json holds one agentspine hook per event",
+    c.check("settings.json holds one agentspine hook per event", counts == {e: 1 for e in CLAUDE_EVENTS},
             json.dumps(counts))
 
     p = lambda rel: os.path.join(tree, rel)  # noqa: E731
@@ -287,43 +234,43 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
                             env={"AGENTSPINE_CONFIG": config}, extra_args=args, wrap=[*STRACE, "-o", log],
                             keep=os.path.join(keep, "claude") if keep else None)
     except cap.CaptureError as e:
-        c.check(False, "claude -p runs to the end with agentspine's hooks", str(e))
+        c.check("claude -p runs to the end with agentspine's hooks", False, str(e))
         return c
-    reqs = main_requests("claude", recs)
-    texts = [text_of(r) for r in reqs]
-    c.check(len(reqs) == 5, "the model was asked 5 times (4 tool calls, then the answer)", str(len(reqs)))
+    reqs = harness.requests(recs, "messages", main=True)
+    texts = [harness.text_of(r) for r in reqs]
+    c.check("the model was asked 5 times (4 tool calls, then the answer)", len(reqs) == 5, str(len(reqs)))
     if len(reqs) != 5:
         return c
     first, after_read, after_edit, after_write, last = texts
-    c.check("\n## agentspine\nagentspine tells you" in first,
-            "the MCP server install registered is connected (its instructions are listed)")
-    c.check(first.count("CL_AGENTS_6p1") == 1,
-            "configured: the AGENTS.md Claude Code skips beside a CLAUDE.md reaches the first request once",
+    c.check("the MCP server install registered is connected (its instructions are listed)",
+            "\n## agentspine\nagentspine tells you" in first)
+    c.check("configured: the AGENTS.md Claude Code skips beside a CLAUDE.md reaches the first request once",
+            first.count("CL_AGENTS_6p1") == 1,
             str(first.count("CL_AGENTS_6p1")))
-    c.check("MEM_ALWAYS_4r8" in first, "the `always` memory fact reaches the first request")
-    c.check("MEM_PROMPT_9t2" in first, "the fact the prompt's words select reaches the first request")
-    c.check(all("MEM_NEVER_1x5" not in t for t in texts), "an unmarked fact is never sent")
-    c.check("CL_API_8q4" not in first and "CL_API_8q4" in after_read,
-            "Read in the sibling packages/api: its CLAUDE.md arrives with that tool call")
-    c.check(after_edit.count("CL_API_8q4") == 1, "after the Edit, packages/api/CLAUDE.md is there exactly once",
+    c.check("the `always` memory fact reaches the first request", "MEM_ALWAYS_4r8" in first)
+    c.check("the fact the prompt's words select reaches the first request", "MEM_PROMPT_9t2" in first)
+    c.check("an unmarked fact is never sent", all("MEM_NEVER_1x5" not in t for t in texts))
+    c.check("Read in the sibling packages/api: its CLAUDE.md arrives with that tool call",
+            "CL_API_8q4" not in first and "CL_API_8q4" in after_read)
+    c.check("after the Edit, packages/api/CLAUDE.md is there exactly once", after_edit.count("CL_API_8q4") == 1,
             str(after_edit.count("CL_API_8q4")))
-    c.check("CL_DB_3w6" not in after_edit and "CL_DB_3w6" in after_write,
-            "Write of a new file in packages/db: its CLAUDE.md arrives with that tool call")
-    c.check(last.count("CL_UI_5m1") == 1,
-            "Read below the start directory: Claude Code's own load, not repeated by agentspine",
+    c.check("Write of a new file in packages/db: its CLAUDE.md arrives with that tool call",
+            "CL_DB_3w6" not in after_edit and "CL_DB_3w6" in after_write)
+    c.check("Read below the start directory: Claude Code's own load, not repeated by agentspine",
+            last.count("CL_UI_5m1") == 1,
             str(last.count("CL_UI_5m1")))
     for marker, what in (("CL_ROOT_7f3", "root"), ("CL_AGENTS_6p1", "skipped AGENTS.md"),
                          ("CL_WEB_2k9", "start directory's"),
                          ("CL_API_8q4", "sibling's"), ("CL_DB_3w6", "new file's"),
                          ("MEM_ALWAYS_4r8", "always fact's"), ("MEM_PROMPT_9t2", "prompt fact's")):
-        c.check(last.count(marker) == 1, f"the {what} text is in the last request exactly once",
+        c.check(f"the {what} text is in the last request exactly once", last.count(marker) == 1,
                 str(last.count(marker)))
     runs = hook_runs(log, bin_)
     want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": 4, "SessionEnd": 1}
-    c.check(runs == want, "installed twice, the hook ran once per event (PreToolUse once per tool call)",
+    c.check("installed twice, the hook ran once per event (PreToolUse once per tool call)", runs == want,
             json.dumps(runs))
     with open(p("packages/api/src/handler.ts")) as f:
-        c.check(f.read() == "export const a = 2;\n", "the Edit went through (the hook never blocks)")
+        c.check("the Edit went through (the hook never blocks)", f.read() == "export const a = 2;\n")
 
     # The MCP server Claude Code launched for this project, called by the
     # model with no extra flags: its own project resolves, a foreign
@@ -341,16 +288,16 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
                             extra_args=[*args, "--allowedTools", "mcp__agentspine__session_briefing"],
                             keep=os.path.join(keep, "claude-mcp") if keep else None)
     except cap.CaptureError as e:
-        c.check(False, "claude -p runs the MCP tool calls to the end", str(e))
+        c.check("claude -p runs the MCP tool calls to the end", False, str(e))
         return c
-    reqs = main_requests("claude", recs)
-    c.check(len(reqs) == 3, "the model was asked 3 times (2 MCP tool calls, then the answer)", str(len(reqs)))
+    reqs = harness.requests(recs, "messages", main=True)
+    c.check("the model was asked 3 times (2 MCP tool calls, then the answer)", len(reqs) == 3, str(len(reqs)))
     if len(reqs) == 3:
-        own, refused = text_of(reqs[1]), text_of(reqs[2])
-        c.check("CL_ROOT_7f3" in own and "MEM_ALWAYS_4r8" in own,
-                "Claude Code's MCP server: session_briefing for its own project returns the briefing, memory included")
-        c.check("not a root this server was started for" in refused and "FOREIGN_2z8" not in refused,
-                "Claude Code's MCP server: a foreign project_root is refused, nothing of it read")
+        own, refused = harness.text_of(reqs[1]), harness.text_of(reqs[2])
+        c.check("Claude Code's MCP server: session_briefing for its own project returns the briefing, memory included",
+                "CL_ROOT_7f3" in own and "MEM_ALWAYS_4r8" in own)
+        c.check("Claude Code's MCP server: a foreign project_root is refused, nothing of it read",
+                "not a root this server was started for" in refused and "FOREIGN_2z8" not in refused)
 
     # The same project with a broken memory index, in a new session.
     outside = os.path.join(work, "claude", "outside")
@@ -366,12 +313,12 @@ def run_claude(bin_: str, work: str, keep: str | None) -> Checks:
         recs = cap.run_host("claude", tree, cwd, home, script=script, prompt="Fix the carbonara handler.",
                             extra_args=args, keep=os.path.join(keep, "claude-broken") if keep else None)
     except cap.CaptureError as e:
-        c.check(False, "a broken memory index does not break the session", str(e))
+        c.check("a broken memory index does not break the session", False, str(e))
         return c
-    texts = [text_of(r) for r in main_requests("claude", recs)]
-    c.check(len(texts) == 2, "a broken memory index does not break the session", str(len(texts)))
-    c.check(bool(texts) and "CL_API_8q4" in texts[-1], "with a broken index the sibling's CLAUDE.md still arrives")
-    c.check(all("SECRET_6h0" not in t for t in texts), "nothing from outside the memory directory is sent")
+    texts = [harness.text_of(r) for r in harness.requests(recs, "messages", main=True)]
+    c.check("a broken memory index does not break the session", len(texts) == 2, str(len(texts)))
+    c.check("with a broken index the sibling's CLAUDE.md still arrives", bool(texts) and "CL_API_8q4" in texts[-1])
+    c.check("nothing from outside the memory directory is sent", all("SECRET_6h0" not in t for t in texts))
     return c
 
 
@@ -381,13 +328,13 @@ def first_with(texts: list, marker: str) -> int | None:
     return next((i for i, t in enumerate(texts) if marker in t), None)
 
 
-def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
+def run_agents_md(bin_: str, work: str, keep: str | None) -> Tally:
     """AGENTS.md files delivered to Claude Code where the repository's
     CLAUDE.md imports AGENTS.md (pointer) or is a link to it (link), with no
     agentspine configuration.  Each request repeats the conversation so
     far, so a marker's count in the last request is how often it was sent
     in the whole session; the first request that holds it says when."""
-    c = Checks("agents")
+    c = Tally("agents")
     base = os.path.join(work, "agents")
     markers = {"": "AG_ROOT_4h7", "packages/api/": "AG_API_8n2", "packages/web/": "AG_WEB_1s5"}
 
@@ -407,7 +354,7 @@ def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
         env = cap.base_env()
         env["HOME"] = home
         rc, out = install(bin_, "claude", env)
-        c.check(rc == 0, f"{name}: agentspine install claude (twice)", out)
+        c.check(f"{name}: agentspine install claude (twice)", rc == 0, out)
         return tree, home
 
     def session(name: str, tree: str, home: str, cwd: str, reads: list, extra=()) -> list | None:
@@ -422,16 +369,16 @@ def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
                                 extra_args=list(extra), wrap=[*STRACE, "-o", log],
                                 keep=os.path.join(keep, f"agents-{name}") if keep else None)
         except cap.CaptureError as e:
-            c.check(False, f"{name}: claude -p runs to the end with agentspine's hooks", str(e))
+            c.check(f"{name}: claude -p runs to the end with agentspine's hooks", False, str(e))
             return None
-        texts = [text_of(r) for r in main_requests("claude", recs)]
+        texts = [harness.text_of(r) for r in harness.requests(recs, "messages", main=True)]
         want = len(reads) + 1
         reads_said = f"{len(reads)} Read" + ("s" if len(reads) > 1 else "")
-        c.check(len(texts) == want, f"{name}: the model was asked {want} times ({reads_said}, then the answer)",
+        c.check(f"{name}: the model was asked {want} times ({reads_said}, then the answer)", len(texts) == want,
                 str(len(texts)))
         runs = hook_runs(log, bin_)
         runs_want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": len(reads), "SessionEnd": 1}
-        c.check(runs == runs_want, f"{name}: the hook ran once per event (PreToolUse once per Read)",
+        c.check(f"{name}: the hook ran once per event (PreToolUse once per Read)", runs == runs_want,
                 json.dumps(runs))
         return texts if len(texts) == want else None
 
@@ -440,11 +387,11 @@ def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
         LABELLED: the absolute path it must be labelled with."""
         marker = markers[rel]
         seen, count = first_with(texts, marker), texts[-1].count(marker)
-        c.check(seen == at and count == 1, f"{name}: /{rel}AGENTS.md {what}",
+        c.check(f"{name}: /{rel}AGENTS.md {what}", seen == at and count == 1,
                 f"first in request {seen} (want {at}), {count} times in the last request")
         if labelled is not None:
             label = f"Contents of {labelled}:"
-            c.check(texts[-1].count(label) == 1, f"{name}: /{rel}AGENTS.md is labelled `Contents of <abs path>:`",
+            c.check(f"{name}: /{rel}AGENTS.md is labelled `Contents of <abs path>:`", texts[-1].count(label) == 1,
                     f"{texts[-1].count(label)} times {label!r}")
 
     # Pointer: CLAUDE.md says `See @AGENTS.md`.
@@ -460,8 +407,8 @@ def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
     texts = session("pointer-web", tree, home, os.path.join(tree, "packages/web"), ["packages/api/src/x.ts"],
                     ["--add-dir", tree])
     if texts:
-        c.check(texts[0].count("See @AGENTS.md") == 1,
-                "pointer-web: Claude Code sends the pointer line itself (its import is dropped)")
+        c.check("pointer-web: Claude Code sends the pointer line itself (its import is dropped)",
+                texts[0].count("See @AGENTS.md") == 1)
         once("pointer-web", texts, "", 0, "arrives at session start, once", os.path.join(tree, "AGENTS.md"))
         once("pointer-web", texts, "packages/web/", 0, "(the start directory's) arrives at session start, once",
              web)
@@ -474,17 +421,17 @@ def run_agents_md(bin_: str, work: str, keep: str | None) -> Checks:
         once("link-root", texts, "", 0, "text is Claude Code's own (as CLAUDE.md), in the first request, once")
         once("link-root", texts, "packages/api/", 1, "arrives with the Read of x.ts, once",
              os.path.join(tree, "packages/api/AGENTS.md"))
-        c.check(all(markers["packages/web/"] not in t for t in texts),
-                "link-root: /packages/web/AGENTS.md is never sent (nothing touched packages/web)")
+        c.check("link-root: /packages/web/AGENTS.md is never sent (nothing touched packages/web)",
+                all(markers["packages/web/"] not in t for t in texts))
     return c
 
 
 # ------------------------------------------------------------------ plugin
-def run_plugin(bin_: str, work: str, keep: str | None, label: str = "plugin") -> Checks:
+def run_plugin(bin_: str, work: str, keep: str | None, label: str = "plugin") -> Tally:
     """plugins/claude loaded with `claude --plugin-dir` (label `plugin`), or
     installed from the checkout's marketplace with `claude plugin
     marketplace add` and `claude plugin install` (label `marketplace`)."""
-    c = Checks(label)
+    c = Tally(label)
     tree = os.path.join(work, label, "tree")
     home = os.path.join(work, label, "home")
     os.makedirs(home)
@@ -510,63 +457,62 @@ def run_plugin(bin_: str, work: str, keep: str | None, label: str = "plugin") ->
         checkout = os.path.dirname(plugin.rstrip("/").rsplit("/", 1)[0])
         env = {**cap.base_env(), "HOME": home, "PATH": path}
         for argv in (["plugin", "marketplace", "add", checkout], ["plugin", "install", "agentspine@agentspine"]):
-            r = subprocess.run(["unshare", "-n", "--", cap.client_bins()["CLAUDE_BIN"], *argv], env=env,
-                               capture_output=True, text=True, timeout=120)
-            c.check(r.returncode == 0, f"claude {' '.join(argv[:3])} (offline, throwaway HOME)", r.stdout + r.stderr)
+            r = harness.run(["unshare", "-n", "--", cap.client_bins()["CLAUDE_BIN"], *argv], env=env, timeout=120)
+            c.check(f"claude {' '.join(argv[:3])} (offline, throwaway HOME)", r.returncode == 0, r.stdout + r.stderr)
             if r.returncode != 0:
                 return c
-        r = subprocess.run([bin_, "doctor", "--host", "claude", "--json"], env={**env, "AGENTSPINE_STATE_DIR":
-                           os.path.join(work, label, "state")}, cwd=os.path.join(tree, "app"),
-                           capture_output=True, text=True, timeout=60)
+        r = harness.run([bin_, "doctor", "--host", "claude", "--json"],
+                        env={**env, "AGENTSPINE_STATE_DIR": os.path.join(work, label, "state")},
+                        cwd=os.path.join(tree, "app"))
         try:
             install = json.loads(r.stdout)["install"]
         except (ValueError, KeyError):
             install = {}
-        c.check(install.get("plugin") == "agentspine@agentspine" and install.get("ok") is True,
-                "doctor: the installed plugin is the hook set, nothing else to install",
+        c.check("doctor: the installed plugin is the hook set, nothing else to install",
+                install.get("plugin") == "agentspine@agentspine" and install.get("ok") is True,
                 json.dumps(install)[:1500] + r.stderr)
         # Without agentspine on PATH, the plugin's SessionStart says so once.
         installed = os.path.join(home, ".claude", "plugins", "cache")
         hooks_json = [os.path.join(d, f) for d, _, fs in os.walk(installed) for f in fs if f == "hooks.json"]
-        c.check(len(hooks_json) == 1, "the marketplace copy of the plugin holds one hooks.json", str(hooks_json))
+        c.check("the marketplace copy of the plugin holds one hooks.json", len(hooks_json) == 1, str(hooks_json))
         if hooks_json:
             spec = json.load(open(hooks_json[0]))["hooks"]
             says = []
             for event, groups in spec.items():
                 for hook in groups[0]["hooks"]:
-                    r = subprocess.run(["sh", "-c", hook["command"]], env={"PATH": "/usr/bin:/bin", "HOME": home},
-                                       input="{}", capture_output=True, text=True, timeout=30)
+                    r = harness.run(["sh", "-c", hook["command"]], env={"PATH": "/usr/bin:/bin", "HOME": home},
+                                    input="{}", timeout=30)
                     says.append((event, r.returncode, r.stdout.strip()))
             messages = [json.loads(out)["systemMessage"] for _, _, out in says if out]
-            c.check(all(rc == 0 for _, rc, _ in says) and len(messages) == 1
+            c.check("without agentspine on PATH every plugin hook exits 0 and SessionStart alone says how to get it",
+                    all(rc == 0 for _, rc, _ in says) and len(messages) == 1
                     and "npm install -g agentspine" in messages[0],
-                    "without agentspine on PATH every plugin hook exits 0 and SessionStart alone says how to get it",
                     json.dumps(says))
     try:
         recs = cap.run_host("claude", tree, os.path.join(tree, "app"), home, script=script, env={"PATH": path},
                             extra_args=extra, wrap=[*STRACE, "-o", log],
                             keep=os.path.join(keep, label) if keep else None)
     except cap.CaptureError as e:
-        c.check(False, f"claude -p with the plugin ({label}) runs to the end", str(e))
+        c.check(f"claude -p with the plugin ({label}) runs to the end", False, str(e))
         return c
-    texts = [text_of(r) for r in main_requests("claude", recs)]
-    c.check(len(texts) == 2, "the model was asked twice (a Read, then the answer)", str(len(texts)))
+    texts = [harness.text_of(r) for r in harness.requests(recs, "messages", main=True)]
+    c.check("the model was asked twice (a Read, then the answer)", len(texts) == 2, str(len(texts)))
     if len(texts) != 2:
         return c
-    c.check("PL_MEM_9d" in texts[0], "the plugin's SessionStart hook brings the memory fact")
-    c.check("PL_LIB_3c" not in texts[0] and texts[1].count("PL_LIB_3c") == 1,
-            "the plugin's PreToolUse hook brings the sibling's CLAUDE.md once")
-    c.check("\n## plugin:agentspine:agentspine\nagentspine tells you" in texts[0],
-            "the plugin's MCP server is connected (its instructions are listed)")
+    c.check("the plugin's SessionStart hook brings the memory fact", "PL_MEM_9d" in texts[0])
+    c.check("the plugin's PreToolUse hook brings the sibling's CLAUDE.md once",
+            "PL_LIB_3c" not in texts[0] and texts[1].count("PL_LIB_3c") == 1)
+    c.check("the plugin's MCP server is connected (its instructions are listed)",
+            "\n## plugin:agentspine:agentspine\nagentspine tells you" in texts[0])
     runs = hook_runs(log, bin_)
     want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": 1, "SessionEnd": 1}
-    c.check(runs == want, "the plugin ran the hook once per event", json.dumps(runs))
+    c.check("the plugin ran the hook once per event", runs == want, json.dumps(runs))
     return c
 
 
 # ------------------------------------------------------------------- codex
-def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
-    c = Checks("codex")
+def run_codex(bin_: str, work: str, keep: str | None) -> Tally:
+    c = Tally("codex")
     tree = os.path.join(work, "codex", "tree")
     home = os.path.join(work, "codex", "home")
     os.makedirs(os.path.join(home, ".codex"))
@@ -578,27 +524,26 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
     env = cap.base_env()
     env.update({"HOME": home, "CODEX_HOME": os.path.join(home, ".codex")})
     rc, out = install(bin_, "codex", env)
-    c.check(rc == 0, "agentspine install codex (twice)", out)
+    c.check("agentspine install codex (twice)", rc == 0, out)
 
     def trust_report() -> tuple[int, dict]:
-        p = subprocess.run([bin_, "doctor", "--host", "codex", "--cwd", tree, "--json"], env=env,
-                           capture_output=True, text=True)
-        report = json.loads(p.stdout) if p.stdout.strip() else {}
+        p, report = harness.run_json([bin_, "doctor", "--host", "codex", "--cwd", tree, "--json"], env=env)
+        report = report or {}
         statuses = {t["event"]: t["status"] for t in report.get("install", {}).get("codex_trust") or []}
         return p.returncode, statuses
 
     rc, statuses = trust_report()
-    c.check(rc != 0 and statuses == {e: "untrusted" for e in CODEX_EVENTS},
-            "doctor: the hooks are installed but untrusted (Codex would skip them), and says so",
+    c.check("doctor: the hooks are installed but untrusted (Codex would skip them), and says so",
+            rc != 0 and statuses == {e: "untrusted" for e in CODEX_EVENTS},
             f"exit {rc}, {statuses}")
     rc, out = install(bin_, "codex", env, "--trust-hooks")
-    c.check(rc == 0, "agentspine install codex --trust-hooks (twice)", out)
+    c.check("agentspine install codex --trust-hooks (twice)", rc == 0, out)
     rc, statuses = trust_report()
-    c.check(statuses == {e: "trusted" for e in CODEX_EVENTS},
-            "doctor: every agentspine hook is trusted", f"exit {rc}, {statuses}")
+    c.check("doctor: every agentspine hook is trusted",
+            statuses == {e: "trusted" for e in CODEX_EVENTS}, f"exit {rc}, {statuses}")
     hooks = json.load(open(os.path.join(home, ".codex", "hooks.json")))
     counts = our_hooks(hooks, "codex")
-    c.check(counts == {e: 1 for e in CODEX_EVENTS}, "hooks.json holds one agentspine hook per event",
+    c.check("hooks.json holds one agentspine hook per event", counts == {e: 1 for e in CODEX_EVENTS},
             json.dumps(counts))
 
     patch1 = ("*** Begin Patch\n*** Update File: packages/api/src/handler.ts\n@@\n-export const a = 1;\n"
@@ -619,38 +564,38 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
         recs = cap.run_host("codex", tree, tree, home, script=script, prompt="Bump the handler.",
                             extra_args=args, wrap=[*STRACE, "-o", log], keep=raw)
     except cap.CaptureError as e:
-        c.check(False, "codex exec runs to the end with agentspine's hooks", str(e))
+        c.check("codex exec runs to the end with agentspine's hooks", False, str(e))
         return c
-    reqs = main_requests("codex", recs)
-    texts = [text_of(r) for r in reqs]
-    c.check(len(reqs) == 3, "the model was asked 3 times (2 patches, then the answer)", str(len(reqs)))
+    reqs = harness.requests(recs, "responses", main=True)
+    texts = [harness.text_of(r) for r in reqs]
+    c.check("the model was asked 3 times (2 patches, then the answer)", len(reqs) == 3, str(len(reqs)))
     if len(reqs) != 3:
         return c
     first, after_patch, last = texts
-    c.check("\n- mcp__agentspine: agentspine tells you" in first,
-            "the MCP server install registered is connected (its namespace is listed)")
+    c.check("the MCP server install registered is connected (its namespace is listed)",
+            "\n- mcp__agentspine: agentspine tells you" in first)
     stderr = open(os.path.join(raw, "stderr.txt"), encoding="utf-8", errors="replace").read()
     warned = [line for line in stderr.splitlines()
               if "warning" in line.lower() and ("hooks.json" in line or " hook" in line.lower())
               and "--dangerously-bypass-hook-trust" not in line]
-    c.check(not warned, "Codex prints no warning about the installed hooks", "; ".join(warned))
+    c.check("Codex prints no warning about the installed hooks", not warned, "; ".join(warned))
     for marker, what in (("CX_API_7c1", "packages/api"), ("CX_WEB_0d8", "packages/web")):
-        c.check(marker not in first and marker in after_patch,
-                f"{what}/AGENTS.md arrives after the patch that touches it")
-        c.check(last.count(marker) == 1, f"{what}/AGENTS.md is in the last request exactly once",
+        c.check(f"{what}/AGENTS.md arrives after the patch that touches it",
+                marker not in first and marker in after_patch)
+        c.check(f"{what}/AGENTS.md is in the last request exactly once", last.count(marker) == 1,
                 str(last.count(marker)))
-    c.check(last.count("CX_ROOT_5b2") == 1, "the root AGENTS.md Codex loads itself is never repeated",
+    c.check("the root AGENTS.md Codex loads itself is never repeated", last.count("CX_ROOT_5b2") == 1,
             str(last.count("CX_ROOT_5b2")))
     added = [item for item in reqs[1]["body"].get("input", [])
              if isinstance(item, dict) and item.get("role") == "developer"
-             and any("CX_API_7c1" in t for t in cap._text_items(item.get("content")))]
-    c.check(len(added) == 1, "the nested files come as one developer message", str(len(added)))
+             and any("CX_API_7c1" in t for t in harness.text_items(item.get("content")))]
+    c.check("the nested files come as one developer message", len(added) == 1, str(len(added)))
     runs = hook_runs(log, bin_)
     want = {"SessionStart": 1, "UserPromptSubmit": 1, "PreToolUse": 2, "SessionEnd": 1}
-    c.check(runs == want, "installed twice, the hook ran once per event (PreToolUse once per patch)",
+    c.check("installed twice, the hook ran once per event (PreToolUse once per patch)", runs == want,
             json.dumps(runs))
     with open(os.path.join(tree, "packages/api/src/handler.ts")) as f:
-        c.check(f.read() == "export const a = 3;\n", "both patches went through (the hook never blocks)")
+        c.check("both patches went through (the hook never blocks)", f.read() == "export const a = 3;\n")
 
     # The MCP server Codex launched, called by the model with no extra
     # flags (Codex 0.171 defers MCP tools: the call names its namespace).
@@ -666,43 +611,43 @@ def run_codex(bin_: str, work: str, keep: str | None) -> Checks:
         recs = cap.run_host("codex", tree, tree, home, script=script, prompt="Which rules apply here?",
                             extra_args=args)
     except cap.CaptureError as e:
-        c.check(False, "codex exec runs the MCP tool calls to the end", str(e))
+        c.check("codex exec runs the MCP tool calls to the end", False, str(e))
         return c
-    reqs = main_requests("codex", recs)
-    c.check(len(reqs) == 3, "the model was asked 3 times (2 MCP tool calls, then the answer)", str(len(reqs)))
+    reqs = harness.requests(recs, "responses", main=True)
+    c.check("the model was asked 3 times (2 MCP tool calls, then the answer)", len(reqs) == 3, str(len(reqs)))
     if len(reqs) == 3:
-        own, refused = text_of(reqs[1]), text_of(reqs[2])
-        c.check("CX_ROOT_5b2" in own and "not a root" not in own,
-                "Codex's MCP server: session_briefing for its own project returns the briefing")
-        c.check("not a root this server was started for" in refused and "FOREIGN_7k3" not in refused,
-                "Codex's MCP server: a foreign project_root is refused, nothing of it read")
+        own, refused = harness.text_of(reqs[1]), harness.text_of(reqs[2])
+        c.check("Codex's MCP server: session_briefing for its own project returns the briefing",
+                "CX_ROOT_5b2" in own and "not a root" not in own)
+        c.check("Codex's MCP server: a foreign project_root is refused, nothing of it read",
+                "not a root this server was started for" in refused and "FOREIGN_7k3" not in refused)
 
     # One hook turned off in Codex (`enabled = false`, what /hooks writes):
     # doctor says so, and Codex skips exactly that one.
     config = os.path.join(home, ".codex", "config.toml")
     key = f'[hooks.state."{os.path.join(home, ".codex", "hooks.json")}:user_prompt_submit:0:0"]\n'
     text = open(config).read()
-    c.check(key in text, "the trust record of UserPromptSubmit is in config.toml", key)
+    c.check("the trust record of UserPromptSubmit is in config.toml", key in text, key)
     if key not in text:
         return c
     head, tail = text.split(key, 1)
     hash_line, rest = tail.split("\n", 1)
     write(config, f"{head}{key}{hash_line}\nenabled = false\n{rest}")
     rc, statuses = trust_report()
-    c.check(rc != 0 and statuses.get("UserPromptSubmit") == "disabled in Codex"
-            and statuses.get("SessionStart") == "trusted",
-            "doctor: the hook turned off in Codex is reported disabled", f"exit {rc}, {statuses}")
+    c.check("doctor: the hook turned off in Codex is reported disabled",
+            rc != 0 and statuses.get("UserPromptSubmit") == "disabled in Codex"
+            and statuses.get("SessionStart") == "trusted", f"exit {rc}, {statuses}")
     json.dump([{"text": "done"}], open(script, "w"))
     log2 = os.path.join(work, "codex", "strace-disabled.log")
     try:
         cap.run_host("codex", tree, tree, home, script=script, prompt="Anything else?",
                      extra_args=args, wrap=[*STRACE, "-o", log2])
     except cap.CaptureError as e:
-        c.check(False, "codex exec runs with one hook turned off", str(e))
+        c.check("codex exec runs with one hook turned off", False, str(e))
         return c
     runs = hook_runs(log2, bin_)
-    c.check(runs == {"SessionStart": 1, "SessionEnd": 1},
-            "Codex skips the disabled UserPromptSubmit hook and runs the others", json.dumps(runs))
+    c.check("Codex skips the disabled UserPromptSubmit hook and runs the others",
+            runs == {"SessionStart": 1, "SessionEnd": 1}, json.dumps(runs))
     return c
 
 
@@ -713,7 +658,7 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", metavar="DIR", help="keep the raw requests of each run in DIR/<host>/")
     ap.add_argument("--work", metavar="DIR", help="build the projects under DIR (kept)")
     a = ap.parse_args(argv)
-    bin_ = os.path.realpath(a.agentspine)
+    bin_ = harness.agentspine(a.agentspine, real=True)
     if shutil.which("strace") is None:
         print("hooks.py: strace is needed", file=sys.stderr)
         return 2
@@ -738,10 +683,7 @@ def main(argv=None) -> int:
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
-    passed = sum(r.passed for r in results)
-    failed = sum(r.failed for r in results)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return harness.summary(results)
 
 
 if __name__ == "__main__":

@@ -33,58 +33,25 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 
 import capture as cap  # noqa: E402
+import harness  # noqa: E402
 import hooks as h  # noqa: E402
 
 EVENTS = ("SessionStart", "BeforeAgent", "AfterTool", "SessionEnd")
 
 
-def main_requests(recs: list) -> list:
-    return [r for r in recs if r["method"] == "POST" and ":streamGenerateContent" in r["path"]
-            and isinstance(r.get("body"), dict) and r["body"].get("tools")]
-
-
-def text_of(req: dict) -> str:
-    out = []
-
-    def walk(v):
-        if isinstance(v, str):
-            out.append(v)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                if k != "tools":
-                    walk(x)
-    walk(req["body"].get("systemInstruction"))
-    walk(req["body"].get("contents"))
-    return "\n".join(out)
-
-
-def tool_names(req: dict) -> list:
-    names = []
-    for tool in req["body"].get("tools") or []:
-        for decl in tool.get("functionDeclarations") or []:
-            names.append(decl.get("name", ""))
-    return names
-
-
-def run_gemini(bin_: str, work: str, keep: str | None) -> h.Checks:
-    c = h.Checks("gemini")
+def run_gemini(bin_: str, work: str, keep: str | None) -> harness.Tally:
+    c = harness.Tally("gemini")
     tree = os.path.join(work, "gemini", "tree")
     home = os.path.join(work, "gemini", "home")
     os.makedirs(home)
     h.git_init(tree)
-    w = lambda rel, text: h.write(os.path.join(tree, rel), text)  # noqa: E731
+    w = lambda rel, text: harness.write(os.path.join(tree, rel), text)  # noqa: E731
     w("GEMINI.md", "Monorepo rules: GM_ROOT_4d1.\n")
     w("packages/web/GEMINI.md", "Web package rules: GM_WEB_8s2.\n")
     w("packages/web/src/ui/GEMINI.md", "UI folder rules: GM_UI_3j7.\n")
@@ -93,17 +60,17 @@ def run_gemini(bin_: str, work: str, keep: str | None) -> h.Checks:
     w("packages/web/src/lib/util.ts", "export const u = 1;\n")
     w("packages/api/GEMINI.md", "API package rules: GM_API_1q9.\n")
     w("packages/api/src/handler.ts", "export const a = 1;\n")
-    h.write(os.path.join(work, "gemini", "outside", "GEMINI.md"), "Outside the root: GM_OUT_5z5.\n")
+    harness.write(os.path.join(work, "gemini", "outside", "GEMINI.md"), "Outside the root: GM_OUT_5z5.\n")
 
     env = cap.base_env()
     env["HOME"] = home
     rc, out = h.install(bin_, "gemini", env)
-    c.check(rc == 0, "agentspine install gemini (twice)", out)
+    c.check("agentspine install gemini (twice)", rc == 0, out)
     settings = json.load(open(os.path.join(home, ".gemini", "settings.json")))
     counts = h.our_hooks(settings, "gemini")
-    c.check(counts == {e: 1 for e in EVENTS}, "settings.json holds one agentspine hook per event",
+    c.check("settings.json holds one agentspine hook per event", counts == {e: 1 for e in EVENTS},
             json.dumps(counts))
-    c.check("agentspine" in (settings.get("mcpServers") or {}), "settings.json registers the MCP server")
+    c.check("settings.json registers the MCP server", "agentspine" in (settings.get("mcpServers") or {}))
 
     p = lambda rel: os.path.join(tree, rel)  # noqa: E731
     turns = [
@@ -121,41 +88,41 @@ def run_gemini(bin_: str, work: str, keep: str | None) -> h.Checks:
                             extra_args=["--approval-mode", "yolo"], wrap=[*h.STRACE, "-o", log],
                             keep=os.path.join(keep, "gemini") if keep else None, timeout=90)
     except cap.CaptureError as e:
-        c.check(False, "gemini -p runs to the end with agentspine's hooks", str(e))
+        c.check("gemini -p runs to the end with agentspine's hooks", False, str(e))
         return c
-    reqs = main_requests(recs)
-    texts = [text_of(r) for r in reqs]
-    c.check(len(reqs) == 4, "the model was asked 4 times (3 tool calls, then the answer)", str(len(reqs)))
+    reqs = harness.requests(recs, "streamGenerateContent", main=True)
+    texts = [harness.text_of(r) for r in reqs]
+    c.check("the model was asked 4 times (3 tool calls, then the answer)", len(reqs) == 4, str(len(reqs)))
     if len(reqs) != 4:
         return c
     first, after_read, after_grep, last = texts
-    names = tool_names(reqs[0])
-    c.check(any(n.endswith("session_briefing") for n in names),
-            "Gemini lists the MCP server's tools", ", ".join(n for n in names if "agentspine" in n or "session" in n))
-    c.check(first.count("[agentspine sourceResolution]") == 1,
-            "SessionStart: the sourceResolution report reaches the first request once")
-    c.check("GM_UI_3j7" not in first and after_read.count("GM_UI_3j7") == 1,
-            "read_file below the start directory: Gemini loads that GEMINI.md itself, agentspine adds nothing",
+    names = harness.tool_names(reqs[0])
+    c.check("Gemini lists the MCP server's tools",
+            any(n.endswith("session_briefing") for n in names),
+            ", ".join(n for n in names if "agentspine" in n or "session" in n))
+    c.check("SessionStart: the sourceResolution report reaches the first request once",
+            first.count("[agentspine sourceResolution]") == 1)
+    c.check("read_file below the start directory: Gemini loads that GEMINI.md itself, agentspine adds nothing",
+            "GM_UI_3j7" not in first and after_read.count("GM_UI_3j7") == 1,
             str(after_read.count("GM_UI_3j7")))
-    c.check("GM_LIB_6v0" not in after_read and after_grep.count("GM_LIB_6v0") == 1,
-            "grep_search in a folder below: its GEMINI.md arrives with that result, once",
+    c.check("grep_search in a folder below: its GEMINI.md arrives with that result, once",
+            "GM_LIB_6v0" not in after_read and after_grep.count("GM_LIB_6v0") == 1,
             str(after_grep.count("GM_LIB_6v0")))
-    c.check(all("GM_API_1q9" not in t for t in texts),
-            "read_file in the sibling package is refused before any hook: its GEMINI.md is never sent")
+    c.check("read_file in the sibling package is refused before any hook: its GEMINI.md is never sent",
+            all("GM_API_1q9" not in t for t in texts))
     for marker, what in (("GM_ROOT_4d1", "root"), ("GM_WEB_8s2", "start directory's"),
                          ("GM_UI_3j7", "JIT-loaded"), ("GM_LIB_6v0", "grep folder's")):
-        c.check(last.count(marker) == 1, f"the {what} GEMINI.md is in the last request exactly once",
+        c.check(f"the {what} GEMINI.md is in the last request exactly once", last.count(marker) == 1,
                 str(last.count(marker)))
-    c.check(all("GM_OUT_5z5" not in t for t in texts), "nothing from outside the project root is sent")
+    c.check("nothing from outside the project root is sent", all("GM_OUT_5z5" not in t for t in texts))
     runs = h.hook_runs(log, bin_)
     want = {"SessionStart": 1, "BeforeAgent": 1, "AfterTool": 2, "SessionEnd": 1}
-    c.check(runs == want, "installed twice, the hook ran once per event (AfterTool once per path tool run)",
+    c.check("installed twice, the hook ran once per event (AfterTool once per path tool run)", runs == want,
             json.dumps(runs))
-    rc = subprocess.run([bin_, "doctor", "--host", "gemini", "--cwd", tree, "--json"], env=env,
-                        capture_output=True, text=True)
-    report = json.loads(rc.stdout) if rc.stdout.strip() else {}
-    c.check(report.get("install", {}).get("ok") is True, "doctor --host gemini: hooks once per event, server registered",
-            json.dumps(report.get("install", {}).get("summary")))
+    _, report = harness.run_json([bin_, "doctor", "--host", "gemini", "--cwd", tree, "--json"], env=env)
+    report = report or {}
+    c.check("doctor --host gemini: hooks once per event, server registered",
+            report.get("install", {}).get("ok") is True, json.dumps(report.get("install", {}).get("summary")))
     return c
 
 
@@ -165,7 +132,7 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", metavar="DIR")
     ap.add_argument("--work", metavar="DIR")
     a = ap.parse_args(argv)
-    bin_ = os.path.realpath(a.agentspine)
+    bin_ = harness.agentspine(a.agentspine, real=True)
     if shutil.which("strace") is None:
         print("hooks_gemini.py: strace is needed", file=sys.stderr)
         return 2
@@ -181,8 +148,7 @@ def main(argv=None) -> int:
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"{result.passed} passed, {result.failed} failed")
-    return 1 if result.failed else 0
+    return result.summary()
 
 
 if __name__ == "__main__":

@@ -55,6 +55,8 @@ import uuid
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import harness  # which API a request is, and whether it is a main request: the same for the readers
+
 REDACT = {"authorization", "x-api-key", "api-key", "cookie", "proxy-authorization"}
 
 
@@ -337,33 +339,29 @@ def make_handler(recorder: Recorder, script: Script):
             headers = {k.lower(): ("<redacted>" if k.lower() in REDACT else v) for k, v in self.headers.items()}
             path, _, query = self.path.partition("?")
             b = body if isinstance(body, dict) else {}
-            is_main = bool(b.get("tools"))
-            gen = b.get("generationConfig") or {}
-            if gen.get("responseJsonSchema") or gen.get("responseSchema"):
-                is_main = False  # Gemini's router and other side requests with a schema
+            is_main = harness.is_main(b)
+            api = harness.endpoint(path) if self.command == "POST" else None
             reply = "json:{}"
             ctype, payload = "application/json", b"{}"
-            if self.command == "POST" and path.endswith("/messages/count_tokens"):
+            if api == "messages/count_tokens":
                 payload = json.dumps({"input_tokens": 10}).encode()
                 reply = "count_tokens"
-            elif self.command == "POST" and path.endswith("/messages"):
+            elif api == "messages":
                 turn = script.next(is_main)
                 ctype, payload = anthropic_reply(b, turn)
                 reply = _describe(turn)
-            elif self.command == "POST" and path.endswith("/responses"):
+            elif api == "responses":
                 turn = script.next(is_main)
                 ctype, payload = responses_reply(b, turn)
                 reply = _describe(turn)
-            elif self.command == "POST" and path.endswith("/chat/completions"):
+            elif api == "chat/completions":
                 turn = script.next(is_main)
                 ctype, payload = chat_reply(b, turn)
                 reply = _describe(turn)
-            elif self.command == "POST" and (path.endswith(":generateContent")
-                                             or path.endswith(":streamGenerateContent")
-                                             or path.endswith(":countTokens")):
-                turn = script.next(is_main and not path.endswith(":countTokens"))
+            elif api in ("generateContent", "streamGenerateContent", "countTokens"):
+                turn = script.next(is_main and api != "countTokens")
                 ctype, payload = gemini_reply(path, query, b, turn)
-                reply = "count_tokens" if path.endswith(":countTokens") else _describe(turn)
+                reply = "count_tokens" if api == "countTokens" else _describe(turn)
             elif self.command == "GET" and path.rstrip("/").endswith("/models"):
                 payload = json.dumps({"object": "list", "data": [], "models": []}).encode()
                 reply = "models"

@@ -25,13 +25,12 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
 
 import capture as cap  # noqa: E402
 import check_proofs as proofs  # noqa: E402
 import fixtures as fx  # noqa: E402
+import harness  # noqa: E402
 
 INSTRUCTION_NAMES = ("AGENTS.md", "AGENTS.MD", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.MD",
                      "CLAUDE.local.md", ".claude", "GEMINI.md")
@@ -148,7 +147,7 @@ def main(argv=None) -> int:
     if not a.agentspine and not a.capture_only:
         ap.error("give --agentspine BIN or --capture-only DIR")
     if a.agentspine:
-        a.agentspine = os.path.abspath(a.agentspine)
+        a.agentspine = harness.agentspine(a.agentspine)
     for n in a.fixture or []:
         fx.get(n)
     todo = list(cases(a.host, a.fixture))
@@ -172,16 +171,16 @@ def main(argv=None) -> int:
         print("parity.py: warning: instruction files above the fixtures leak into Claude/pi: "
               + ", ".join(stray), file=sys.stderr)
 
-    passed = failed = skipped = 0
+    # One row per case (PASS, FAIL, ERROR, SKIP, DIFF, OK), counted here.
+    tally = harness.Tally()
     if a.agentspine and not a.fixture and not a.host:
         missing = proofs.unproven(a.agentspine, a.timeout)
-        if missing:
-            failed += 1
-            print(f"agentspine check: finding kinds without a proof against a real client: {', '.join(missing)}")
+        tally.check("agentspine check: every finding kind has a proof against a real client", not missing,
+                    f"without one: {', '.join(missing)}")
     print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")  # noqa: E501
     for f, host in todo:
         if host in f.pending and not a.capture_only:
-            skipped += 1
+            tally.skipped += 1
             print(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  pending: {f.pending[host]}")
             continue
         # same path for every host of a fixture, rebuilt fresh for each run
@@ -193,12 +192,12 @@ def main(argv=None) -> int:
         why = bind_mounts(f, tree) or wrap_refused(f, tree)
         if why:
             unmount([os.path.join(tree, t) for _, t in f.mounts])
-            skipped += 1
+            tally.skipped += 1
             print(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  {why}")
             shutil.rmtree(dest, ignore_errors=True)
             continue
         try:
-            failed, passed, skipped = run_case(a, f, host, tree, cwd, home, env, keep, (failed, passed, skipped))
+            run_case(a, f, host, tree, cwd, home, env, keep, tally)
         finally:
             unmount([os.path.join(tree, t) for _, t in f.mounts])
         if not a.keep_trees:
@@ -209,24 +208,22 @@ def main(argv=None) -> int:
         print(f"fixtures kept in {base}", file=sys.stderr)
     if a.capture_only:
         print(f"captured into {a.capture_only}")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 1 if failed else 0
+    return tally.summary()
 
 
-def run_case(a, f, host, tree, cwd, home, env, keep, counts):
-    """Captures one case and compares it; returns the updated (failed, passed, skipped)."""
-    failed, passed, skipped = counts
+def run_case(a, f, host, tree, cwd, home, env, keep, tally):
+    """Captures one case and compares it, counted in TALLY."""
     t0 = time.monotonic()
     try:
         recs = cap.run_host(host, tree, cwd, home, env=env, keep=keep, timeout=a.timeout, wrap=f.wrap)
         got_host = cap.to_bytes(cap.extract(host, recs, a.claude_entries_only and host == "claude"))
     except cap.CaptureError as e:
-        failed += 1
+        tally.failed += 1
         msg = str(e).strip().splitlines()
         print(f"{f.name:30} {host:6} {'ERROR':6} {time.monotonic() - t0:5.1f}  capture: {msg[0] if msg else ''}")
         for line in msg[1:8]:
             print(f"{'':52}{line}")
-        return failed, passed, skipped
+        return
     secs = time.monotonic() - t0
     if a.capture_only:
         with open(os.path.join(a.capture_only, f"{f.name}.{host}.txt"), "wb") as out:
@@ -234,56 +231,55 @@ def run_case(a, f, host, tree, cwd, home, env, keep, counts):
         if host == "claude":
             with open(os.path.join(a.capture_only, f"{f.name}.claude.entries.txt"), "wb") as out:
                 out.write(cap.to_bytes(cap.extract(host, recs, True)))
-        passed += 1
+        tally.passed += 1
         print(f"{f.name:30} {host:6} {'OK':6} {secs:5.1f}  {len(got_host)} bytes")
     else:
         run_env = cap.base_env()
         run_env.update(cap.instruction_env(host, home, env))
         try:
-            p = subprocess.run([*f.wrap, a.agentspine, "resolve", "--host", host, "--cwd", cwd, "--format", "native"],
-                               cwd=cwd, env=run_env, capture_output=True, timeout=a.timeout)
+            p = harness.run([*f.wrap, a.agentspine, "resolve", "--host", host, "--cwd", cwd, "--format", "native"],
+                            cwd=cwd, env=run_env, timeout=a.timeout, text=False)
         except (OSError, subprocess.TimeoutExpired) as e:
-            failed += 1
+            tally.failed += 1
             print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine: {e}")
-            return failed, passed, skipped
+            return
         if p.returncode != 0:
-            failed += 1
+            tally.failed += 1
             err = p.stderr.decode("utf-8", "replace").strip().splitlines()
             print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine exit {p.returncode}: "
                   f"{err[-1] if err else ''}")
-            return failed, passed, skipped
+            return
         ours = p.stdout
         # `agentspine check` on the same case: each finding it must
         # report, shown to be what the real client did.
         proof_failures = proofs.check_case(a.agentspine, f.name, host, cwd, run_env,
                                            cap.to_bytes(cap.extract(host, recs)), a.timeout, f.wrap)
         if proof_failures:
-            failed += 1
+            tally.failed += 1
             print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine check: {proof_failures[0]}")
             for line in proof_failures[1:]:
                 print(f"{'':52}{line}")
-            return failed, passed, skipped
+            return
         off = first_diff(got_host, ours)
         if f.unordered_entries and host == "claude" and same_entries(got_host, ours):
             off = None
         if host in f.declared:
             if off is None:
-                failed += 1
+                tally.failed += 1
                 print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  declared difference no longer differs: "
                       f"{f.declared[host]}")
             else:
-                skipped += 1
+                tally.skipped += 1
                 print(f"{f.name:30} {host:6} {'DIFF':6} {secs:5.1f}  declared: {f.declared[host]}")
         elif off is None:
-            passed += 1
+            tally.passed += 1
             print(f"{f.name:30} {host:6} {'PASS':6} {secs:5.1f}  {len(ours)} bytes")
         else:
-            failed += 1
+            tally.failed += 1
             print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  first diff at byte {off} "
                   f"(host {len(got_host)} B, agentspine {len(ours)} B)")
             print(f"{'':52}host:       {ctx(got_host, off)}")
             print(f"{'':52}agentspine: {ctx(ours, off)}")
-    return failed, passed, skipped
 
 
 if __name__ == "__main__":

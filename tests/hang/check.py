@@ -53,25 +53,16 @@ import sys
 import tempfile
 import time
 
+import harness
+
 HOOK_BOUND = 2.0
-FAILURES = []
-PASSED = []
-
-
-def check(name: str, ok: bool, detail: str = "") -> None:
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    (PASSED if ok else FAILURES).append(name)
+tally = harness.Tally()
+check = tally.check
 
 
 def skip(reason: str) -> int:
     print(f"skipped: {reason}")
     return 0
-
-
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
 
 
 # The abandoned children the suite follows until the mount is gone: the
@@ -211,7 +202,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--agentspine", required=True)
     a = ap.parse_args()
-    bin_ = os.path.abspath(a.agentspine)
+    bin_ = harness.agentspine(a.agentspine)
     if os.geteuid() != 0:
         return skip("mounting a FUSE file system needs root here")
     if not os.path.exists("/dev/fuse"):
@@ -232,12 +223,14 @@ def main() -> int:
     home, state = os.path.join(base, "home"), os.path.join(base, "state")
     for d in (mnt, home, state, os.path.join(back, "proj", ".git"), os.path.join(back, "healthy", ".git")):
         os.makedirs(d)
-    write(os.path.join(back, "proj", "AGENTS.md"), "root rules\n")
-    write(os.path.join(back, "proj", "packages", "api", "AGENTS.md"), "api rules (never answers)\n")
-    write(os.path.join(back, "proj", "packages", "api", "CLAUDE.md"), "api claude rules (never answers)\n")
-    write(os.path.join(back, "proj", "packages", "api", "a.ts"), "x\n")
-    write(os.path.join(back, "proj", "packages", "api", "memory", "MEMORY.md"), "- [a](a.md) never answers\n")
-    write(os.path.join(back, "healthy", "AGENTS.md"), "healthy rules\n")
+    harness.write_tree(back, {
+        "proj/AGENTS.md": "root rules\n",
+        "proj/packages/api/AGENTS.md": "api rules (never answers)\n",
+        "proj/packages/api/CLAUDE.md": "api claude rules (never answers)\n",
+        "proj/packages/api/a.ts": "x\n",
+        "proj/packages/api/memory/MEMORY.md": "- [a](a.md) never answers\n",
+        "healthy/AGENTS.md": "healthy rules\n",
+    })
     hang = "proj/packages/api/AGENTS.md,proj/packages/api/CLAUDE.md,proj/packages/api/memory/MEMORY.md"
     daemon, failed = mount(fs_bin, back, mnt, hang, "read", 64)
     try:
@@ -257,8 +250,7 @@ def main() -> int:
         left = {name: reap_all(pids, 3.0) for name, pids in LEFT_BEHIND.items()}
         check(f"no process left behind by {', '.join(LEFT_BEHIND)} once the mount is gone (all reaped within 3 s)",
               not any(left.values()), f"{left}")
-    print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
-    return 1 if FAILURES else 0
+    return tally.summary()
 
 
 def checks(bin_: str, mnt: str, home: str, state: str) -> None:
@@ -440,9 +432,9 @@ class Plain:
         self.root = os.path.join(base, name)
         self.home, self.state = os.path.join(base, name + "-home"), os.path.join(base, name + "-state")
         os.makedirs(os.path.join(self.root, ".git"))
-        write(os.path.join(self.root, "CLAUDE.md"), "root rules\n")
-        write(os.path.join(self.root, "packages", "api", "CLAUDE.md"), "api rules for Claude\n")
-        write(os.path.join(self.root, "packages", "api", "a.ts"), "x\n")
+        harness.write_tree(self.root, {"CLAUDE.md": "root rules\n",
+                                       "packages/api/CLAUDE.md": "api rules for Claude\n",
+                                       "packages/api/a.ts": "x\n"})
         os.makedirs(os.path.join(self.root, "packages", "web"))
         os.makedirs(self.home)
         self.env = {**os.environ, "HOME": self.home, "XDG_STATE_HOME": self.state}
@@ -461,7 +453,7 @@ class Plain:
         """The additionalContext of the one line `out` holds ("" otherwise)."""
         lines = out.decode(errors="replace").splitlines()
         try:
-            return json.loads(lines[0])["hookSpecificOutput"]["additionalContext"] if len(lines) == 1 else ""
+            return harness.hook_context(lines[0]) if len(lines) == 1 else ""
         except (ValueError, KeyError, TypeError):
             return ""
 

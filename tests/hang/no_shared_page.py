@@ -26,8 +26,11 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check import FAILURES, PASSED, Plain, check  # noqa: E402 (the hang suite's own helpers)
+import harness
+from check import Plain  # the hang suite's fixture of a hook that answers at once
+
+tally = harness.Tally()
+check = tally.check
 
 
 def main() -> int:
@@ -35,12 +38,11 @@ def main() -> int:
     ap.add_argument("--agentspine", required=True)
     ap.add_argument("--filter", required=True, help="the no-openat2 seccomp helper")
     a = ap.parse_args()
-    base = tempfile.mkdtemp(prefix="agentspine-noshm-")
-    try:
+    with harness.scratch("agentspine-noshm-") as base:
         plain = Plain(base, "proj")
         env = plain.env
-        argv = [a.filter, "--and-shared-anonymous-mmap", "--", os.path.abspath(a.agentspine), "hook", "claude"]
-        out = subprocess.run(argv, env=env, input=plain.read_payload("s1"), capture_output=True, timeout=20)
+        argv = [a.filter, "--and-shared-anonymous-mmap", "--", harness.agentspine(a.agentspine), "hook", "claude"]
+        out = harness.run(argv, env=env, input=plain.read_payload("s1"), timeout=20, text=False)
         check("without the shared page: the context is printed whole, exit 0, the work in the hook's process",
               out.returncode == 0 and plain.printed_context(out.stdout).startswith(plain.context)
               and b"no shared page" in out.stderr and b"the work runs in this process" in out.stderr,
@@ -50,9 +52,8 @@ def main() -> int:
         # every clone the hook makes shares its memory.
         if shutil.which("strace"):
             trace = os.path.join(base, "clones")
-            traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=fork,vfork,clone,clone3",
-                                     *argv], env=env, input=plain.read_payload("s3"),
-                                    capture_output=True, timeout=20)
+            traced = harness.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=fork,vfork,clone,clone3", *argv],
+                                 env=env, input=plain.read_payload("s3"), timeout=20, text=False)
             with open(trace) as f:
                 calls = [line.strip() for line in f if "clone" in line or "fork" in line]
             forks = [c for c in calls if "CLONE_THREAD" not in c and "resumed" not in c]
@@ -85,10 +86,7 @@ def main() -> int:
         rows = plain.audit_rows()
         check("without the shared page: the late run's audit row is written",
               rows == [("claude", "unknown", "payload", "deadline")], f"{rows}")
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
-    print(f"{len(PASSED)} passed, {len(FAILURES)} failed")
-    return 1 if FAILURES else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ examples/monorepo (with a `.git` directory, and a Claude memory directory
 from examples/claude-memory), with HOME in a temp directory. Bad arguments
 must come back as error results or JSON-RPC errors, never as a crash.
 
-    python3 tests/mcp/conformance.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/mcp/conformance.py --agentspine target/debug/agentspine
 
 The SDK is installed on first use into a venv in
 ${AGENTSPINE_PY_CACHE:-~/.cache/agentspine-py}; this script re-executes
@@ -19,8 +19,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+import harness
 
 REQUIREMENT = "mcp==2.3.0"
 REPO = Path(__file__).resolve().parents[2]
@@ -55,18 +56,8 @@ from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client  # 
 from mcp import types  # noqa: E402
 
 TOOLS = {"session_briefing", "delivery_knowledge_query", "resolve_context", "read_document"}
-PASSED: list[str] = []
-FAILED: list[str] = []
-
-
-def check(name: str, ok: bool, detail: str = "") -> bool:
-    if ok:
-        PASSED.append(name)
-        print(f"ok    {name}")
-    else:
-        FAILED.append(name)
-        print(f"FAIL  {name}" + (f": {detail}" if detail else ""))
-    return ok
+tally = harness.Tally()
+check = tally.check
 
 
 def fixture(tmp: Path) -> tuple[Path, Path, dict[str, str]]:
@@ -605,8 +596,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agentspine", required=True, type=Path)
     args = parser.parse_args()
-    agentspine = args.agentspine.resolve()
-    with tempfile.TemporaryDirectory(prefix="agentspine-mcp-") as tmp:
+    agentspine = Path(harness.agentspine(args.agentspine, real=True))
+    with harness.scratch("agentspine-mcp-") as tmp:
         project, home, env = fixture(Path(tmp))
         try:
             anyio.run(run, agentspine, project, home, env)
@@ -618,8 +609,7 @@ def main() -> int:
             log = home / "server.log"
             if log.exists():
                 print(log.read_text()[-2000:], file=sys.stderr)
-    print(f"{len(PASSED)} passed, {len(FAILED)} failed")
-    return 1 if FAILED else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

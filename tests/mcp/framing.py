@@ -14,7 +14,7 @@ might, and reads every frame it writes:
   even before initialize;
 - stdout carries nothing but JSON-RPC frames.
 
-    python3 tests/mcp/framing.py --agentspine target/debug/agentspine
+    PYTHONPATH=tests/lib python3 tests/mcp/framing.py --agentspine target/debug/agentspine
 
 Prints one line per check and `N passed, M failed`.
 """
@@ -25,25 +25,16 @@ import os
 import queue
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
+import harness
+
 REPO = Path(__file__).resolve().parents[2]
 MIB = 1024 * 1024
-PASSED: list[str] = []
-FAILED: list[str] = []
-
-
-def check(name: str, ok: bool, detail: str = "") -> bool:
-    if ok:
-        PASSED.append(name)
-        print(f"ok    {name}")
-    else:
-        FAILED.append(name)
-        print(f"FAIL  {name}" + (f": {detail}" if detail else ""))
-    return ok
+tally = harness.Tally()
+check = tally.check
 
 
 class Server:
@@ -252,8 +243,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agentspine", required=True, type=Path)
     args = parser.parse_args()
-    agentspine = args.agentspine.resolve()
-    with tempfile.TemporaryDirectory(prefix="agentspine-mcp-framing-") as tmp:
+    agentspine = Path(harness.agentspine(args.agentspine, real=True))
+    with harness.scratch("agentspine-mcp-framing-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
         project = Path(tmp) / "monorepo"
@@ -271,8 +262,7 @@ def main() -> int:
         "stdout: only JSON-RPC 2.0 frames, one per line",
         all(isinstance(f, dict) and f.get("jsonrpc") == "2.0" for f in frames) and all(l.endswith(b"\n") for l in raw),
     )
-    print(f"{len(PASSED)} passed, {len(FAILED)} failed")
-    return 1 if FAILED else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -20,20 +20,15 @@ Prints one line per check and `N passed, M failed`.
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-RESULTS = {"passed": 0, "failed": 0}
+import harness
 
-
-def check(name: str, ok: bool, detail: str = "") -> bool:
-    RESULTS["passed" if ok else "failed"] += 1
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else f": {detail}"))
-    return ok
+tally = harness.Tally()
+check = tally.check
 
 
 class Server:
@@ -87,19 +82,13 @@ def project(base: str, name: str, unrelated: int = 0) -> str:
     root = os.path.join(base, name)
     os.makedirs(os.path.join(root, ".git"))
     os.makedirs(os.path.join(root, "pkg"))
-    with open(os.path.join(root, "AGENTS.md"), "w") as f:
-        f.write("root rules\n")
-    with open(os.path.join(root, "pkg", "AGENTS.md"), "w") as f:
-        f.write("pkg rules\n")
-    with open(os.path.join(root, "README.md"), "w") as f:
-        f.write("# Project\n\nHandlers are tested with table-driven tests.\n")
-    with open(os.path.join(root, ".gitignore"), "w") as f:
-        f.write("node_modules/\n")
+    harness.write_tree(root, {"AGENTS.md": "root rules\n", "pkg/AGENTS.md": "pkg rules\n",
+                              "README.md": "# Project\n\nHandlers are tested with table-driven tests.\n",
+                              ".gitignore": "node_modules/\n"})
     deps = os.path.join(root, "node_modules")
     os.makedirs(deps)
     for i in range(unrelated):
-        with open(os.path.join(deps, f"dep-{i}.md"), "w") as f:
-            f.write("unrelated\n")
+        harness.write(os.path.join(deps, f"dep-{i}.md"), "unrelated\n")
     return root
 
 
@@ -107,9 +96,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--agentspine", required=True)
     a = ap.parse_args()
-    agentspine = os.path.abspath(a.agentspine)
-    base = tempfile.mkdtemp(prefix="agentspine-mcp-")
-    try:
+    agentspine = harness.agentspine(a.agentspine)
+    with harness.scratch("agentspine-mcp-") as base:
         home = os.path.join(base, "home")
         os.makedirs(home)
         env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": os.path.join(base, "state")}
@@ -168,8 +156,7 @@ def main() -> int:
         # 5. Source replacement and read races through read_document.
         readme = os.path.join(small, "README.md")
         source = next(s for s in first["sources"] if s["rel_path"] == "README.md")["source_id"]
-        with open(readme + ".new", "w") as f:
-            f.write("rewritten as a new inode\n")
+        harness.write(readme + ".new", "rewritten as a new inode\n")
         os.rename(readme + ".new", readme)
         doc, error = server.tool("read_document", {"project_root": small, "source_id": source})
         check("a replaced source is read whole", error is None and doc["text"] == "rewritten as a new inode\n" and doc["changed"], str(error or doc))
@@ -207,12 +194,7 @@ def main() -> int:
         check(f"300 racing reads: whole versions or race refusals, never a mix ({whole} whole, {refused} races)",
               mixed == 0 and whole > 0, f"{mixed} mixed or other errors: {others[:3]}")
         server.close()
-    finally:
-        for root, _, _ in os.walk(base):
-            os.chmod(root, 0o755)
-        shutil.rmtree(base, ignore_errors=True)
-    print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    return 1 if RESULTS["failed"] else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -1,34 +1,13 @@
-"""What the strace scripts share: the tally (each check printed as it is
-made, then one summary line and the exit status), the agentspine binary
-they are given, and one hook run, traced or not."""
+"""What the strace scripts share besides tests/lib/harness.py: their
+command line (the agentspine binary, with strace installed), one hook run
+traced or not, and the pattern of an open of the state database."""
 
 import argparse
-import json
-import os
 import re
 import shutil
-import subprocess
 import sys
 
-passed = 0
-failures = 0
-
-
-def check(ok: bool, what: str, detail: str = "") -> None:
-    global failures, passed
-    if ok:
-        passed += 1
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}\n     {detail[:3000]}")
-
-
-def summary() -> int:
-    """Prints the tally; the exit status (1 if any check failed)."""
-    print(f"{passed} passed, {failures} failed")
-    return 1 if failures else 0
-
+import harness
 
 # An open of the state database or its WAL or shared-memory file.
 DB_OPEN = re.compile(r'\bopen(at)?\(.*state\.db(-wal|-shm)?"')
@@ -42,16 +21,14 @@ def agentspine_binary(doc: str) -> str:
     if not shutil.which("strace"):
         print("strace is missing (apt-get install strace)", file=sys.stderr)
         sys.exit(2)
-    return os.path.abspath(a.agentspine)
+    return harness.agentspine(a.agentspine)
 
 
 def run_hook(binary: str, host: str, env: dict, event: dict, trace: str | None) -> tuple[str, list[str]]:
     """`agentspine hook HOST` on `event`, under `strace -f` writing to
     `trace` when given: its output and the traced lines."""
-    argv = [binary, "hook", host]
-    if trace:
-        argv = ["strace", "-f", "-qq", "-s", "256", "-o", trace] + argv
-    r = subprocess.run(argv, env=env, input=json.dumps(event), capture_output=True, text=True, timeout=60)
+    wrap = ["strace", "-f", "-qq", "-s", "256", "-o", trace] if trace else []
+    r = harness.run_hook(binary, host, event, env, wrap=wrap)
     assert r.returncode == 0, r.stderr
     lines = []
     if trace:

@@ -30,13 +30,14 @@ writes its report to `reports/`):
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import DB_OPEN, agentspine_binary, check, run_hook, summary  # noqa: E402
+import harness
+from checks import DB_OPEN, agentspine_binary, run_hook
+
+tally = harness.Tally()
+check = tally.check
 
 
 STYLE = "Answer in British English, briefly."
@@ -48,7 +49,7 @@ BLUN = "BLUN ships on Thursdays."
 
 def main() -> int:
     binary = agentspine_binary(__doc__)
-    with tempfile.TemporaryDirectory(prefix="agentspine-held-memory-") as base:
+    with harness.scratch("agentspine-held-memory-") as base:
         home = os.path.join(base, "home")
         state = os.path.join(base, "state")
         project = os.path.join(base, "project")
@@ -56,17 +57,13 @@ def main() -> int:
         os.makedirs(os.path.join(home, ".claude"))
         os.makedirs(memory)
         os.makedirs(os.path.join(project, ".git"))
-        with open(os.path.join(project, "CLAUDE.md"), "w") as f:
-            f.write("# Project\n")
-        with open(os.path.join(home, ".claude", "settings.json"), "w") as f:
-            json.dump({"autoMemoryDirectory": memory}, f)
-        with open(os.path.join(memory, "MEMORY.md"), "w") as f:
-            f.write("# Memory\n\n- [Style](style.md) <!-- agentspine:always -->\n"
-                    "- [Pasta](pasta.md) <!-- agentspine:keywords=carbonara -->\n"
-                    "- [Blun](blun.md) <!-- agentspine:project=project:blun -->\n")
-        for name, text in (("style.md", STYLE), ("pasta.md", PASTA), ("blun.md", BLUN)):
-            with open(os.path.join(memory, name), "w") as f:
-                f.write(text + "\n")
+        harness.write(os.path.join(project, "CLAUDE.md"), "# Project\n")
+        harness.write(os.path.join(home, ".claude", "settings.json"), json.dumps({"autoMemoryDirectory": memory}))
+        harness.write_tree(memory, {
+            "MEMORY.md": "# Memory\n\n- [Style](style.md) <!-- agentspine:always -->\n"
+                         "- [Pasta](pasta.md) <!-- agentspine:keywords=carbonara -->\n"
+                         "- [Blun](blun.md) <!-- agentspine:project=project:blun -->\n",
+            "style.md": STYLE + "\n", "pasta.md": PASTA + "\n", "blun.md": BLUN + "\n"})
         # No AGENTSPINE_SCOPE: the scope is the project's stored one, and
         # none is stored (state.db.no-scopes), so no hook asks for it.
         env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": state}
@@ -74,12 +71,10 @@ def main() -> int:
         def hook(event: dict, trace: str | None) -> tuple[str, list[str]]:
             return run_hook(binary, "claude", env, event, trace)
 
-        def context(out: str) -> str:
-            return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+        context = harness.hook_context
 
         def cached_rows() -> int:
-            r = subprocess.run([binary, "cache", "stats", "--json"], env=env, capture_output=True, text=True,
-                               timeout=60)
+            r = harness.run([binary, "cache", "stats", "--json"], env=env)
             assert r.returncode == 0, r.stderr
             return json.loads(r.stdout)["cache"]["rows"]
 
@@ -95,94 +90,92 @@ def main() -> int:
         trace = os.path.join(base, "trace")
 
         out, _ = hook(start, None)
-        check(STYLE in context(out), "the session start sends the fact that is always relevant", out)
-        check(cached_rows() == 0, "and puts nothing in the database's cache")
+        check("the session start sends the fact that is always relevant", STYLE in context(out), out)
+        check("and puts nothing in the database's cache", cached_rows() == 0)
         # With no snapshot, scope, record or binding stored, a session start
         # needs no database: its report goes to reports/.
         out, lines = hook(start, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(db == [] and STYLE in context(out), "a session start opens no database file", "\n".join(db))
-        r = subprocess.run([binary, "audit", "--host", "claude", "--json"], env=env, capture_output=True,
-                           text=True, timeout=60)
+        check("a session start opens no database file", db == [] and STYLE in context(out), "\n".join(db))
+        r = harness.run([binary, "audit", "--host", "claude", "--json"], env=env)
         reports = json.loads(r.stdout)["reports"] if r.returncode == 0 else []
-        check(len(reports) == 1 and reports[0]["project_root"] == os.path.realpath(project),
-              "and its report is what `agentspine audit` shows", r.stdout + r.stderr)
+        check("and its report is what `agentspine audit` shows",
+              len(reports) == 1 and reports[0]["project_root"] == os.path.realpath(project), r.stdout + r.stderr)
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(db == [], "a prompt with a fact the session does not hold opens no database file", "\n".join(db))
-        check(PASTA in context(out) and STYLE not in context(out), "it sends that fact, not the held one", out)
-        check(len(reads_of(lines, PASTA)) == 1, "it reads that fact once",
+        check("a prompt with a fact the session does not hold opens no database file", db == [], "\n".join(db))
+        check("it sends that fact, not the held one", PASTA in context(out) and STYLE not in context(out), out)
+        check("it reads that fact once", len(reads_of(lines, PASTA)) == 1,
               "\n".join(reads_of(lines, PASTA)))
-        check(reads_of(lines, STYLE) == [] and len(opened(lines, "style.md")) == 1,
-              "the held fact is opened once and not read", "\n".join(opened(lines, "style.md")))
+        check("the held fact is opened once and not read",
+              reads_of(lines, STYLE) == [] and len(opened(lines, "style.md")) == 1,
+              "\n".join(opened(lines, "style.md")))
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(db == [], "the same prompt again opens no database file", "\n".join(db))
-        check(out == "", "and sends nothing (the session holds both facts)", out)
-        check(reads_of(lines, PASTA) == [] and reads_of(lines, STYLE) == [],
-              "neither fact is read", "\n".join(reads_of(lines, PASTA) + reads_of(lines, STYLE)))
-        check(len(opened(lines, "pasta.md")) == 1 and len(opened(lines, "style.md")) == 1,
-              "each is opened once and its version compared")
+        check("the same prompt again opens no database file", db == [], "\n".join(db))
+        check("and sends nothing (the session holds both facts)", out == "", out)
+        check("neither fact is read",
+              reads_of(lines, PASTA) == [] and reads_of(lines, STYLE) == [],
+              "\n".join(reads_of(lines, PASTA) + reads_of(lines, STYLE)))
+        check("each is opened once and its version compared",
+              len(opened(lines, "pasta.md")) == 1 and len(opened(lines, "style.md")) == 1)
 
         # A correction while nothing is cached (state.db.no-cache): read
         # and sent, and still no database file opened.
         time.sleep(0.01)
-        with open(os.path.join(memory, "style.md"), "w") as f:
-            f.write(STYLE_NEW + "\n")
+        harness.write(os.path.join(memory, "style.md"), STYLE_NEW + "\n")
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(db == [] and STYLE_NEW in context(out),
-              "a correction with nothing cached is sent without opening the database", "\n".join(db) + out)
+        check("a correction with nothing cached is sent without opening the database",
+              db == [] and STYLE_NEW in context(out), "\n".join(db) + out)
 
-        r = subprocess.run([binary, "memory", "--host", "claude", "--cwd", project, "--prompt", "carbonara",
-                            "--json"], env=env, capture_output=True, text=True, timeout=60)
-        check(r.returncode == 0 and cached_rows() == 2, "`agentspine memory` caches both facts", r.stderr)
+        r = harness.run([binary, "memory", "--host", "claude", "--cwd", project, "--prompt", "carbonara", "--json"],
+                        env=env)
+        check("`agentspine memory` caches both facts", r.returncode == 0 and cached_rows() == 2, r.stderr)
 
         # A correction, with a new size and a later time: a new version.
         time.sleep(0.01)
-        with open(os.path.join(memory, "pasta.md"), "w") as f:
-            f.write(PASTA_NEW + " Never cream.\n")
+        harness.write(os.path.join(memory, "pasta.md"), PASTA_NEW + " Never cream.\n")
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(len(db) >= 1, "after a correction the prompt opens the database", f"{len(lines)} calls")
-        check(PASTA_NEW in context(out), "and sends the corrected fact", out)
-        check(len(reads_of(lines, PASTA_NEW)) == 1, "read once")
-        check(cached_rows() == 1, "the stale snapshot is dropped at once, nothing put")
+        check("after a correction the prompt opens the database", len(db) >= 1, f"{len(lines)} calls")
+        check("and sends the corrected fact", PASTA_NEW in context(out), out)
+        check("read once", len(reads_of(lines, PASTA_NEW)) == 1)
+        check("the stale snapshot is dropped at once, nothing put", cached_rows() == 1)
 
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(db == [] and out == "", "then the session holds the new version: no database, nothing sent",
+        check("then the session holds the new version: no database, nothing sent", db == [] and out == "",
               "\n".join(db) + out)
 
         # A purge of the cache renews its epoch: what the session holds is
         # read again once (and not sent again: the same bytes), then held.
-        r = subprocess.run([binary, "cache", "purge"], env=env, capture_output=True, text=True, timeout=60)
-        check(r.returncode == 0, "`agentspine cache purge`", r.stderr)
+        r = harness.run([binary, "cache", "purge"], env=env)
+        check("`agentspine cache purge`", r.returncode == 0, r.stderr)
         out, lines = hook(prompt, trace)
-        check(out == "" and len(reads_of(lines, PASTA_NEW)) == 1 and len(reads_of(lines, STYLE)) == 1,
-              "after a purge the prompt reads the facts the session held, and sends nothing", out)
+        check("after a purge the prompt reads the facts the session held, and sends nothing",
+              out == "" and len(reads_of(lines, PASTA_NEW)) == 1 and len(reads_of(lines, STYLE)) == 1, out)
         out, lines = hook(prompt, trace)
-        check(out == "" and reads_of(lines, PASTA_NEW) == [] and reads_of(lines, STYLE) == [],
-              "then holds them again: nothing read", out)
+        check("then holds them again: nothing read",
+              out == "" and reads_of(lines, PASTA_NEW) == [] and reads_of(lines, STYLE) == [], out)
 
         hook(start, None)
-        check(cached_rows() == 0, "a session start drops the memory directory's snapshots")
+        check("a session start drops the memory directory's snapshots", cached_rows() == 0)
 
         # A stored scope removes state.db.no-scopes: the next prompt asks the
         # database for it and sends the fact it makes relevant.
-        check(os.path.isfile(os.path.join(state, "state.db.no-scopes")), "no scope is stored, and the file says so")
-        r = subprocess.run([binary, "scope", "set", "project:blun", "--cwd", project], env=env,
-                           capture_output=True, text=True, timeout=60)
-        check(r.returncode == 0 and not os.path.exists(os.path.join(state, "state.db.no-scopes")),
-              "`agentspine scope set` removes it", r.stderr)
+        check("no scope is stored, and the file says so", os.path.isfile(os.path.join(state, "state.db.no-scopes")))
+        r = harness.run([binary, "scope", "set", "project:blun", "--cwd", project], env=env)
+        check("`agentspine scope set` removes it",
+              r.returncode == 0 and not os.path.exists(os.path.join(state, "state.db.no-scopes")), r.stderr)
         out, lines = hook(prompt, trace)
         db = [l for l in lines if DB_OPEN.search(l)]
-        check(len(db) >= 1 and BLUN in context(out), "the prompt then reads the stored scope and sends its fact",
+        check("the prompt then reads the stored scope and sends its fact", len(db) >= 1 and BLUN in context(out),
               out)
 
-    return summary()
+    return tally.summary()
 
 
 if __name__ == "__main__":

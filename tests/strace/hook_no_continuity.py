@@ -14,26 +14,25 @@ opens the database and the record reaches the model: the file never hides
 one.
 """
 
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import DB_OPEN, agentspine_binary, check, run_hook, summary  # noqa: E402
+import harness
+from checks import DB_OPEN, agentspine_binary, run_hook
+
+tally = harness.Tally()
+check = tally.check
 
 
 def main() -> int:
     binary = agentspine_binary(__doc__)
-    with tempfile.TemporaryDirectory(prefix="agentspine-no-continuity-") as base:
+    with harness.scratch("agentspine-no-continuity-") as base:
         home = os.path.join(base, "home")
         state = os.path.join(base, "state")
         project = os.path.join(base, "project")
         os.makedirs(os.path.join(home, ".codex"))
         os.makedirs(os.path.join(project, ".git"))
-        with open(os.path.join(project, "AGENTS.md"), "w") as f:
-            f.write("# Project\n")
+        harness.write(os.path.join(project, "AGENTS.md"), "# Project\n")
         env = {"PATH": os.environ["PATH"], "HOME": home, "AGENTSPINE_STATE_DIR": state}
         flag = os.path.join(state, "state.db.no-continuity")
 
@@ -46,31 +45,30 @@ def main() -> int:
         trace = os.path.join(base, "trace")
 
         hook(start, None)
-        check(os.path.isfile(flag), "the session start's open finds no record and no binding and says so")
+        check("the session start's open finds no record and no binding and says so", os.path.isfile(flag))
         out, lines = hook(prompt, trace)
         opens = [l for l in lines if DB_OPEN.search(l)]
         looks = [l for l in lines if '"state.db.no-continuity"' in l]
-        check(opens == [], "the prompt hook opens no database file", "\n".join(opens))
-        check(len(looks) == 1, "it looks at state.db.no-continuity once", "\n".join(looks))
-        check(out == "", "and prints nothing (nothing to add)", out)
+        check("the prompt hook opens no database file", opens == [], "\n".join(opens))
+        check("it looks at state.db.no-continuity once", len(looks) == 1, "\n".join(looks))
+        check("and prints nothing (nothing to add)", out == "", out)
 
         text = "Answer in British English."
         def record(*args: str) -> str:
-            r = subprocess.run([binary, "record", *args, "--cwd", project], env=env, capture_output=True,
-                               text=True, timeout=60)
+            r = harness.run([binary, "record", *args, "--cwd", project], env=env)
             assert r.returncode == 0, r.stderr
             return r.stdout
         added = record("add", "--kind", "preference", text)
         record("accept", added.split()[1])
-        check(not os.path.exists(flag), "a record removes the file")
+        check("a record removes the file", not os.path.exists(flag))
         out, lines = hook(prompt, trace)
         opens = [l for l in lines if DB_OPEN.search(l)]
-        check(len(opens) >= 1, "the prompt hook then opens the database", f"{len(lines)} calls")
-        context = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
-        check(text in context, "and the record reaches the model", out)
-        check(not os.path.exists(flag), "no open brings the file back while the record is stored")
+        check("the prompt hook then opens the database", len(opens) >= 1, f"{len(lines)} calls")
+        context = harness.hook_context(out)
+        check("and the record reaches the model", text in context, out)
+        check("no open brings the file back while the record is stored", not os.path.exists(flag))
 
-    return summary()
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -21,23 +21,21 @@ this one; UserPromptSubmit, PreToolUse and a `compact` SessionStart make
 none of them (no `readlink` of /proc/self/exe, no look at `/gone`).
 """
 
-import argparse
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, summary  # noqa: E402
+import harness
+from checks import agentspine_binary
+
+tally = harness.Tally()
+check = tally.check
 
 
 def traced(bin_: str, env: dict, payload: dict, trace: str) -> tuple[str, list[str]]:
-    r = subprocess.run(["strace", "-f", "-qq", "-o", trace, bin_, "hook", "claude"], env=env,
-                       input=json.dumps(payload), capture_output=True, text=True, timeout=60)
+    r = harness.run_hook(bin_, "claude", payload, env, wrap=["strace", "-f", "-qq", "-o", trace])
     assert r.returncode == 0, r.stderr
     with open(trace) as f:
         return r.stdout, f.read().splitlines()
@@ -61,15 +59,8 @@ def settings_opens(lines: list[str]) -> list[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--agentspine", required=True)
-    args = ap.parse_args()
-    if not shutil.which("strace"):
-        print("strace is missing (apt-get install strace)")
-        sys.exit(1)
-    bin_ = os.path.abspath(args.agentspine)
-    base = tempfile.mkdtemp(prefix="agentspine-strace-startup-")
-    try:
+    bin_ = agentspine_binary(__doc__)
+    with harness.scratch("agentspine-strace-startup-") as base:
         home, project = os.path.join(base, "home"), os.path.join(base, "project")
         os.makedirs(home)
         os.makedirs(os.path.join(project, ".git"))
@@ -77,8 +68,7 @@ def main() -> None:
         trace = os.path.join(base, "trace")
 
         def install(program: str) -> None:
-            subprocess.run([bin_, "install", "claude", "--command", program], env=env, check=True,
-                           capture_output=True, cwd=project)
+            harness.run([bin_, "install", "claude", "--command", program], env=env, cwd=project, check=True)
             # A file changed in the last 3 s is read twice (agentspine-fs's
             # racy window: 2 more calls); users' settings are older.
             time.sleep(3.2)
@@ -92,14 +82,14 @@ def main() -> None:
             print("note: openat2 is not used on this kernel; the counts are for the openat2 backend, skipped")
             return
         message = json.loads(out).get("systemMessage", "") if out else ""
-        check("`/gone/agentspine` does not exist" in message, "SessionStart names the missing binary", out)
+        check("SessionStart names the missing binary", "`/gone/agentspine` does not exist" in message, out)
         calls = window(lines)
-        check(len(calls) == 2, f"the check is 2 system calls with a missing binary ({len(calls)})",
+        check(f"the check is 2 system calls with a missing binary ({len(calls)})", len(calls) == 2,
               "\n".join(calls))
         opens = settings_opens(lines)
-        check(len(opens) == 1, f"settings.json is opened once in the run ({len(opens)})", "\n".join(opens))
+        check(f"settings.json is opened once in the run ({len(opens)})", len(opens) == 1, "\n".join(opens))
         gone = [l for l in lines if '"/gone' in l]
-        check(len(gone) == 1, f"one look at /gone/agentspine ({len(gone)})", "\n".join(gone))
+        check(f"one look at /gone/agentspine ({len(gone)})", len(gone) == 1, "\n".join(gone))
 
         for event, extra in (("UserPromptSubmit", {"prompt": "hello"}),
                              ("PreToolUse", {"tool_name": "Read", "tool_input": {"file_path": project}}),
@@ -107,19 +97,17 @@ def main() -> None:
             _, lines = traced(bin_, env, payload(event, **extra), trace)
             touched = [l for l in lines if 'readlink("/proc/self/exe"' in l or '"/gone' in l]
             label = event + (f" ({extra['source']})" if "source" in extra else "")
-            check(touched == [], f"{label}: no install check", "\n".join(touched))
+            check(f"{label}: no install check", touched == [], "\n".join(touched))
 
         install(bin_)
         out, lines = traced(bin_, env, payload("SessionStart", source="startup"), trace)
-        check(out == "" or "systemMessage" not in json.loads(out), "no message when the hooks name this binary", out)
+        check("no message when the hooks name this binary", out == "" or "systemMessage" not in json.loads(out), out)
         calls = window(lines)
-        check(len(calls) == 1, f"the check is 1 system call when the hooks name this binary ({len(calls)})",
+        check(f"the check is 1 system call when the hooks name this binary ({len(calls)})", len(calls) == 1,
               "\n".join(calls))
         opens = settings_opens(lines)
-        check(len(opens) == 1, f"settings.json is opened once in the run ({len(opens)})", "\n".join(opens))
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
-    sys.exit(summary())
+        check(f"settings.json is opened once in the run ({len(opens)})", len(opens) == 1, "\n".join(opens))
+    sys.exit(tally.summary())
 
 
 if __name__ == "__main__":

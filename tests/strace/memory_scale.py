@@ -11,13 +11,13 @@ themselves: no call names an unindexed file, nothing enumerates a directory
 beneath the memory directory. The same run with 0 unindexed files must
 report the same counts. Prints one line per check and `N passed, M failed`.
 """
-import argparse
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+import harness
+from checks import agentspine_binary
 
 INDEX = """# Memory
 
@@ -35,40 +35,24 @@ SCOPE = "project:blun,group:alpha,person:owner,task:handoff"
 def build(base: str, unindexed: int) -> str:
     d = os.path.join(base, f"memory-{unindexed}")
     os.makedirs(d)
-    with open(os.path.join(d, "MEMORY.md"), "w") as f:
-        f.write(INDEX)
-    for name in FACTS:
-        with open(os.path.join(d, name), "w") as f:
-            f.write(f"fact in {name}\n")
+    harness.write_tree(d, {"MEMORY.md": INDEX, **{name: f"fact in {name}\n" for name in FACTS}})
     for i in range(unindexed):
-        with open(os.path.join(d, f"unindexed-{i}.md"), "w") as f:
-            f.write("never read\n")
+        harness.write(os.path.join(d, f"unindexed-{i}.md"), "never read\n")
     return d
 
 
 def run(bin_: str, d: str, trace: str) -> dict:
     cmd = ["strace", "-f", "-qq", "-e", "trace=%file,%desc", "-o", trace, bin_, "memory",
            "--memory-dir", d, "--scope", SCOPE, "--json"]
-    out = subprocess.run(cmd, capture_output=True, check=True, timeout=120, env={"PATH": os.environ["PATH"], "HOME": os.path.dirname(d)})
+    out = harness.run(cmd, check=True, timeout=120, env={"PATH": os.environ["PATH"], "HOME": os.path.dirname(d)})
     return json.loads(out.stdout)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--agentspine", required=True)
-    a = ap.parse_args()
-    bin_ = os.path.abspath(a.agentspine)
-    passed = failed = 0
-
-    def check(ok: bool, what: str):
-        nonlocal passed, failed
-        print(("PASS " if ok else "FAIL ") + what)
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-
-    with tempfile.TemporaryDirectory() as base:
+    bin_ = agentspine_binary(__doc__)
+    tally = harness.Tally()
+    check = tally.check
+    with harness.scratch("agentspine-memory-scale-") as base:
         big = build(base, 50_000)
         small = build(base, 0)
         big_trace, small_trace = os.path.join(base, "big.trace"), os.path.join(base, "small.trace")
@@ -76,21 +60,20 @@ def main() -> int:
         small_out = run(bin_, small, small_trace)
         trace = open(big_trace).read().splitlines()
         r = big_out["report"]
-        check(r["loaded"] == 5 and r["indexed"] == 6 and r["scope_omissions"] == 1,
-              f"5 facts loaded of 6 indexed, 1 out of scope (report {r})")
-        check(big_out["report"] == small_out["report"], "the same report with 0 unindexed files")
+        check(f"5 facts loaded of 6 indexed, 1 out of scope (report {r})",
+              r["loaded"] == 5 and r["indexed"] == 6 and r["scope_omissions"] == 1)
+        check("the same report with 0 unindexed files", big_out["report"] == small_out["report"])
         named = [l for l in trace if "unindexed-" in l]
-        check(not named, f"no system call names an unindexed file ({len(named)} did)")
+        check(f"no system call names an unindexed file ({len(named)} did)", not named)
         listings = [l for l in trace if re.search(r"\bgetdents(64)?\(", l)]
-        check(not listings, f"no directory enumeration (getdents64) at all ({len(listings)} seen)")
+        check(f"no directory enumeration (getdents64) at all ({len(listings)} seen)", not listings)
         opens = [l for l in trace if re.search(r"\bopenat2?\(", l)]
         beneath = [l for l in opens if re.search(r'"(MEMORY\.md|' + "|".join(re.escape(f) for f in FACTS) + r')"', l)]
         names = sorted(re.search(r'"([^"]+)"', l).group(1) for l in beneath)
         expected = sorted(["MEMORY.md", "MEMORY.md"] + FACTS[:5])
-        check(names == expected, f"opens beneath the memory directory: MEMORY.md twice and the 5 facts ({names})")
-        check("other.md" not in " ".join(trace), "the out-of-scope fact is never named")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        check(f"opens beneath the memory directory: MEMORY.md twice and the 5 facts ({names})", names == expected)
+        check("the out-of-scope fact is never named", "other.md" not in " ".join(trace))
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -69,19 +69,11 @@ import sys
 import tempfile
 import time
 
-RESULTS = {"passed": 0, "failed": 0}
+import harness
 
-
-def check(name: str, ok: bool, detail: str = "") -> bool:
-    RESULTS["passed" if ok else "failed"] += 1
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else f": {detail}"))
-    return ok
-
-
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
+tally = harness.Tally()
+check = tally.check
+write = harness.write
 
 
 class World:
@@ -110,8 +102,7 @@ class World:
         return full
 
     def run(self, args: list, cwd: str = None, stdin: str = None) -> subprocess.CompletedProcess:
-        out = subprocess.run(self.cmd(args), input=stdin, capture_output=True, text=True,
-                             env=self.env, cwd=cwd or self.base, timeout=60)
+        out = harness.run(self.cmd(args), input=stdin, env=self.env, cwd=cwd or self.base)
         self.transcript += [out.stdout, out.stderr]
         return out
 
@@ -131,9 +122,7 @@ class World:
         out = self.run(["hook", host], stdin=json.dumps(payload))
         if out.returncode != 0:
             return f"<exit {out.returncode}>"
-        if not out.stdout.strip():
-            return ""
-        return json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+        return harness.hook_context(out.stdout)
 
     def audit(self) -> list:
         out = self.run(["audit", "--json"])
@@ -931,9 +920,10 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--agentspine", required=True)
     a = ap.parse_args()
-    bin_ = os.path.abspath(a.agentspine)
-    base = os.path.realpath(tempfile.mkdtemp(prefix="agentspine-surfaces-"))
-    try:
+    bin_ = harness.agentspine(a.agentspine)
+    # (removed afterwards whatever modes a fixture left on its directories)
+    with harness.scratch("agentspine-surfaces-") as base:
+        base = os.path.realpath(base)
         # Home, above home.
         w = World(bin_, base, "home")
         write(os.path.join(w.home, ".claude", "CLAUDE.md"), "user claude rules\n")
@@ -1130,11 +1120,7 @@ def main() -> int:
             link_layout(bin_, base, spec)
         hostile_roots(bin_, base)
         named_profiles(bin_, base)
-    finally:
-        subprocess.run(["chmod", "-R", "u+rwx", base], check=False)
-        shutil.rmtree(base, ignore_errors=True)
-    print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    return 1 if RESULTS["failed"] else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":
