@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`agentspine doctor --host H` asks the real host for its version.
 
-Each pinned client (tests/e2e/install-clients.sh installs exactly the
+Run with PYTHONPATH=tests/lib (scripts/test sets it). Each pinned client (tests/e2e/install-clients.sh installs exactly the
 versions in crates/agentspine-core/src/hosts/verified-versions) is put on
 PATH under its own program name in a throwaway HOME; doctor must find it,
 read its answer and call it verified. Nothing here talks to a network: the
@@ -11,10 +11,10 @@ clients only print their version.
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+import harness
 
 REPO = Path(__file__).resolve().parents[2]
 VERIFIED = REPO / "crates/agentspine-core/src/hosts/verified-versions"
@@ -42,50 +42,36 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agentspine", required=True)
     args = parser.parse_args()
-    agentspine = os.path.abspath(args.agentspine)
+    agentspine = harness.agentspine(args.agentspine)
     versions = verified()
-    failures = []
+    tally = harness.Tally()
     for host, (program, var) in CLIENTS.items():
         binary = os.environ.get(var)
-        if not binary:
-            failures.append(f"{host}: ${var} is not set (eval tests/e2e/install-clients.sh)")
+        if not tally.check(f"{host}: ${var} names the installed client", bool(binary),
+                           "eval tests/e2e/install-clients.sh first"):
             continue
-        with tempfile.TemporaryDirectory() as tmp:
+        with harness.scratch(f"as-version-{host}-") as tmp:
             bin_dir = Path(tmp, "bin")
             bin_dir.mkdir()
             (bin_dir / program).symlink_to(binary)
-            home = Path(tmp, "home")
             project = Path(tmp, "project")
-            home.mkdir()
             (project / ".git").mkdir(parents=True)
+            Path(tmp, "home").mkdir()
             env = {
                 "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}",
-                "HOME": str(home),
+                "HOME": str(Path(tmp, "home")),
                 "AGENTSPINE_STATE_DIR": str(Path(tmp, "state")),
                 "PI_OFFLINE": "1",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             }
-            run = subprocess.run(
-                [agentspine, "doctor", "--host", host, "--json"],
-                cwd=project, env=env, capture_output=True, text=True, timeout=60,
-            )
-            try:
-                report = json.loads(run.stdout)
-            except json.JSONDecodeError:
-                failures.append(f"{host}: doctor printed no JSON (exit {run.returncode}): {run.stderr.strip()}")
-                continue
-            got = report.get("host_version") or {}
+            run, report = harness.run_json([agentspine, "doctor", "--host", host, "--json"], cwd=project, env=env)
+            got = (report or {}).get("host_version") or {}
             want = {"check": "verified", "found": versions[host], "verified": [versions[host]],
                     "path": str(bin_dir / program)}
             seen = {key: got.get(key) for key in want}
-            if seen != want:
-                failures.append(f"{host}: host_version {json.dumps(got)}, expected {json.dumps(want)}")
-            else:
-                print(f"ok {host}: {got['meaning']}")
-    for failure in failures:
-        print(f"FAIL {failure}", file=sys.stderr)
-    print(f"{len(CLIENTS) - len(failures)} of {len(CLIENTS)} hosts verified")
-    return 1 if failures else 0
+            tally.check(f"{host}: doctor finds {program} on PATH and calls {versions[host]} verified",
+                        seen == want, f"host_version {json.dumps(got)}; exit {run.returncode}; {run.stderr.strip()}")
+    return tally.summary("host versions")
 
 
 if __name__ == "__main__":

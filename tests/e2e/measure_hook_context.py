@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a command hook's additionalContext lands, and how much of it a host keeps.
 
-    measure_hook_context.py [--host codex|claude|gemini|pi|pi-0.73 ...]
+    PYTHONPATH=tests/lib python3 tests/e2e/measure_hook_context.py [--host codex|claude|gemini|pi|pi-0.73 ...]
                             [--part place|caps|units|chars ...] [--sizes 1000,10001,...]
                             [--filler ascii|bmp3|astral] [--eol] [--claude-model NAME]
                             [--json OUT] [--keep DIR] [--work DIR]
@@ -66,11 +66,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.dont_write_bytecode = True
+import capture as cap
 
-import capture as cap  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 PI_EXTENSION = os.path.join(REPO, "plugins", "pi", "agentspine.js")
