@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use agentspine_fs::{FsError, LinkTarget, Root, Snapshot};
 use sha2::{Digest, Sha256};
 
-use crate::resolution::{Link, Part, Scope, Verdict};
+use crate::resolution::{Cause, Link, Part, Scope, Verdict};
 
 /// One directory of a chain: its path relative to the root (`""` for the
 /// root) and its handle, or why it could not be opened.
@@ -115,7 +115,7 @@ pub(crate) fn verdict_of(e: &FsError) -> Verdict {
         FsError::PermissionDenied { .. } => Verdict::PermissionDenied,
         FsError::HardLink { .. } => Verdict::HardLink,
         FsError::MountCrossing { .. } => Verdict::MountCrossing,
-        other => Verdict::Refused { code: other.code().as_str().to_owned() },
+        other => Verdict::Refused { code: Cause::Reader(other.code()) },
     }
 }
 

@@ -56,7 +56,7 @@ pub struct ToolDelta {
     pub host_loaded: Vec<Part>,
     /// Candidates the resolution could not complete (label, reader code),
     /// each once: a hook audits them.
-    pub incomplete: Vec<(String, String)>,
+    pub incomplete: Vec<(String, crate::resolution::Cause)>,
     /// Resolutions that could not be made at all (path, error).
     pub failed: Vec<(PathBuf, ResolveError)>,
 }
@@ -163,6 +163,6 @@ fn rules_holder(path: &Path) -> Option<&Path> {
 
 /// The audit code of a candidate the resolution could not complete: the
 /// same causes that make a required preflight fail (one rule).
-fn incomplete(verdict: &Verdict) -> Option<String> {
+fn incomplete(verdict: &Verdict) -> Option<crate::resolution::Cause> {
     crate::catalog::gap_cause(verdict)
 }

@@ -46,7 +46,7 @@ pub use error::ResolveError;
 pub use host::{Host, Request};
 pub use paths::{PathOutside, lexical, names_within};
 pub use policy::{NamedRoots, RootKind};
-pub use resolution::{Cut, Part, Probe, Resolution, Scope, Verdict, Warning};
+pub use resolution::{Cause, Cut, Part, Probe, Resolution, Scope, Verdict, Warning};
 pub use resolver::{CacheProvider, MemoryOutcome, Resolver};
 
 use agentspine_fs::Reader;

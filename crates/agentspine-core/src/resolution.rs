@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use agentspine_fs::{Counters, FileKind, LinkRefusal};
+use agentspine_fs::{Code, Counters, FileKind, LinkRefusal};
 use serde::Serialize;
 
 use crate::host::Host;
@@ -179,10 +179,11 @@ pub enum Verdict {
     /// Behind a mount point below the project root (a bind mount
     /// included): agentspine never crosses one.
     MountCrossing,
-    /// Refused by the confined reader for another reason.
+    /// Refused by the confined reader for another reason, or stopped at
+    /// a bound.
     Refused {
-        /// The reader's code.
-        code: String,
+        /// Why.
+        code: Cause,
     },
 }
 
@@ -339,5 +340,44 @@ impl RootKind {
             }
             RootKind::Profile => "a host's profile directory is never a project; only user-wide files load",
         }
+    }
+}
+
+/// Why something a request needed was not read whole: the causes a
+/// required preflight fails on, an audit row names and a verdict carries
+/// past its own variants. One word each on every surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A refusal of the confined reader.
+    Reader(Code),
+    /// A file cut at its cap (the model would not see all of it).
+    Truncated,
+    /// A bounded listing stopped at its bound.
+    BoundedTruncated,
+    /// The memory directory failed closed.
+    Memory(crate::memory::MemoryStatus),
+}
+
+impl Cause {
+    /// The stable word (`permission-denied`, `bounded-truncated`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Reader(code) => code.as_str(),
+            Cause::Truncated => "truncated",
+            Cause::BoundedTruncated => "bounded-truncated",
+            Cause::Memory(status) => status.as_str(),
+        }
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Cause {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }

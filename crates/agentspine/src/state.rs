@@ -200,7 +200,7 @@ impl State {
                 host: resolution.host.as_str().to_owned(),
                 event: event.to_owned(),
                 phase: "discovery".into(),
-                code: gap.cause.clone(),
+                code: gap.cause.to_string(),
                 path: Some(format!("{}: {}", resolution.project_root.display(), gap.what)),
                 detail: None,
             });

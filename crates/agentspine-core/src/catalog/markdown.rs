@@ -15,7 +15,7 @@ use agentspine_fs::{Code, FileKind, Reader};
 use crate::catalog::walk::{Step, walk};
 use crate::catalog::{CATALOG_CAP, Gap, Origin, Source, SourceIds, SourceResolution};
 use crate::chain::sha256_hex;
-use crate::resolution::{Scope, Warning};
+use crate::resolution::{Cause, Scope, Warning};
 
 /// Files taken at most.
 pub const MAX_FILES: usize = 240;
@@ -43,7 +43,7 @@ pub(crate) fn discover(
         match step {
             Step::Listed { .. } => {}
             Step::Unlisted { dir, code } => {
-                gaps.push(Gap { what: dir_label(dir), cause: code.as_str().to_owned(), required: false })
+                gaps.push(Gap { what: dir_label(dir), cause: Cause::Reader(code), required: false })
             }
             Step::File { rel, kind } => {
                 if kind != FileKind::File || !rel.ends_with(".md") || known.contains(&rel) {
@@ -74,8 +74,8 @@ pub(crate) fn discover(
                     Err(e) => gaps.push(Gap {
                         what: rel,
                         cause: match e.code() {
-                            Code::TooLarge => "budget-exhausted".to_owned(),
-                            other => other.as_str().to_owned(),
+                            Code::TooLarge => Cause::Reader(Code::BudgetExhausted),
+                            other => Cause::Reader(other),
                         },
                         required: false,
                     }),
@@ -88,11 +88,7 @@ pub(crate) fn discover(
     resolution.gaps.extend(gaps);
     if let Some(bound) = stopped.map(|s| s.bound) {
         resolution.warnings.push(bounded_truncated(bound));
-        resolution.gaps.push(Gap {
-            what: bound.to_owned(),
-            cause: "bounded-truncated".to_owned(),
-            required: false,
-        });
+        resolution.gaps.push(Gap { what: bound.to_owned(), cause: Cause::BoundedTruncated, required: false });
     }
 }
 

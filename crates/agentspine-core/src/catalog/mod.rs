@@ -18,7 +18,7 @@ pub(crate) mod walk;
 
 use std::path::{Path, PathBuf};
 
-use agentspine_fs::Reader;
+use agentspine_fs::{Code, Reader};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -27,7 +27,7 @@ use crate::error::ResolveError;
 use crate::host::{Host, Request};
 use crate::memory::{MemoryReport, ScopeIds};
 use crate::policy::RootKind;
-use crate::resolution::{Scope, Verdict, Warning};
+use crate::resolution::{Cause, Scope, Verdict, Warning};
 use crate::resolver::Resolver;
 
 pub use briefing::{Briefing, briefing};
@@ -117,7 +117,7 @@ pub struct Gap {
     /// The candidate or bound (`AGENTS.md`, `markdown-files`, …).
     pub what: String,
     /// Why (`permission-denied`, `race`, `truncated`, `bounded-truncated`, …).
-    pub cause: String,
+    pub cause: Cause,
     /// Whether it concerns a required source (a required preflight fails).
     pub required: bool,
 }
@@ -156,7 +156,7 @@ impl SourceResolution {
     /// (one row per root and bound an hour). Required gaps are audited
     /// where a preflight fails on them, and by the hooks.
     pub fn audited_gaps(&self) -> impl Iterator<Item = &Gap> {
-        self.gaps.iter().filter(|g| g.cause == "bounded-truncated")
+        self.gaps.iter().filter(|g| g.cause == Cause::BoundedTruncated)
     }
 }
 
@@ -286,9 +286,13 @@ fn memory_sources(
     let Some(crate::resolver::MemoryOutcome { dir: found, load: loaded }) = found else { return Ok(()) };
     resolution.memory = Some(loaded.report);
     if let Some(closed) = loaded.closed_reason() {
-        resolution.gaps.push(Gap { what: "MEMORY.md".to_owned(), cause: closed.to_owned(), required: true });
+        resolution.gaps.push(Gap {
+            what: "MEMORY.md".to_owned(),
+            cause: Cause::Memory(closed),
+            required: true,
+        });
         if resolution.reason.is_none() {
-            resolution.reason = Some(closed.to_owned());
+            resolution.reason = Some(closed.as_str().to_owned());
         }
     }
     if let Some(index) = &loaded.index {
@@ -364,19 +368,19 @@ fn split_origin(path: &Path, label: &str, root: &Path) -> (PathBuf, String) {
 
 /// Causes that keep a required source out (a cut counts: the model would
 /// not see the whole file).
-pub(crate) fn gap_cause(verdict: &Verdict) -> Option<String> {
-    match verdict {
-        Verdict::PermissionDenied => Some("permission-denied".into()),
-        Verdict::Symlink => Some("symlink".into()),
-        Verdict::NotRegular { .. } => Some("not-regular".into()),
-        Verdict::Truncated { .. } => Some("truncated".into()),
-        Verdict::BudgetSpent => Some("budget-exhausted".into()),
-        Verdict::TooLarge { .. } => Some("too-large".into()),
-        Verdict::HardLink => Some("hard-link".into()),
-        Verdict::MountCrossing => Some("mount-crossing".into()),
-        Verdict::Refused { code } => Some(code.clone()),
-        _ => None,
-    }
+pub(crate) fn gap_cause(verdict: &Verdict) -> Option<Cause> {
+    Some(match verdict {
+        Verdict::PermissionDenied => Cause::Reader(Code::PermissionDenied),
+        Verdict::Symlink => Cause::Reader(Code::Symlink),
+        Verdict::NotRegular { .. } => Cause::Reader(Code::NotRegular),
+        Verdict::Truncated { .. } => Cause::Truncated,
+        Verdict::BudgetSpent => Cause::Reader(Code::BudgetExhausted),
+        Verdict::TooLarge { .. } => Cause::Reader(Code::TooLarge),
+        Verdict::HardLink => Cause::Reader(Code::HardLink),
+        Verdict::MountCrossing => Cause::Reader(Code::MountCrossing),
+        Verdict::Refused { code } => *code,
+        _ => return None,
+    })
 }
 
 /// SHA-256 over the profile paths and settings that drive this host.

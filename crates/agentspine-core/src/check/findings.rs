@@ -313,7 +313,7 @@ pub(crate) fn of_resolution(
                 path,
                 format!("{name} cannot read it either (permission denied) and leaves it out"),
             ),
-            Verdict::Refused { code } if code == "bounded-truncated" => Raw::new(
+            Verdict::Refused { code: crate::resolution::Cause::BoundedTruncated } => Raw::new(
                 Kind::BoundedTruncated,
                 Some(host),
                 path,

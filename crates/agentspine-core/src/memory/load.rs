@@ -138,7 +138,7 @@ pub enum UnloadedWhy {
     /// Opened and refused (`not-found`, `symlink`, `too-large`, …).
     Refused {
         /// The reader's code.
-        refused: String,
+        refused: Code,
     },
 }
 
@@ -162,7 +162,7 @@ pub struct MemoryLoad {
     /// `loaded`, `no-memory-directory`, `no-index`, or why memory failed
     /// closed (`index-too-large`, `index-too-many-links`, `index-symlink`,
     /// `index-changed`, …).
-    pub status: String,
+    pub status: MemoryStatus,
     /// The index, when it was read.
     pub index: Option<IndexText>,
     /// Every direct link (labels and targets are the user's own index).
@@ -179,22 +179,81 @@ impl MemoryLoad {
     /// Why this load failed closed (a gap: a required preflight fails on
     /// it), or `None` when it loaded or there is simply nothing to load
     /// (no index, no memory directory). One rule for every surface.
-    pub fn closed_reason(&self) -> Option<&str> {
-        match self.status.as_str() {
-            "loaded" | "no-index" | "no-memory-directory" => None,
+    pub fn closed_reason(&self) -> Option<MemoryStatus> {
+        match self.status {
+            MemoryStatus::Loaded | MemoryStatus::NoIndex | MemoryStatus::NoMemoryDirectory => None,
             closed => Some(closed),
         }
     }
 
-    fn closed(status: &str, report: MemoryReport) -> MemoryLoad {
-        MemoryLoad {
-            status: status.to_owned(),
-            index: None,
-            links: Vec::new(),
-            facts: Vec::new(),
-            unloaded: Vec::new(),
-            report,
+    fn closed(status: MemoryStatus, report: MemoryReport) -> MemoryLoad {
+        MemoryLoad { status, index: None, links: Vec::new(), facts: Vec::new(), unloaded: Vec::new(), report }
+    }
+}
+
+/// How a load of a memory directory ended: loaded, nothing there, or why
+/// it failed closed. One word each on every surface (`memory --json`'s
+/// `status`, a catalog's gap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemoryStatus {
+    /// The index and the relevant facts were read.
+    Loaded,
+    /// There is no memory directory.
+    NoMemoryDirectory,
+    /// The memory directory is a link: never followed.
+    DirectorySymlink,
+    /// The confined reader refused the memory directory.
+    DirectoryRefused(Code),
+    /// The directory has no `MEMORY.md`.
+    NoIndex,
+    /// `MEMORY.md` is over its cap.
+    IndexTooLarge,
+    /// `MEMORY.md` is a link: never followed.
+    IndexSymlink,
+    /// `MEMORY.md` changed while it was read, each time it was tried.
+    IndexChanged,
+    /// `MEMORY.md` is not a regular file.
+    IndexNotRegular,
+    /// `MEMORY.md` cannot be read (permission denied).
+    IndexPermissionDenied,
+    /// `MEMORY.md` could not be read for another reason.
+    IndexUnreadable,
+    /// `MEMORY.md` links more files than agentspine counts.
+    IndexTooManyLinks,
+    /// The time budget ran out.
+    BudgetExhausted,
+}
+
+impl MemoryStatus {
+    /// The stable word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryStatus::Loaded => "loaded",
+            MemoryStatus::NoMemoryDirectory => "no-memory-directory",
+            MemoryStatus::DirectorySymlink => "memory-directory-symlink",
+            MemoryStatus::DirectoryRefused(code) => code.as_str(),
+            MemoryStatus::NoIndex => "no-index",
+            MemoryStatus::IndexTooLarge => "index-too-large",
+            MemoryStatus::IndexSymlink => "index-symlink",
+            MemoryStatus::IndexChanged => "index-changed",
+            MemoryStatus::IndexNotRegular => "index-not-regular",
+            MemoryStatus::IndexPermissionDenied => "index-permission-denied",
+            MemoryStatus::IndexUnreadable => "index-unreadable",
+            MemoryStatus::IndexTooManyLinks => "index-too-many-links",
+            MemoryStatus::BudgetExhausted => "budget-exhausted",
         }
+    }
+}
+
+impl std::fmt::Display for MemoryStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for MemoryStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -222,7 +281,7 @@ pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
     let root = match open_dir(reader, request.dir, request.anchor) {
         Ok(root) => root,
         Err(e) if matches!(e.code(), Code::NotFound) => {
-            return MemoryLoad::closed("no-memory-directory", MemoryReport::default());
+            return MemoryLoad::closed(MemoryStatus::NoMemoryDirectory, MemoryReport::default());
         }
         Err(e) => {
             let mut report = MemoryReport::default();
@@ -230,7 +289,11 @@ pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
                 report.symlinks += 1;
             }
             return MemoryLoad::closed(
-                if e.code() == Code::Symlink { "memory-directory-symlink" } else { e.code().as_str() },
+                if e.code() == Code::Symlink {
+                    MemoryStatus::DirectorySymlink
+                } else {
+                    MemoryStatus::DirectoryRefused(e.code())
+                },
                 report,
             );
         }
@@ -239,7 +302,7 @@ pub fn load(reader: &Reader, request: &MemoryRequest<'_>) -> MemoryLoad {
     loop {
         let mut load = load_once(&root, request, attempt == 0);
         load.report.live_directory_enumerations = (reader.counters() - before).dir_enumerations;
-        if load.status != "index-changed" || attempt == INDEX_RETRIES {
+        if load.status != MemoryStatus::IndexChanged || attempt == INDEX_RETRIES {
             return load;
         }
         attempt += 1;
@@ -269,23 +332,23 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>, first: bool) -> MemoryLoa
         Ok(snapshot) => snapshot,
         Err(e) => {
             let status = match e.code() {
-                Code::NotFound => "no-index",
+                Code::NotFound => MemoryStatus::NoIndex,
                 Code::TooLarge => {
                     report.size_rejections += 1;
-                    "index-too-large"
+                    MemoryStatus::IndexTooLarge
                 }
                 Code::Symlink => {
                     report.symlinks += 1;
-                    "index-symlink"
+                    MemoryStatus::IndexSymlink
                 }
                 Code::Race => {
                     report.races += 1;
-                    "index-changed"
+                    MemoryStatus::IndexChanged
                 }
-                Code::NotRegular => "index-not-regular",
-                Code::PermissionDenied => "index-permission-denied",
-                Code::Deadline => "budget-exhausted",
-                _ => "index-unreadable",
+                Code::NotRegular => MemoryStatus::IndexNotRegular,
+                Code::PermissionDenied => MemoryStatus::IndexPermissionDenied,
+                Code::Deadline => MemoryStatus::BudgetExhausted,
+                _ => MemoryStatus::IndexUnreadable,
             };
             return MemoryLoad::closed(status, report);
         }
@@ -295,7 +358,7 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>, first: bool) -> MemoryLoa
     report.indexed = parsed.links.len() as u64;
     if parsed.too_many_links {
         // A bound on the links, not on the bytes: said as such.
-        return MemoryLoad::closed("index-too-many-links", report);
+        return MemoryLoad::closed(MemoryStatus::IndexTooManyLinks, report);
     }
     if let Some(cache) = request.cache {
         let linked: Vec<String> =
@@ -341,10 +404,10 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>, first: bool) -> MemoryLoa
                     Code::Deadline => {
                         unloaded.push(Unloaded {
                             position,
-                            why: UnloadedWhy::Refused { refused: "deadline".into() },
+                            why: UnloadedWhy::Refused { refused: Code::Deadline },
                         });
                         return MemoryLoad {
-                            status: "budget-exhausted".into(),
+                            status: MemoryStatus::BudgetExhausted,
                             index: None,
                             links: parsed.links,
                             facts,
@@ -357,10 +420,7 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>, first: bool) -> MemoryLoa
                 if let Some(cache) = request.cache {
                     cache.forget(&rel);
                 }
-                unloaded.push(Unloaded {
-                    position,
-                    why: UnloadedWhy::Refused { refused: e.code().as_str().to_owned() },
-                });
+                unloaded.push(Unloaded { position, why: UnloadedWhy::Refused { refused: e.code() } });
             }
         }
     }
@@ -369,13 +429,13 @@ fn load_once(root: &Root, request: &MemoryRequest<'_>, first: bool) -> MemoryLoa
         Ok(handle) if handle.metadata.identity == index_snapshot.identity => {}
         _ => {
             report.races += 1;
-            return MemoryLoad::closed("index-changed", report);
+            return MemoryLoad::closed(MemoryStatus::IndexChanged, report);
         }
     }
     unloaded.sort_by_key(|u| u.position);
     report.loaded = facts.len() as u64;
     MemoryLoad {
-        status: "loaded".into(),
+        status: MemoryStatus::Loaded,
         index: Some(IndexText {
             text,
             bytes: index_snapshot.identity.size,

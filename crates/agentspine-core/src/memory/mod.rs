@@ -9,6 +9,7 @@ pub mod relevance;
 pub mod session;
 
 pub use load::{
-    CachedSnapshot, Fact, HeldVersion, MemoryLoad, MemoryReport, MemoryRequest, SnapshotCache, load,
+    CachedSnapshot, Fact, HeldVersion, MemoryLoad, MemoryReport, MemoryRequest, MemoryStatus, SnapshotCache,
+    load,
 };
 pub use relevance::ScopeIds;

@@ -149,7 +149,7 @@ fn markdown_discovery_is_bounded_sorted_and_skips_what_it_must() {
     assert!(
         c.resolution.warnings.iter().any(|w| w.code == "bounded-truncated" && w.message.contains("240-file"))
     );
-    assert!(c.resolution.gaps.iter().any(|g| g.cause == "bounded-truncated" && !g.required));
+    assert!(c.resolution.gaps.iter().any(|g| g.cause.as_str() == "bounded-truncated" && !g.required));
     assert!(catalog::preflight(&c).is_ok(), "an optional bound does not fail a required preflight");
     assert!(cost.dir_enumerations <= 6);
 
@@ -210,7 +210,7 @@ fn a_required_preflight_fails_on_a_denied_directory_and_succeeds_once_fixed() {
         catalog::preflight(&c)
     });
     let err = failed.unwrap_err();
-    assert!(err.causes.iter().all(|g| g.cause == "permission-denied" && g.required), "{err}");
+    assert!(err.causes.iter().all(|g| g.cause.as_str() == "permission-denied" && g.required), "{err}");
     assert!(err.to_string().contains("pkg/AGENTS.md (permission-denied)"), "{err}");
     chmod(&p.tree.join("pkg"), 0o755);
     let p3 = p.clone();

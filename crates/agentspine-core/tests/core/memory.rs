@@ -353,7 +353,7 @@ fn an_index_over_the_limits_fails_closed() {
         (0..=4096).map(|i| format!("- [f{i}](f{i}.md) <!-- agentspine:always -->\n")).collect();
     write(&dir.path().join("MEMORY.md"), many.as_bytes());
     let (loaded, cost) = run(dir.path(), &ScopeIds::default(), None, None);
-    assert_eq!(loaded.status, "index-too-many-links");
+    assert_eq!(loaded.status.as_str(), "index-too-many-links");
     assert!(loaded.facts.is_empty() && loaded.index.is_none());
     assert_eq!(cost.opens, 2, "the directory and the index, nothing else");
 
@@ -374,7 +374,7 @@ fn an_index_over_the_limits_fails_closed() {
     let nested: String = (0..2000).map(|d| format!("{}- [n{d}](n{d}.md)\n", "  ".repeat(d))).collect();
     write(&dir.path().join("MEMORY.md"), nested.as_bytes());
     let (loaded, _) = run(dir.path(), &ScopeIds::default(), None, None);
-    assert_eq!(loaded.status, "loaded", "deeply nested lists are parsed without trouble");
+    assert_eq!(loaded.status.as_str(), "loaded", "deeply nested lists are parsed without trouble");
 }
 
 /// In a hook run the index is read first by the chain (its memory part),
@@ -392,7 +392,7 @@ fn the_load_takes_the_index_the_run_read_and_reads_it_again_when_it_changed() {
     assert_eq!(first.bytes, INDEX.as_bytes());
     let before = reader.counters();
     let loaded = load(&reader, &request);
-    assert_eq!(loaded.status, "loaded");
+    assert_eq!(loaded.status.as_str(), "loaded");
     let facts = (reader.counters() - before).reads;
     assert_eq!(facts, 5, "the five facts in scope, not the index again");
     assert_eq!(loaded.report.races, 0);
@@ -403,7 +403,7 @@ fn the_load_takes_the_index_the_run_read_and_reads_it_again_when_it_changed() {
     write(&dir.path().join("MEMORY.md"), changed.as_bytes());
     let before = reader.counters();
     let loaded = load(&reader, &request);
-    assert_eq!(loaded.status, "loaded");
+    assert_eq!(loaded.status.as_str(), "loaded");
     assert_eq!(loaded.report.races, 0, "a retry's report starts afresh");
     assert_eq!(loaded.index.as_ref().map(|i| i.bytes), Some(changed.len() as u64), "the index as it is now");
     assert_eq!(

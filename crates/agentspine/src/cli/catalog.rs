@@ -245,7 +245,7 @@ fn preflight(
                 host: common.host.host.to_string(),
                 event: "preflight-failed".into(),
                 phase: "discovery".into(),
-                code: e.causes.first().map(|g| g.cause.clone()).unwrap_or_default(),
+                code: e.causes.first().map(|g| g.cause.to_string()).unwrap_or_default(),
                 path: e.causes.first().map(|g| g.what.clone()),
                 detail: Some(e.to_string()),
             });

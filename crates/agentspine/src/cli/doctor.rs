@@ -135,12 +135,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{}: {} (a required source is not delivered whole); to do: {}",
             gap.what,
             gap.cause,
-            gap_action(&gap.cause)
+            gap_action(gap.cause)
         ));
     }
     if let Some(reason) = &r.reason
         && reason != "no-sources"
-        && !r.gaps.iter().any(|gap| &gap.cause == reason)
+        && !r.gaps.iter().any(|gap| gap.cause.as_str() == reason)
     {
         actions.push(match reason.as_str() {
             "root-is-home" => "the project root is your home directory, where agentspine scans no project: \
@@ -408,17 +408,19 @@ fn session_findings(g: &Gathered) -> (Vec<agentspine_core::check::Finding>, Opti
 
 /// What to do about a required source that was not delivered whole, by
 /// its cause.
-fn gap_action(cause: &str) -> &'static str {
+fn gap_action(cause: agentspine_core::Cause) -> &'static str {
+    use agentspine_core::Cause;
+    use agentspine_fs::Code;
     match cause {
-        "symlink" | "link-refused" | "escape" => {
+        Cause::Reader(Code::Symlink | Code::Escape) => {
             "replace the link with a copy of the file inside the project"
         }
-        "too-large" | "truncated" => "split the file",
-        "race" => "it changed while it was read: run again",
-        "permission-denied" => "make it readable (e.g. `chmod 644`)",
-        "deadline" => "the file system did not answer in time: check the mount",
-        "hard-link" => "replace the hard link with a copy",
-        "mount-crossing" => "keep instruction files on the project's own file system",
+        Cause::Reader(Code::TooLarge) | Cause::Truncated => "split the file",
+        Cause::Reader(Code::Race) => "it changed while it was read: run again",
+        Cause::Reader(Code::PermissionDenied) => "make it readable (e.g. `chmod 644`)",
+        Cause::Reader(Code::Deadline) => "the file system did not answer in time: check the mount",
+        Cause::Reader(Code::HardLink) => "replace the hard link with a copy",
+        Cause::Reader(Code::MountCrossing) => "keep instruction files on the project's own file system",
         _ => "see `agentspine resolve --explain` for the file",
     }
 }

@@ -34,7 +34,7 @@ impl Hook<'_> {
             self.audit("chain", e.code(), Some(path.display().to_string()), Some(e.to_string()));
         }
         for (label, code) in &delta.incomplete {
-            self.audit("chain", code, Some(label.clone()), None);
+            self.audit("chain", code.as_str(), Some(label.clone()), None);
         }
         let Some(root) = delta.project_root else { return Chained::default() };
         let fresh = |parts: &[Part]| -> Vec<Block> {

@@ -51,19 +51,19 @@ impl Hook<'_> {
         let Some(MemoryOutcome { dir: found, load: loaded }) = outcome else { return (Vec::new(), None) };
         let index = found.dir.join(agentspine_core::memory::load::INDEX);
         if let Some(closed) = loaded.closed_reason() {
-            self.audit("memory", closed, Some(index.display().to_string()), None);
+            self.audit("memory", closed.as_str(), Some(index.display().to_string()), None);
         }
         for unloaded in &loaded.unloaded {
             use agentspine_core::memory::load::UnloadedWhy;
             if let UnloadedWhy::Refused { refused } = &unloaded.why
-                && refused != "not-found"
+                && *refused != agentspine_fs::Code::NotFound
             {
                 // The link's position and a digest of its target, never
                 // the fact's path.
                 let target = loaded.links.get(unloaded.position).map(|l| {
                     format!("MEMORY.md link {} (sha256:{})", unloaded.position + 1, short_digest(&l.target))
                 });
-                self.audit("memory", refused, target, None);
+                self.audit("memory", refused.as_str(), target, None);
             }
         }
         // The index's version goes into the record with what is sent: the

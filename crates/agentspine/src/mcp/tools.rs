@@ -328,7 +328,7 @@ fn required(state: &State, catalog: &Catalog, host: Host) -> Result<catalog::Rec
             host: host.to_string(),
             event: "preflight-failed".into(),
             phase: "discovery".into(),
-            code: e.causes.first().map(|g| g.cause.clone()).unwrap_or_default(),
+            code: e.causes.first().map(|g| g.cause.to_string()).unwrap_or_default(),
             path: e.causes.first().map(|g| g.what.clone()),
             detail: Some(format!("mcp: {e}")),
         });

@@ -134,8 +134,11 @@ fn chain_for(
     // base chain stands in rather than a chain with a hole in it.
     for probe in &resolution.probes {
         if let Verdict::Refused { code } = &probe.verdict {
-            let reason =
-                if code == "deadline" { "deadline".to_owned() } else { format!("resolver-error: {code}") };
+            let reason = if *code == agentspine_core::Cause::Reader(agentspine_fs::Code::Deadline) {
+                "deadline".to_owned()
+            } else {
+                format!("resolver-error: {code}")
+            };
             return Err(Failure::Fallback(format!("{reason} at {}", probe.path)));
         }
     }

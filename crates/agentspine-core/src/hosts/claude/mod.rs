@@ -361,7 +361,7 @@ impl<'a> Walk<'a> {
                 rules::Found::Truncated(name) => gather.probe(
                     label_for(base, self.env, &format!("{rel}/{name}")),
                     scope,
-                    Verdict::Refused { code: "bounded-truncated".to_owned() },
+                    Verdict::Refused { code: crate::resolution::Cause::BoundedTruncated },
                 ),
                 rules::Found::File(name) => {
                     let rel_file = format!("{rel}/{name}");
