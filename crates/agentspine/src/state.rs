@@ -3,7 +3,7 @@
 //! uncached with a warning instead of failing.
 
 use std::cell::{OnceCell, RefCell};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use agentspine_core::memory::{CachedSnapshot, SnapshotCache};
 use agentspine_fs::Snapshot;
@@ -160,6 +160,34 @@ impl State {
     pub fn root_digest(&self, canonical_root: &Path) -> Option<String> {
         let quick = self.quick.as_ref().and_then(|quick| quick.root_digest(canonical_root));
         quick.or_else(|| self.store().map(|store| store.root_digest(canonical_root)))
+    }
+
+    /// The scope of a request, one rule on every surface: the request's
+    /// own argument (`(its name, its text)`), else `$AGENTSPINE_SCOPE`,
+    /// else the scope stored for the project at `root()` (asked only then,
+    /// and only when a scope may be stored: core's
+    /// [`ScopeIds::resolve`](agentspine_core::memory::ScopeIds::resolve)).
+    /// A store that cannot answer leaves the stored scope out, with a
+    /// warning: fewer facts open, never more.
+    pub fn scope(
+        &self,
+        argument: Option<(&'static str, &str)>,
+        root: impl FnOnce() -> Option<PathBuf>,
+    ) -> Result<agentspine_core::memory::ScopeIds, agentspine_core::memory::relevance::ScopeSourceError> {
+        let environment = std::env::var("AGENTSPINE_SCOPE").ok();
+        agentspine_core::memory::ScopeIds::resolve(argument, environment.as_deref(), || {
+            // No project has a stored scope (`state.db.no-scopes`): nothing
+            // to ask the database.
+            if !self.may_have(agentspine_store::Empty::Scopes) {
+                return None;
+            }
+            let store = self.store()?;
+            let root = root()?;
+            store.scope_get(&store.root_digest(&root)).unwrap_or_else(|e| {
+                tracing::warn!("scope: {e}; continuing with no stored scope");
+                None
+            })
+        })
     }
 
     /// Source ids keyed by the state directory (stable across processes);

@@ -163,28 +163,13 @@ pub(crate) fn given_dir(dir: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// The scope for this call: `--scope`, else `$AGENTSPINE_SCOPE`, else the
-/// project's stored scope (`agentspine scope set`).
+/// stored scope of the project of `cwd` ([`State::scope`]).
 pub(crate) fn current_scope(
     flag: Option<&str>,
     state: &State,
     cwd: &std::path::Path,
 ) -> anyhow::Result<ScopeIds> {
-    let environment = std::env::var("AGENTSPINE_SCOPE").ok();
-    let mut stored_error = None;
-    let scope = ScopeIds::resolve(flag.map(|f| ("--scope", f)), environment.as_deref(), || {
-        // No project has a stored scope (`state.db.no-scopes`): nothing to
-        // ask the database.
-        if !state.may_have(agentspine_store::Empty::Scopes) {
-            return None;
-        }
-        let store = state.store()?;
-        let root = crate::surface::project_root(Some(cwd)).ok()?;
-        store.scope_get(&store.root_digest(&root)).map_err(|e| stored_error = Some(e)).ok()?
-    })?;
-    if let Some(e) = stored_error {
-        return Err(e.into());
-    }
-    Ok(scope)
+    Ok(state.scope(flag.map(|f| ("--scope", f)), || crate::surface::project_root(Some(cwd)).ok())?)
 }
 
 /// Counts and reasons, by index position: no fact contents, no fact paths.

@@ -103,10 +103,10 @@ impl Hook<'_> {
     /// `$AGENTSPINE_SCOPE`, else the project's stored scope; a malformed
     /// scope is an audit row and an empty scope (nothing is guessed).
     fn scope(&self) -> ScopeIds {
-        match crate::cli::memory::current_scope(None, self.state, &self.session_dir) {
+        match self.state.scope(None, || crate::surface::project_root(Some(&self.session_dir)).ok()) {
             Ok(scope) => scope,
             Err(e) => {
-                self.audit("scope", "scope-malformed", None, Some(format!("{e:#}")));
+                self.audit("scope", "scope-malformed", None, Some(format!("{:#}", anyhow::Error::new(e))));
                 ScopeIds::default()
             }
         }

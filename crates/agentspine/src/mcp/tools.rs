@@ -373,18 +373,12 @@ fn has_parent(path: &Path) -> bool {
 }
 
 /// The scope of this call: the argument, else `$AGENTSPINE_SCOPE`, else the
-/// scope stored for the project (`agentspine scope set`), else none.
+/// scope stored for the project ([`State::scope`]), else none.
 fn scope(state: &State, given: Option<&[String]>, root: &Path) -> Result<ScopeIds, ToolError> {
     let joined = given.map(|ids| ids.join(" "));
-    let environment = std::env::var("AGENTSPINE_SCOPE").ok();
-    ScopeIds::resolve(joined.as_deref().map(|j| ("scope", j)), environment.as_deref(), || {
-        let store = state.store()?;
-        store.scope_get(&store.root_digest(root)).unwrap_or_else(|e| {
-            tracing::warn!("scope: {e}; continuing with no scope");
-            None
-        })
-    })
-    .map_err(|e| ToolError::Argument(e.to_string()))
+    state
+        .scope(joined.as_deref().map(|j| ("scope", j)), || Some(root.to_path_buf()))
+        .map_err(|e| ToolError::Argument(e.to_string()))
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
