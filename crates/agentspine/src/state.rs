@@ -190,6 +190,47 @@ impl State {
         })
     }
 
+    /// The catalog request every surface builds from what it was asked
+    /// (`ask`): the scope by [`State::scope`] and the continuity records
+    /// of the root by [`State::continuity_in`], the rest as asked.
+    pub fn catalog_request(
+        &self,
+        ask: CatalogAsk<'_>,
+    ) -> Result<agentspine_core::catalog::CatalogRequest, agentspine_core::memory::relevance::ScopeSourceError>
+    {
+        let root = ask.root;
+        let scope = self.scope(ask.scope, || Some(root.clone()))?;
+        Ok(agentspine_core::catalog::CatalogRequest {
+            cwd: ask.cwd,
+            target: ask.target,
+            scope,
+            prompt: ask.prompt,
+            markdown: ask.markdown,
+            continuity: self.continuity_in(ask.host, &root),
+            ..agentspine_core::catalog::CatalogRequest::new(ask.host, root)
+        })
+    }
+
+    /// A required preflight of `catalog` (core's rule): its receipt, or the
+    /// error naming every cause, after one audit row that names the first
+    /// (`surface` says who asked).
+    pub fn preflight(
+        &self,
+        catalog: &agentspine_core::catalog::Catalog,
+        surface: &str,
+    ) -> Result<agentspine_core::catalog::Receipt, agentspine_core::catalog::PreflightError> {
+        agentspine_core::catalog::preflight(catalog).inspect_err(|e| {
+            self.audit(agentspine_store::AuditEvent {
+                host: catalog.resolution.host.to_string(),
+                event: "preflight-failed".into(),
+                phase: "discovery".into(),
+                code: e.causes.first().map(|g| g.cause.to_string()).unwrap_or_default(),
+                path: e.causes.first().map(|g| g.what.clone()),
+                detail: Some(if surface.is_empty() { e.to_string() } else { format!("{surface}: {e}") }),
+            });
+        })
+    }
+
     /// Source ids keyed by the state directory (stable across processes);
     /// without a store, keyed at random for this process only.
     pub fn source_ids(&self) -> agentspine_core::catalog::SourceIds {
@@ -483,6 +524,25 @@ impl State {
     pub fn resolver(&self, reader: agentspine_fs::Reader) -> agentspine_core::Resolver<'_> {
         resolver(reader).with_ids(self.source_ids()).with_caches(self)
     }
+}
+
+/// What a surface was asked for a catalog ([`State::catalog_request`]).
+#[derive(Debug)]
+pub struct CatalogAsk<'a> {
+    /// Whose rules apply.
+    pub host: agentspine_core::Host,
+    /// The project root (canonical).
+    pub root: PathBuf,
+    /// The working directory, when given.
+    pub cwd: Option<PathBuf>,
+    /// A file or directory whose chain is wanted instead.
+    pub target: Option<PathBuf>,
+    /// The request's own scope argument (its name, its text).
+    pub scope: Option<(&'static str, &'a str)>,
+    /// The prompt, for relevance.
+    pub prompt: Option<String>,
+    /// Whether project Markdown is discovered.
+    pub markdown: bool,
 }
 
 /// The one way the binary builds a resolver: this process's environment,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::catalog::{self, Catalog, CatalogRequest};
+use agentspine_core::catalog::{self, Catalog};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
@@ -190,17 +190,15 @@ fn build_holding(
         Some(root) => root.clone(),
         None => resolver.project_root(&asked)?.0,
     };
-    let cwd = asked.cwd;
-    let scope = super::memory::current_scope(common.scope.scope.as_deref(), &state, &cwd)?;
-    let request = CatalogRequest {
-        cwd: Some(cwd),
+    let request = state.catalog_request(crate::state::CatalogAsk {
+        host,
+        root,
+        cwd: Some(asked.cwd),
         target: common.target.as_ref().map(absolute),
-        scope,
+        scope: common.scope.scope.as_deref().map(|s| ("--scope", s)),
         prompt: prompt.map(str::to_owned),
         markdown: common.markdown,
-        continuity: state.continuity_in(host, &root),
-        ..CatalogRequest::new(host, root)
-    };
+    })?;
     let (catalog, variant) = match holding {
         None => (resolver.catalog(&request)?, None),
         Some(id) => match resolver
@@ -238,19 +236,9 @@ fn preflight(
     if !common.required {
         return Ok(None);
     }
-    match catalog::preflight(catalog) {
+    match state.preflight(catalog, "") {
         Ok(receipt) => Ok(Some(receipt)),
-        Err(e) => {
-            state.audit(agentspine_store::AuditEvent {
-                host: common.host.host.to_string(),
-                event: "preflight-failed".into(),
-                phase: "discovery".into(),
-                code: e.causes.first().map(|g| g.cause.to_string()).unwrap_or_default(),
-                path: e.causes.first().map(|g| g.what.clone()),
-                detail: Some(e.to_string()),
-            });
-            Err(crate::surface::errors::Preflight(e).into())
-        }
+        Err(e) => Err(crate::surface::errors::Preflight(e).into()),
     }
 }
 

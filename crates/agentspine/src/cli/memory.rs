@@ -80,7 +80,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let resolver = state.resolver(reader);
     let request = args.place.request(&resolver, &current, args.host.host);
     let cwd = request.cwd.clone();
-    let scope = current_scope(args.scope.scope.as_deref(), &state, &cwd)?;
+    let scope = state.scope(args.scope.scope.as_deref().map(|s| ("--scope", s)), || {
+        crate::surface::project_root(Some(&cwd)).ok()
+    })?;
     let found = match args.memory_dir.map(absolute) {
         Some(dir) => {
             given_dir(&dir)?;
@@ -160,16 +162,6 @@ pub(crate) fn given_dir(dir: &std::path::Path) -> anyhow::Result<()> {
         .into()),
         _ => Ok(()),
     }
-}
-
-/// The scope for this call: `--scope`, else `$AGENTSPINE_SCOPE`, else the
-/// stored scope of the project of `cwd` ([`State::scope`]).
-pub(crate) fn current_scope(
-    flag: Option<&str>,
-    state: &State,
-    cwd: &std::path::Path,
-) -> anyhow::Result<ScopeIds> {
-    Ok(state.scope(flag.map(|f| ("--scope", f)), || crate::surface::project_root(Some(cwd)).ok())?)
 }
 
 /// Counts and reasons, by index position: no fact contents, no fact paths.

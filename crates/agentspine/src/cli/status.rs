@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agentspine_core::catalog::{Catalog, CatalogRequest, SourceResolution};
+use agentspine_core::catalog::{Catalog, SourceResolution};
 use agentspine_core::{Environment, Host, Resolution};
 use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
@@ -85,13 +85,16 @@ pub(crate) fn gather(
         let mut request = place.request(&resolver, &current, host);
         request.cwd = crate::surface::canonical(&request.cwd)?;
         let cwd = request.cwd.clone();
-        let scope = super::memory::current_scope(scope, &state, &cwd)?;
         let resolution = resolver.chain(&request)?;
-        let request = CatalogRequest {
+        let request = state.catalog_request(crate::state::CatalogAsk {
+            host,
+            root: resolution.project_root.clone(),
             cwd: Some(cwd.clone()),
-            scope,
-            ..CatalogRequest::new(host, resolution.project_root.clone())
-        };
+            target: None,
+            scope: scope.map(|s| ("--scope", s)),
+            prompt: None,
+            markdown: false,
+        })?;
         let catalog = resolver.catalog(&request)?;
         (cwd, resolution, catalog)
     };

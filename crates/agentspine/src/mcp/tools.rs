@@ -17,7 +17,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use agentspine_core::catalog::{self, Catalog, CatalogRequest, DocumentError, PreflightError, SourceIds};
-use agentspine_core::memory::ScopeIds;
 use agentspine_core::policy::{NamedRoots, NeverProjects};
 use agentspine_core::resolver::RootCheck;
 use agentspine_core::{Host, Request, ResolveError, Resolver, render_native};
@@ -25,7 +24,7 @@ use agentspine_fs::{Budget, Reader};
 use serde_json::Value;
 
 use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextParams, SessionBriefingParams};
-use crate::state::State;
+use crate::state::{CatalogAsk, State};
 
 /// How long one tool call may spend reading before it stops starting reads.
 const DEADLINE: Duration = Duration::from_secs(2);
@@ -184,17 +183,22 @@ impl Tools {
             )));
         }
         let cwd = p.cwd.as_deref().map(|c| inside(&root, c, "cwd")).transpose()?;
-        let request = CatalogRequest {
-            cwd,
-            scope: scope(&state, p.scope.as_deref(), &root)?,
-            prompt: p.prompt,
-            markdown: true,
-            continuity: state.continuity_in(p.host, &root),
-            ..CatalogRequest::new(p.host, root)
-        };
+        let joined = p.scope.as_deref().map(|ids| ids.join(" "));
+        let request = catalog_request(
+            &state,
+            CatalogAsk {
+                host: p.host,
+                root,
+                cwd,
+                target: None,
+                scope: joined.as_deref().map(|j| ("scope", j)),
+                prompt: p.prompt,
+                markdown: true,
+            },
+        )?;
         let catalog = resolver.catalog(&request)?;
         state.audit_gaps("mcp", &catalog.resolution);
-        let receipt = if p.required { Some(required(&state, &catalog, p.host)?) } else { None };
+        let receipt = if p.required { Some(required(&state, &catalog)?) } else { None };
         let briefing = catalog::briefing(&catalog, budget);
         let mut value = to_json(&briefing);
         value["sources"] = to_json(&catalog.sources);
@@ -222,16 +226,21 @@ impl Tools {
         if k == 0 || k > MAX_K {
             return Err(ToolError::Argument(format!("k must be between 1 and {MAX_K}, got {k}")));
         }
-        let request = CatalogRequest {
-            scope: scope(&state, None, &root)?,
-            prompt: Some(text.to_owned()),
-            markdown: true,
-            continuity: state.continuity_in(p.host, &root),
-            ..CatalogRequest::new(p.host, root)
-        };
+        let request = catalog_request(
+            &state,
+            CatalogAsk {
+                host: p.host,
+                root,
+                cwd: None,
+                target: None,
+                scope: None,
+                prompt: Some(text.to_owned()),
+                markdown: true,
+            },
+        )?;
         let catalog = resolver.catalog(&request)?;
         state.audit_gaps("mcp", &catalog.resolution);
-        let receipt = if p.required { Some(required(&state, &catalog, p.host)?) } else { None };
+        let receipt = if p.required { Some(required(&state, &catalog)?) } else { None };
         let answer = catalog::query(&catalog, text, k, catalog::briefing::DEFAULT_BUDGET);
         let mut value = to_json(&answer);
         value["receipt"] = to_json(&receipt);
@@ -292,12 +301,18 @@ impl Tools {
         let catalog = match remembered {
             Some(catalog) => catalog,
             None => {
-                let request = CatalogRequest {
-                    scope: scope(&state, None, &root)?,
-                    markdown: true,
-                    continuity: state.continuity_in(host, &root),
-                    ..CatalogRequest::new(host, root)
-                };
+                let request = catalog_request(
+                    &state,
+                    CatalogAsk {
+                        host,
+                        root,
+                        cwd: None,
+                        target: None,
+                        scope: None,
+                        prompt: None,
+                        markdown: true,
+                    },
+                )?;
                 {
                     let catalog = resolver.catalog(&request)?;
                     state.audit_gaps("mcp", &catalog.resolution);
@@ -322,18 +337,8 @@ impl Tools {
 
 /// With `required: true`: the receipt, or the error naming every cause
 /// (and an audit row, as the CLI writes).
-fn required(state: &State, catalog: &Catalog, host: Host) -> Result<catalog::Receipt, ToolError> {
-    catalog::preflight(catalog).map_err(|e| {
-        state.audit(agentspine_store::AuditEvent {
-            host: host.to_string(),
-            event: "preflight-failed".into(),
-            phase: "discovery".into(),
-            code: e.causes.first().map(|g| g.cause.to_string()).unwrap_or_default(),
-            path: e.causes.first().map(|g| g.what.clone()),
-            detail: Some(format!("mcp: {e}")),
-        });
-        ToolError::Preflight(e)
-    })
+fn required(state: &State, catalog: &Catalog) -> Result<catalog::Receipt, ToolError> {
+    state.preflight(catalog, "mcp").map_err(ToolError::Preflight)
 }
 
 /// The project root exactly as given, in its canonical form: absolute, no
@@ -372,13 +377,11 @@ fn has_parent(path: &Path) -> bool {
     path.components().any(|c| c == Component::ParentDir)
 }
 
-/// The scope of this call: the argument, else `$AGENTSPINE_SCOPE`, else the
-/// scope stored for the project ([`State::scope`]), else none.
-fn scope(state: &State, given: Option<&[String]>, root: &Path) -> Result<ScopeIds, ToolError> {
-    let joined = given.map(|ids| ids.join(" "));
-    state
-        .scope(joined.as_deref().map(|j| ("scope", j)), || Some(root.to_path_buf()))
-        .map_err(|e| ToolError::Argument(e.to_string()))
+/// The catalog request of this call ([`State::catalog_request`]): MCP
+/// tools always discover project Markdown; a malformed scope argument is
+/// the caller's error.
+fn catalog_request(state: &State, ask: CatalogAsk<'_>) -> Result<CatalogRequest, ToolError> {
+    state.catalog_request(ask).map_err(|e| ToolError::Argument(e.to_string()))
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
