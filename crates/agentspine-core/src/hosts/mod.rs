@@ -2,6 +2,20 @@
 //! (what every surface needs to know of it). Shared mechanics live in
 //! `chain`, `gather` and `locate`; a host's folder holds only what is true
 //! of that host, and this module is the registry that finds it.
+//!
+//! A new host is:
+//! - a folder here with its rules (`mod.rs`: candidates, root rule, chain,
+//!   text format) and its `profile.rs` (names, home, hook events and
+//!   tools, context cap, install files, check facts, version probe, and
+//!   the [`Rules`] the registry calls);
+//! - a variant of [`Host`] with its name (`host.rs`: the enum, `ALL`) and
+//!   one arm in [`Host::profile`] below;
+//! - a line in `verified-versions` (the version its profile was measured
+//!   on, which the parity suite installs);
+//! - in the binary, only what its surfaces need that is not data: the
+//!   installer's file editing (`install/`), and a wire adapter when its
+//!   hook output differs in shape;
+//! - its parity fixtures and end-to-end runs (tests/e2e).
 
 pub mod claude;
 pub mod codex;
@@ -50,6 +64,43 @@ pub(crate) fn git_root(reader: &Reader, never: &NeverProjects, cwd: &Path) -> (P
     }
 }
 
+/// What resolving one request under a host's rules is given.
+pub(crate) struct Ask<'a> {
+    pub request: &'a Request,
+    pub env: &'a Environment,
+    pub reader: &'a Reader,
+    pub never: &'a NeverProjects,
+    /// Claude Code's `instructionFiles` mode taken as given instead of the
+    /// user's setting.
+    pub claude_mode: Option<claude::AgentsMdMode>,
+}
+
+/// A host's rules as every caller reaches them: each host's folder fills
+/// one in ([`Profile`]'s `rules`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rules {
+    /// Binds the request to its root by the host's rule and gathers its
+    /// chain, with the warnings its settings gave.
+    pub resolve: fn(&Ask<'_>, &mut Gather, &mut Vec<Warning>) -> Result<Located, ResolveError>,
+    /// Binds the request to its root by the host's rule, nothing read.
+    pub bind: fn(&Ask<'_>) -> Result<Located, ResolveError>,
+    /// The exact text the host puts in its model request for a chain.
+    pub render: fn(&Resolution) -> String,
+    /// The names the host reads in a project directory, by default and
+    /// by the user's configuration as a session at the root sees it, with
+    /// the directories that hold more (Claude Code's `.claude`): what
+    /// makes a directory worth checking.
+    pub names: fn(&Environment, &Reader, &Path) -> Vec<String>,
+}
+
+/// Binds `ask` to its root by the git rule.
+pub(crate) fn bind_by_git(ask: &Ask<'_>) -> Result<Located, ResolveError> {
+    let r = ask.request;
+    locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), |cwd| {
+        git_root(ask.reader, ask.never, cwd)
+    })
+}
+
 /// Resolves the chain `request` asks for under its host's rules (with
 /// `claude_mode`, Claude Code's `instructionFiles` mode is taken as given
 /// instead of the user's setting).
@@ -63,51 +114,12 @@ pub(crate) fn resolve_as(
 ) -> Result<Resolution, ResolveError> {
     let mut warnings: Vec<Warning> = Vec::new();
     let mut gather = Gather { explain, ..Gather::default() };
-    let bind = |find: &dyn Fn(&Path) -> (PathBuf, String)| {
-        locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), find)
-    };
-    let (located, profile_home): (Located, Option<PathBuf>) = match request.host {
-        Host::Codex => {
-            let config = codex::load_config(reader, env, &mut warnings);
-            let located = bind(&|cwd| codex::find_root(reader, never, &config, cwd))?;
-            codex::resolve(env, &located, &config, &mut gather);
-            (located, env.codex_home())
-        }
-        Host::Claude => {
-            let located = bind(&|cwd| git_root(reader, never, cwd))?;
-            let mut settings = claude::load_settings(reader, env, &located.root_path, &mut warnings);
-            if let Some(mode) = claude_mode {
-                settings.agents_md = mode;
-            }
-            claude::resolve(env, &located, &settings, &mut gather);
-            (located, env.claude_home())
-        }
-        Host::Gemini => {
-            let settings = gemini::load_settings(reader, env, &request.cwd, &mut warnings);
-            let located = bind(&|cwd| gemini::find_root(reader, never, &settings, cwd))?;
-            gemini::resolve(env, &located, &settings, &mut gather);
-            (located, env.gemini_home())
-        }
-        Host::Pi | Host::Pi073 => {
-            let located = bind(&|cwd| git_root(reader, never, cwd))?;
-            let profile = if request.host == Host::Pi { &pi::current::RULES } else { &pi::v0_73::RULES };
-            pi::resolve(profile, env, &located, &mut gather);
-            (located, env.pi_home())
-        }
-        Host::Desktop => {
-            let located = bind(&|cwd| git_root(reader, never, cwd))?;
-            desktop::resolve(env, &located, true, &mut gather);
-            (located, env.desktop_home())
-        }
-        Host::Generic => {
-            let located = bind(&|cwd| git_root(reader, never, cwd))?;
-            desktop::resolve(env, &located, false, &mut gather);
-            (located, None)
-        }
-    };
+    let profile = request.host.profile();
+    let ask = Ask { request, env, reader, never, claude_mode };
+    let located = (profile.rules.resolve)(&ask, &mut gather, &mut warnings)?;
     Ok(Resolution {
         host: request.host,
-        profile_home,
+        profile_home: (profile.home)(env),
         project_root: located.root_path.clone(),
         root_evidence: located.evidence.clone(),
         cwd: located.cwd.clone(),
@@ -125,38 +137,12 @@ pub(crate) fn resolve_as(
 }
 
 pub(crate) fn render(resolution: &Resolution) -> String {
-    match resolution.host {
-        Host::Codex => codex::render(&resolution.cwd, &resolution.parts),
-        Host::Desktop | Host::Generic => desktop::render(&resolution.parts),
-        Host::Gemini => gemini::render(&resolution.parts),
-        Host::Pi => pi::current::render(&resolution.parts),
-        Host::Pi073 => pi::v0_73::render(&resolution.parts),
-        Host::Claude => claude::render(&resolution.parts),
-    }
+    (resolution.host.profile().rules.render)(resolution)
 }
 
-/// The file names `host` reads in a project directory, by default and by
-/// the user's configuration (Codex's fallback names, Gemini's
-/// `context.fileName` as a session at `root` sees it), with Claude Code's
-/// `.claude` directory: what makes a directory worth checking.
+/// The file names `host` reads in a project directory ([`Rules::names`]).
 pub(crate) fn instruction_names(host: Host, env: &Environment, reader: &Reader, root: &Path) -> Vec<String> {
-    let mut warnings = Vec::new();
-    let names: Vec<String> = match host {
-        Host::Codex => {
-            let config = codex::load_config(reader, env, &mut warnings);
-            let mut names = vec!["AGENTS.override.md".to_owned(), "AGENTS.md".to_owned()];
-            names.extend(config.fallback_filenames);
-            names
-        }
-        Host::Claude => ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".claude"].map(str::to_owned).to_vec(),
-        Host::Gemini => gemini::load_settings(reader, env, root, &mut warnings).names,
-        Host::Pi => pi::current::RULES.candidates.iter().map(|n| (*n).to_owned()).collect(),
-        Host::Pi073 => pi::v0_73::RULES.candidates.iter().map(|n| (*n).to_owned()).collect(),
-        Host::Desktop | Host::Generic => {
-            ["AGENTS.override.md", "AGENTS.md", "CLAUDE.md", ".claude"].map(str::to_owned).to_vec()
-        }
-    };
-    names
+    (host.profile().rules.names)(env, reader, root)
 }
 
 /// Binds a request to its project root under its host's rule (explicit
@@ -167,22 +153,5 @@ pub(crate) fn bind(
     reader: &Reader,
     never: &NeverProjects,
 ) -> Result<Located, ResolveError> {
-    let mut warnings = Vec::new();
-    match request.host {
-        Host::Codex => {
-            let config = codex::load_config(reader, env, &mut warnings);
-            locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
-                codex::find_root(reader, never, &config, cwd)
-            })
-        }
-        Host::Gemini => {
-            let settings = gemini::load_settings(reader, env, &request.cwd, &mut warnings);
-            locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
-                gemini::find_root(reader, never, &settings, cwd)
-            })
-        }
-        _ => locate(reader, never, &request.cwd, request.root.as_deref(), request.target.as_deref(), |cwd| {
-            git_root(reader, never, cwd)
-        }),
-    }
+    (request.host.profile().rules.bind)(&Ask { request, env, reader, never, claude_mode: None })
 }

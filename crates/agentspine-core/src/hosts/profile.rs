@@ -68,6 +68,8 @@ pub struct Profile {
     pub install: Option<Install>,
     /// What `check` reports for this host past what its chains show.
     pub check: CheckFacts,
+    /// Its rules, as the registry calls them.
+    pub(crate) rules: super::Rules,
 }
 
 /// What `check` knows of a host past its chains: how it meets a link or a

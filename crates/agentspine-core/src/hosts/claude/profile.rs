@@ -93,5 +93,22 @@ pub const PROFILE: Profile = Profile {
             per_project: Some(super::check_memory::check),
         },
     },
+    rules: RULES,
     version_probe: Some(VersionProbe { program: "claude", args: &["--version"] }),
+};
+
+/// Claude Code's rules: the git root, its settings, its chain.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, warnings| {
+        let located = crate::hosts::bind_by_git(ask)?;
+        let mut settings = super::load_settings(ask.reader, ask.env, &located.root_path, warnings);
+        if let Some(mode) = ask.claude_mode {
+            settings.agents_md = mode;
+        }
+        super::resolve(ask.env, &located, &settings, gather);
+        Ok(located)
+    },
+    bind: crate::hosts::bind_by_git,
+    render: |r| super::render(&r.parts),
+    names: |_, _, _| ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".claude"].map(str::to_owned).to_vec(),
 };

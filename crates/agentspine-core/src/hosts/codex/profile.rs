@@ -84,5 +84,35 @@ pub const PROFILE: Profile = Profile {
         },
         checks: NO_CHECKS,
     },
+    rules: RULES,
     version_probe: Some(VersionProbe { program: "codex", args: &["--version"] }),
 };
+
+/// Codex's rules: its root markers and fallback names from its config.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, warnings| {
+        let config = super::load_config(ask.reader, ask.env, warnings);
+        let located = bind_with(ask, &config)?;
+        super::resolve(ask.env, &located, &config, gather);
+        Ok(located)
+    },
+    bind: |ask| bind_with(ask, &super::load_config(ask.reader, ask.env, &mut Vec::new())),
+    render: |r| super::render(&r.cwd, &r.parts),
+    names: |env, reader, _| {
+        let config = super::load_config(reader, env, &mut Vec::new());
+        let mut names = vec!["AGENTS.override.md".to_owned(), "AGENTS.md".to_owned()];
+        names.extend(config.fallback_filenames);
+        names
+    },
+};
+
+/// Binds `ask` by Codex's root markers.
+fn bind_with(
+    ask: &crate::hosts::Ask<'_>,
+    config: &super::CodexConfig,
+) -> Result<crate::locate::Located, crate::error::ResolveError> {
+    let r = ask.request;
+    crate::locate::locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), |cwd| {
+        super::find_root(ask.reader, ask.never, config, cwd)
+    })
+}

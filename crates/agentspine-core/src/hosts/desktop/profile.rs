@@ -28,6 +28,7 @@ pub const PROFILE: Profile = Profile {
         never_read_why: |_| None,
         checks: NO_CHECKS,
     },
+    rules: rules(true),
     version_probe: None,
     install: None,
 };
@@ -41,5 +42,38 @@ pub const GENERIC: Profile = Profile {
     home: |_| None,
     profile_inputs: |_| Vec::new(),
     checked_by_default: false,
+    rules: rules(false),
     ..PROFILE
 };
+
+/// The desktop rule, with the global file or (`generic`) without.
+const fn rules(with_global: bool) -> crate::hosts::Rules {
+    crate::hosts::Rules {
+        resolve: if with_global { resolve_with_global } else { resolve_project_only },
+        bind: crate::hosts::bind_by_git,
+        render: |r| super::render(&r.parts),
+        names: |_, _, _| {
+            ["AGENTS.override.md", "AGENTS.md", "CLAUDE.md", ".claude"].map(str::to_owned).to_vec()
+        },
+    }
+}
+
+fn resolve_with_global(
+    ask: &crate::hosts::Ask<'_>,
+    gather: &mut crate::gather::Gather,
+    _: &mut Vec<crate::resolution::Warning>,
+) -> Result<crate::locate::Located, crate::error::ResolveError> {
+    let located = crate::hosts::bind_by_git(ask)?;
+    super::resolve(ask.env, &located, true, gather);
+    Ok(located)
+}
+
+fn resolve_project_only(
+    ask: &crate::hosts::Ask<'_>,
+    gather: &mut crate::gather::Gather,
+    _: &mut Vec<crate::resolution::Warning>,
+) -> Result<crate::locate::Located, crate::error::ResolveError> {
+    let located = crate::hosts::bind_by_git(ask)?;
+    super::resolve(ask.env, &located, false, gather);
+    Ok(located)
+}

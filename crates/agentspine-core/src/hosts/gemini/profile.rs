@@ -90,5 +90,31 @@ pub const PROFILE: Profile = Profile {
         never_read_why: |_| None,
         checks: NO_CHECKS,
     },
+    rules: RULES,
     version_probe: Some(VersionProbe { program: "gemini", args: &["--version"] }),
 };
+
+/// Gemini CLI's rules: its settings (as a session at the cwd sees them),
+/// its root rule, its chain.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, warnings| {
+        let settings = super::load_settings(ask.reader, ask.env, &ask.request.cwd, warnings);
+        let located = bind_with(ask, &settings)?;
+        super::resolve(ask.env, &located, &settings, gather);
+        Ok(located)
+    },
+    bind: |ask| bind_with(ask, &super::load_settings(ask.reader, ask.env, &ask.request.cwd, &mut Vec::new())),
+    render: |r| super::render(&r.parts),
+    names: |env, reader, root| super::load_settings(reader, env, root, &mut Vec::new()).names,
+};
+
+/// Binds `ask` by Gemini CLI's root rule.
+fn bind_with(
+    ask: &crate::hosts::Ask<'_>,
+    settings: &super::GeminiSettings,
+) -> Result<crate::locate::Located, crate::error::ResolveError> {
+    let r = ask.request;
+    crate::locate::locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), |cwd| {
+        super::find_root(ask.reader, ask.never, settings, cwd)
+    })
+}

@@ -73,6 +73,7 @@ pub const PROFILE: Profile = Profile {
         never_read_why: |_| None,
         checks: NO_CHECKS,
     },
+    rules: RULES,
     version_probe: Some(VersionProbe { program: "pi", args: &["--version"] }),
 };
 
@@ -87,5 +88,30 @@ pub const PROFILE_0_73: Profile = Profile {
     display: "pi 0.73",
     chosen_by_evidence: false,
     install: Some(Install { carrier: Carrier::Extension { mcp: false }, ..PI_INSTALL }),
+    rules: RULES_0_73,
     ..PROFILE
+};
+
+/// pi 1.x's rules: the git root, its candidates per directory.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, _| {
+        let located = crate::hosts::bind_by_git(ask)?;
+        super::resolve(&super::current::RULES, ask.env, &located, gather);
+        Ok(located)
+    },
+    bind: crate::hosts::bind_by_git,
+    render: |r| super::current::render(&r.parts),
+    names: |_, _, _| super::current::RULES.candidates.iter().map(|n| (*n).to_owned()).collect(),
+};
+
+/// pi 0.73's rules.
+const RULES_0_73: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, _| {
+        let located = crate::hosts::bind_by_git(ask)?;
+        super::resolve(&super::v0_73::RULES, ask.env, &located, gather);
+        Ok(located)
+    },
+    bind: crate::hosts::bind_by_git,
+    render: |r| super::v0_73::render(&r.parts),
+    names: |_, _, _| super::v0_73::RULES.candidates.iter().map(|n| (*n).to_owned()).collect(),
 };
