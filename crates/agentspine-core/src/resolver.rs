@@ -44,9 +44,13 @@ pub trait CacheProvider {
     }
 }
 
+/// How long one request's reads may take (DESIGN.md: the two-second
+/// budget): every surface's reader stops starting reads then.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(2);
+
 /// How long the never-a-project check may spend canonicalising the home
 /// directory and the profiles.
-const POLICY_DEADLINE: Duration = Duration::from_secs(2);
+const POLICY_DEADLINE: Duration = REQUEST_DEADLINE;
 
 /// Why [`Resolver::check_root`] refused a root.
 #[derive(Debug, thiserror::Error)]

@@ -545,6 +545,12 @@ pub struct CatalogAsk<'a> {
     pub markdown: bool,
 }
 
+/// The reader of one request: bounded by core's two-second budget
+/// ([`agentspine_core::REQUEST_DEADLINE`]).
+pub fn reader() -> agentspine_fs::Reader {
+    agentspine_fs::Reader::new(agentspine_fs::Budget::with_timeout(agentspine_core::REQUEST_DEADLINE))
+}
+
 /// The one way the binary builds a resolver: this process's environment,
 /// read through `reader`, sources named with this process's key (a command
 /// that shows no source id needs no store). [`State::resolver`] adds the

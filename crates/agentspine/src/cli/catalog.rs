@@ -5,10 +5,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use agentspine_core::catalog::{self, Catalog};
-use agentspine_fs::{Budget, Reader};
+use agentspine_fs::Reader;
 use anyhow::Context;
 
 use crate::state::State;
@@ -183,7 +182,7 @@ fn build_holding(
     for warning in &state.warnings {
         output::warn(warning);
     }
-    let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let reader = crate::state::reader();
     let resolver = state.resolver(reader.clone());
     let asked = common.place.request(&resolver, &current, host);
     let root = match &asked.root {

@@ -371,8 +371,7 @@ fn session_findings(g: &Gathered) -> (Vec<agentspine_core::check::Finding>, Opti
             dirs.iter().filter_map(|d| d.strip_prefix(&r.project_root).ok()).map(|d| d.display().to_string()),
         )
         .collect();
-    let reader =
-        agentspine_fs::Reader::new(agentspine_fs::Budget::with_timeout(std::time::Duration::from_secs(2)));
+    let reader = crate::state::reader();
     let claude_agents_md =
         crate::config::load(&reader).map(|c| c.claude.session_start_agents_md).unwrap_or_default();
     let user_config = g.env.user_config_file();
@@ -531,10 +530,9 @@ pub mod orphans {
     use std::io::Write;
     use std::path::Path;
     use std::process::ExitCode;
-    use std::time::Duration;
 
     use agentspine_core::Host;
-    use agentspine_fs::{Budget, FileKind, Reader};
+    use agentspine_fs::{FileKind, Reader};
     use anyhow::Context;
     use serde::Serialize;
 
@@ -575,7 +573,7 @@ pub mod orphans {
         let current = std::env::current_dir().context("cannot read the current directory")?;
         // Finding the directory reads the host's settings; the listing gets
         // a reader of its own, so its counters are the listing's alone.
-        let finder = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+        let finder = crate::state::reader();
         let dir = match memory_dir {
             Some(dir) => {
                 let dir = current.join(dir);
@@ -610,7 +608,7 @@ pub mod orphans {
                 }
             }
         };
-        let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+        let reader = crate::state::reader();
         let counts = count(&reader, &dir)?;
         let work = reader.counters();
         let mut out = std::io::stdout().lock();

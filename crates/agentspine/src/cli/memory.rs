@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use agentspine_core::memory::claude_dir::MemoryDir;
 use agentspine_core::memory::{MemoryLoad, ScopeIds};
@@ -76,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &state.warnings {
         output::warn(warning);
     }
-    let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let reader = crate::state::reader();
     let resolver = state.resolver(reader);
     let request = args.place.request(&resolver, &current, args.host.host);
     let cwd = request.cwd.clone();

@@ -82,7 +82,7 @@ impl Args {
 }
 
 /// How long one resolution may take before it stops starting new reads.
-const DEADLINE: Duration = Duration::from_secs(2);
+const DEADLINE: Duration = agentspine_core::REQUEST_DEADLINE;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let wants_json = args.wants_json();

@@ -7,11 +7,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use agentspine_core::catalog::{Catalog, SourceResolution};
 use agentspine_core::{Environment, Host, Resolution};
-use agentspine_fs::{Budget, Reader};
 use anyhow::Context;
 
 use crate::state::State;
@@ -78,7 +76,7 @@ pub(crate) fn gather(
 ) -> anyhow::Result<Gathered> {
     let current = std::env::current_dir().context("cannot read the current directory")?;
     let env = Environment::from_vars(|name| std::env::var_os(name));
-    let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let reader = crate::state::reader();
     let (cwd, resolution, catalog) = {
         // Its cache changes are written when it goes, before `state` moves.
         let resolver = state.resolver(reader);

@@ -27,7 +27,7 @@ use super::params::{KnowledgeQueryParams, ReadDocumentParams, ResolveContextPara
 use crate::state::{CatalogAsk, State};
 
 /// How long one tool call may spend reading before it stops starting reads.
-const DEADLINE: Duration = Duration::from_secs(2);
+const DEADLINE: Duration = agentspine_core::REQUEST_DEADLINE;
 /// Largest `budget_bytes`.
 pub const MAX_BUDGET: usize = 1024 * 1024;
 /// Default and largest `k`.

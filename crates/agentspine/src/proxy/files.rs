@@ -11,9 +11,8 @@
 //! followed. Writes are serialized within the server.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use agentspine_fs::{Budget, Code, FsError, Reader};
+use agentspine_fs::{Code, FsError};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -56,7 +55,7 @@ pub fn read(dir: &Path) -> Result<FileVersion, Fault> {
     let path = dir.join(NAME);
     let missing =
         || FileVersion { path: path.clone(), exists: false, content: String::new(), sha256: None, bytes: 0 };
-    let reader = Reader::new(Budget::with_timeout(Duration::from_secs(2)));
+    let reader = crate::state::reader();
     let root = match reader.open_root(dir) {
         Ok(root) => root,
         Err(e) if e.code() == Code::NotFound => return Ok(missing()),

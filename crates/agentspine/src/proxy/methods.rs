@@ -27,7 +27,7 @@ use super::wire::{self, Fault};
 
 /// How long a path-specific resolution may take before the base chain
 /// answers instead (ADR 0037).
-pub const DEADLINE: Duration = Duration::from_secs(2);
+pub const DEADLINE: Duration = agentspine_core::REQUEST_DEADLINE;
 
 /// Resolutions running on workers at once, across all connections. A worker
 /// stuck in the kernel keeps its slot until it returns; a request that
