@@ -122,7 +122,8 @@ pub use records::{
     RecordError, RecordKind, RecordStatus,
 };
 pub use registry::{
-    BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal, BindingState,
+    ALL_HOSTS, BINDING_HOSTS, BINDING_SCOPE, BindRequest, Binding, BindingChange, BindingRefusal,
+    BindingState, BoundHosts,
 };
 pub use repair::REPAIR_PENDING;
 pub use reports::{

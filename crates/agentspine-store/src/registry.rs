@@ -19,8 +19,34 @@ use crate::db::Store;
 /// The only binding scope: the binding attaches a project's state to the
 /// local user of this state directory.
 pub const BINDING_SCOPE: &str = "state-user";
+/// The word for a binding that every host reads through.
+pub const ALL_HOSTS: &str = "all";
 /// The hosts a binding may be made for (`all`: every host, `generic` too).
-pub const BINDING_HOSTS: [&str; 6] = ["all", "claude", "codex", "gemini", "pi", "desktop"];
+pub const BINDING_HOSTS: [&str; 6] = [ALL_HOSTS, "claude", "codex", "gemini", "pi", "desktop"];
+
+/// Which hosts read through a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoundHosts<'a> {
+    /// Every host (`all`).
+    All,
+    /// One host, by its binding name.
+    One(&'a str),
+}
+
+impl BoundHosts<'_> {
+    /// The hosts a stored host word names.
+    pub fn of(word: &str) -> BoundHosts<'_> {
+        if word == ALL_HOSTS { BoundHosts::All } else { BoundHosts::One(word) }
+    }
+
+    /// Whether requests of `host` are among them.
+    pub fn include(self, host: &str) -> bool {
+        match self {
+            BoundHosts::All => true,
+            BoundHosts::One(one) => one == host,
+        }
+    }
+}
 
 /// Where a binding stands, derived from its events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -88,7 +114,12 @@ pub struct Binding {
 impl Binding {
     /// Whether requests of `host` read through it.
     pub fn applies_to(&self, host: &str) -> bool {
-        self.state == BindingState::Active && (self.host == "all" || self.host == host)
+        self.state == BindingState::Active && self.hosts().include(host)
+    }
+
+    /// The hosts that read through it.
+    pub fn hosts(&self) -> BoundHosts<'_> {
+        BoundHosts::of(&self.host)
     }
 }
 

@@ -104,7 +104,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .into_iter()
         .filter(|r| match &args.host {
             None => true,
-            Some(host) => &r.host == host || (r.host == "all" && r.phase == "binding"),
+            Some(host) => {
+                agentspine_store::BoundHosts::of(&r.host).include(host)
+                    && (&r.host == host || r.phase == "binding")
+            }
         })
         .collect();
     let pruned = store.audit_prunes()?;

@@ -131,7 +131,8 @@ fn hosts(given: &[String]) -> anyhow::Result<Vec<String>> {
     let bad: Vec<String> = given
         .iter()
         .filter(|h| {
-            let old_all = h.as_str() == "all" && given.len() == 1;
+            let old_all =
+                agentspine_store::BoundHosts::of(h) == agentspine_store::BoundHosts::All && given.len() == 1;
             !(serves.contains(&h.as_str()) || old_all)
         })
         .map(|h| format!("{h:?}"))
@@ -159,7 +160,8 @@ fn hosts(given: &[String]) -> anyhow::Result<Vec<String>> {
 }
 
 pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
-    let hosts = if args.all_hosts { vec!["all".to_owned()] } else { hosts(&args.host)? };
+    let hosts =
+        if args.all_hosts { vec![agentspine_store::ALL_HOSTS.to_owned()] } else { hosts(&args.host)? };
     let host = (!hosts.is_empty()).then_some(hosts);
     let mut missing = Vec::new();
     if host.is_none() {
@@ -267,10 +269,9 @@ pub fn bind(args: BindArgs) -> anyhow::Result<ExitCode> {
             out,
             "bound: binding:{} lets {} read the accepted {} records of {} from the next hook, MCP call or briefing on.",
             change.binding.id,
-            if change.binding.host == "all" {
-                "every host".to_owned()
-            } else {
-                format!("host {}", change.binding.host)
+            match change.binding.hosts() {
+                agentspine_store::BoundHosts::All => "every host".to_owned(),
+                agentspine_store::BoundHosts::One(host) => format!("host {host}"),
             },
             kinds.join(", "),
             source.display()
