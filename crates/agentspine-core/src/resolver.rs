@@ -67,7 +67,9 @@ pub enum RootCheck {
 pub struct Resolver<'a> {
     env: Environment,
     reader: Reader,
-    ids: SourceIds,
+    /// Set by [`Resolver::with_ids`], else keyed for the process when
+    /// first asked (no randomness is drawn by a run that names nothing).
+    ids: OnceCell<SourceIds>,
     caches: Option<&'a dyn CacheProvider>,
     never: OnceCell<NeverProjects>,
     /// Whether the never-a-project check reads through `reader` (counted,
@@ -97,7 +99,7 @@ impl<'a> Resolver<'a> {
         Resolver {
             env,
             reader,
-            ids: SourceIds::for_process(),
+            ids: OnceCell::new(),
             caches: None,
             never: OnceCell::new(),
             policy_through_reader: false,
@@ -130,7 +132,7 @@ impl<'a> Resolver<'a> {
     /// Names sources with `ids` (the state store's key: the same ids in
     /// every process).
     pub fn with_ids(mut self, ids: SourceIds) -> Resolver<'a> {
-        self.ids = ids;
+        self.ids = OnceCell::from(ids);
         self
     }
 
@@ -160,7 +162,7 @@ impl<'a> Resolver<'a> {
 
     /// The source-id key.
     pub fn ids(&self) -> &SourceIds {
-        &self.ids
+        self.ids.get_or_init(SourceIds::for_process)
     }
 
     /// The home directory and the profiles found once by the caller (a

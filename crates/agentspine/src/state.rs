@@ -235,17 +235,10 @@ impl State {
     /// without a store, keyed at random for this process only.
     pub fn source_ids(&self) -> agentspine_core::catalog::SourceIds {
         let quick = self.quick.as_ref().and_then(|quick| quick.derived_key("source-id"));
-        let key = match quick.or_else(|| self.store().map(|store| store.derived_key("source-id"))) {
-            Some(key) => key,
-            None => {
-                let mut key = [0u8; 32];
-                if getrandom::fill(&mut key).is_err() {
-                    tracing::warn!("no random key available; source ids are predictable in this process");
-                }
-                key
-            }
-        };
-        agentspine_core::catalog::SourceIds::new(key)
+        match quick.or_else(|| self.store().map(|store| store.derived_key("source-id"))) {
+            Some(key) => agentspine_core::catalog::SourceIds::new(key),
+            None => agentspine_core::catalog::SourceIds::for_process(),
+        }
     }
 
     /// Appends an audit row, unless the same row was appended within the
