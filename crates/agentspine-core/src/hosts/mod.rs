@@ -93,12 +93,19 @@ pub(crate) struct Rules {
     pub names: fn(&Environment, &Reader, &Path) -> Vec<String>,
 }
 
+/// Binds `ask` to its root: the explicit root, else the one `find` finds
+/// from the working directory (the host's root rule).
+pub(crate) fn bind_by(
+    ask: &Ask<'_>,
+    find: impl Fn(&Path) -> (PathBuf, String),
+) -> Result<Located, ResolveError> {
+    let r = ask.request;
+    locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), find)
+}
+
 /// Binds `ask` to its root by the git rule.
 pub(crate) fn bind_by_git(ask: &Ask<'_>) -> Result<Located, ResolveError> {
-    let r = ask.request;
-    locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), |cwd| {
-        git_root(ask.reader, ask.never, cwd)
-    })
+    bind_by(ask, |cwd| git_root(ask.reader, ask.never, cwd))
 }
 
 /// Resolves the chain `request` asks for under its host's rules (with

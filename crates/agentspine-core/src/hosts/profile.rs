@@ -111,11 +111,15 @@ pub(crate) const NO_CHECKS: HostChecks = HostChecks { per_dir: None, per_project
 pub struct Install {
     /// How the host runs agentspine.
     pub carrier: Carrier,
-    /// The files holding hooks the host runs, for the project at the given
-    /// root (user files first; the first is the one `install` writes).
-    pub hook_files: fn(&Environment, &Path) -> Vec<PathBuf>,
-    /// Where the MCP server may be registered, and in which format.
-    pub mcp_files: fn(&Environment, &Path) -> Vec<(PathBuf, ConfigFormat)>,
+    /// The user's files holding hooks the host runs (the first is the one
+    /// `install` writes).
+    pub user_hook_files: fn(&Environment) -> Vec<PathBuf>,
+    /// A project's files holding hooks too, relative to its root.
+    pub project_hook_files: &'static [&'static str],
+    /// Where the user's MCP server may be registered, and in which format.
+    pub user_mcp_files: fn(&Environment) -> Vec<(PathBuf, ConfigFormat)>,
+    /// A project's files that may register it, relative to its root.
+    pub project_mcp_files: &'static [(&'static str, ConfigFormat)],
     /// The host's JSON settings may hold comments.
     pub json_comments: bool,
     /// `install --settings project` writes a project's settings (Claude
@@ -129,6 +133,24 @@ pub struct Install {
     pub plugin: bool,
     /// What the user should know of how the host trusts hooks, if anything.
     pub trust_note: Option<&'static str>,
+}
+
+impl Install {
+    /// The files holding hooks the host runs for the project at `root`:
+    /// the user's, then the project's.
+    pub fn hook_files(&self, env: &Environment, root: &Path) -> Vec<PathBuf> {
+        let mut files = (self.user_hook_files)(env);
+        files.extend(self.project_hook_files.iter().map(|f| root.join(f)));
+        files
+    }
+
+    /// Where the MCP server may be registered for the project at `root`:
+    /// the user's files, then the project's.
+    pub fn mcp_files(&self, env: &Environment, root: &Path) -> Vec<(PathBuf, ConfigFormat)> {
+        let mut files = (self.user_mcp_files)(env);
+        files.extend(self.project_mcp_files.iter().map(|(f, format)| (root.join(f), *format)));
+        files
+    }
 }
 
 /// How a host runs agentspine.

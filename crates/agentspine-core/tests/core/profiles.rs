@@ -87,9 +87,9 @@ fn installed_files_live_in_each_host_s_home() {
     let files = |host: Host| {
         let install = host.profile().install.as_ref().expect("installable");
         let hooks: Vec<String> =
-            (install.hook_files)(&env, root).iter().map(|p| p.display().to_string()).collect();
+            install.hook_files(&env, root).iter().map(|p| p.display().to_string()).collect();
         let mcp: Vec<String> =
-            (install.mcp_files)(&env, root).iter().map(|(p, _)| p.display().to_string()).collect();
+            install.mcp_files(&env, root).iter().map(|(p, _)| p.display().to_string()).collect();
         (hooks, mcp)
     };
     assert_eq!(

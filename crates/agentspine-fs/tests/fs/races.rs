@@ -77,11 +77,13 @@ fn every_read_is_one_whole_version_or_a_clean_refusal() {
         let root = r.open_root(&tree.root).unwrap();
         let (mut whole, mut empty) = (0, 0);
         let mut refused = std::collections::BTreeMap::<Code, u64>::new();
-        // At least READS reads, and for as long as it takes the mutator to
-        // finish ROUNDS rounds (a loaded machine can starve it), bounded.
+        // At least READS reads, for as long as it takes the mutator to
+        // finish ROUNDS rounds, and until a read met a whole version and
+        // one was refused (a loaded machine can starve either thread while
+        // the file is in one state), bounded.
         let started = std::time::Instant::now();
         let mut reads = 0;
-        while (reads < READS || rounds.load(Ordering::Relaxed) < ROUNDS)
+        while (reads < READS || rounds.load(Ordering::Relaxed) < ROUNDS || whole == 0 || refused.is_empty())
             && started.elapsed() < std::time::Duration::from_secs(120)
         {
             reads += 1;

@@ -34,8 +34,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     if let Carrier::Extension { mcp } = install.carrier {
         return extension(install, mcp, env, actions);
     }
-    let settings = (install.hook_files)(env, root);
-    let mcp_files = (install.mcp_files)(env, root);
+    let settings = install.hook_files(env, root);
+    let mcp_files = install.mcp_files(env, root);
     // Every event that adds something must have its hook.
     let required: Vec<&str> =
         hooks.events.iter().filter(|(_, e)| *e != HookEvent::Forget).map(|(name, _)| *name).collect();
@@ -338,7 +338,7 @@ fn extension(
 ) -> serde_json::Value {
     use serde_json::json;
     let (Some(path), Some((mcp_path, _))) =
-        ((install.hook_files)(env, Path::new("")).pop(), (install.mcp_files)(env, Path::new("")).pop())
+        ((install.user_hook_files)(env).pop(), (install.user_mcp_files)(env).pop())
     else {
         return json!({ "applicable": false, "summary": "neither PI_CODING_AGENT_DIR nor HOME is set" });
     };

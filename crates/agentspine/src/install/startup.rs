@@ -51,12 +51,12 @@ enum Look {
 pub fn notice(host: Host, env: &Environment, reader: &Reader) -> Option<String> {
     let install = host.profile().install.as_ref().filter(|i| i.carrier == Carrier::CommandHooks)?;
     // The file `install` writes: the host's first user file.
-    let file = (install.hook_files)(env, Path::new("")).into_iter().next()?;
+    let file = (install.user_hook_files)(env).into_iter().next()?;
     let (dir, name) = (file.parent()?, file.file_name()?.to_str()?);
     let text = read(reader, dir, name)?;
     let running = std::env::current_exe().ok()?;
     // The file may hold the MCP entry too (Gemini CLI's settings).
-    let mcp_here = (install.mcp_files)(env, Path::new("")).iter().any(|(f, _)| *f == file);
+    let mcp_here = (install.user_mcp_files)(env).iter().any(|(f, _)| *f == file);
     let strays = strays(reader, host, mcp_here, &text, &running);
     if strays.is_empty() {
         return None;

@@ -58,18 +58,10 @@ pub const PROFILE: Profile = Profile {
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,
-        hook_files: |env, root| {
-            let mut files: Vec<_> = env.claude_home().map(|h| h.join("settings.json")).into_iter().collect();
-            files.push(root.join(".claude/settings.json"));
-            files.push(root.join(".claude/settings.local.json"));
-            files
-        },
-        mcp_files: |env, root| {
-            let mut files: Vec<_> =
-                env.claude_state_file().map(|f| (f, ConfigFormat::Json)).into_iter().collect();
-            files.push((root.join(".mcp.json"), ConfigFormat::Json));
-            files
-        },
+        user_hook_files: |env| env.claude_home().map(|h| h.join("settings.json")).into_iter().collect(),
+        project_hook_files: &[".claude/settings.json", ".claude/settings.local.json"],
+        user_mcp_files: |env| env.claude_state_file().map(|f| (f, ConfigFormat::Json)).into_iter().collect(),
+        project_mcp_files: &[(".mcp.json", ConfigFormat::Json)],
         json_comments: false,
         project_settings: true,
         hook_trust: false,

@@ -57,12 +57,14 @@ pub const PROFILE: Profile = Profile {
         carrier: Carrier::CommandHooks,
         // Codex reads hooks from hooks.json and from `[hooks]` in
         // config.toml.
-        hook_files: |env, _| {
+        user_hook_files: |env| {
             env.codex_home().iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect()
         },
-        mcp_files: |env, _| {
+        project_hook_files: &[],
+        user_mcp_files: |env| {
             env.codex_home().map(|h| (h.join("config.toml"), ConfigFormat::Toml)).into_iter().collect()
         },
+        project_mcp_files: &[],
         json_comments: false,
         project_settings: false,
         hook_trust: true,
@@ -111,8 +113,5 @@ fn bind_with(
     ask: &crate::hosts::Ask<'_>,
     config: &super::CodexConfig,
 ) -> Result<crate::locate::Located, crate::error::ResolveError> {
-    let r = ask.request;
-    crate::locate::locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), |cwd| {
-        super::find_root(ask.reader, ask.never, config, cwd)
-    })
+    crate::hosts::bind_by(ask, |cwd| super::find_root(ask.reader, ask.never, config, cwd))
 }

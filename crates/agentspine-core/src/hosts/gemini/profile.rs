@@ -67,14 +67,12 @@ pub const PROFILE: Profile = Profile {
         // The user's settings hold what `install gemini` writes; a
         // project's `.gemini/settings.json` may hold hooks too (run only in
         // a trusted folder).
-        hook_files: |env, root| {
-            let mut files: Vec<_> = env.gemini_home().map(|h| h.join("settings.json")).into_iter().collect();
-            files.push(root.join(".gemini/settings.json"));
-            files
-        },
-        mcp_files: |env, _| {
+        user_hook_files: |env| env.gemini_home().map(|h| h.join("settings.json")).into_iter().collect(),
+        project_hook_files: &[".gemini/settings.json"],
+        user_mcp_files: |env| {
             env.gemini_home().map(|h| (h.join("settings.json"), ConfigFormat::Json)).into_iter().collect()
         },
+        project_mcp_files: &[],
         json_comments: true,
         project_settings: false,
         hook_trust: false,
@@ -113,8 +111,5 @@ fn bind_with(
     ask: &crate::hosts::Ask<'_>,
     settings: &super::GeminiSettings,
 ) -> Result<crate::locate::Located, crate::error::ResolveError> {
-    let r = ask.request;
-    crate::locate::locate(ask.reader, ask.never, &r.cwd, r.root.as_deref(), r.target.as_deref(), |cwd| {
-        super::find_root(ask.reader, ask.never, settings, cwd)
-    })
+    crate::hosts::bind_by(ask, |cwd| super::find_root(ask.reader, ask.never, settings, cwd))
 }

@@ -39,8 +39,12 @@ const HOOKS: Hooks = Hooks {
 /// What `install pi` writes.
 const PI_INSTALL: Install = Install {
     carrier: Carrier::Extension { mcp: true },
-    hook_files: |env, _| env.pi_home().map(|h| h.join("extensions").join(EXTENSION)).into_iter().collect(),
-    mcp_files: |env, _| env.pi_home().map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect(),
+    user_hook_files: |env| env.pi_home().map(|h| h.join("extensions").join(EXTENSION)).into_iter().collect(),
+    project_hook_files: &[],
+    user_mcp_files: |env| {
+        env.pi_home().map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect()
+    },
+    project_mcp_files: &[],
     json_comments: false,
     project_settings: false,
     hook_trust: false,
