@@ -122,6 +122,40 @@ pub struct Gap {
     pub required: bool,
 }
 
+/// Why a catalog is empty or closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// The root is never a project (home, above it, a profile).
+    Root(RootKind),
+    /// Nothing was found.
+    NoSources,
+    /// The memory directory failed closed.
+    Memory(crate::memory::MemoryStatus),
+}
+
+impl Closed {
+    /// The stable word (`root-is-home`, `no-sources`, `index-changed`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Closed::Root(kind) => kind.reason().unwrap_or("root-is-project"),
+            Closed::NoSources => "no-sources",
+            Closed::Memory(status) => status.as_str(),
+        }
+    }
+}
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Closed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// The `sourceResolution` report: what was checked and found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SourceResolution {
@@ -142,7 +176,7 @@ pub struct SourceResolution {
     /// Memory counts (Claude only).
     pub memory: Option<MemoryReport>,
     /// Why the catalog is empty or closed, when it is.
-    pub reason: Option<String>,
+    pub reason: Option<Closed>,
     /// What kept sources out.
     pub gaps: Vec<Gap>,
     /// The file system work the catalog cost (opens, reads, listings, …).
@@ -218,7 +252,7 @@ pub(crate) fn build(resolver: &Resolver<'_>, request: &CatalogRequest) -> Result
     };
     let chain = resolver.chain(&chain_request)?;
     resolution.root_kind = chain.root_kind;
-    resolution.reason = chain.root_kind.reason().map(str::to_owned);
+    resolution.reason = (!chain.root_kind.is_project()).then_some(Closed::Root(chain.root_kind));
     resolution.warnings.extend(chain.warnings.iter().cloned());
     if chain.profile_home.is_some() {
         resolution.checked_scopes.push(Scope::User);
@@ -253,7 +287,7 @@ pub(crate) fn build(resolver: &Resolver<'_>, request: &CatalogRequest) -> Result
         *resolution.counts.entry(s.scope.to_string()).or_default() += 1;
     }
     if sources.is_empty() && resolution.reason.is_none() {
-        resolution.reason = Some("no-sources".to_owned());
+        resolution.reason = Some(Closed::NoSources);
     }
     resolution.profile_digest = profile_digest(request.host, env);
     resolution.work = reader.counters() - before;
@@ -292,7 +326,7 @@ fn memory_sources(
             required: true,
         });
         if resolution.reason.is_none() {
-            resolution.reason = Some(closed.as_str().to_owned());
+            resolution.reason = Some(Closed::Memory(closed));
         }
     }
     if let Some(index) = &loaded.index {

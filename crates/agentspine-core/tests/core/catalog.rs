@@ -179,7 +179,7 @@ fn the_home_directory_or_a_profile_as_root_is_never_scanned() {
         let reader = Reader::new(Budget::UNLIMITED);
         let req = CatalogRequest { markdown: true, ..CatalogRequest::new(Host::Desktop, root) };
         let c = build(&req, &env, &reader, &ids(), None).unwrap();
-        assert_eq!(c.resolution.reason.as_deref(), Some(reason));
+        assert_eq!(c.resolution.reason.map(|r| r.as_str()), Some(reason));
         // The user-wide file still loads; nothing of the would-be project.
         let scopes: Vec<_> = c.sources.iter().map(|s| (s.scope, s.rel_path.as_str())).collect();
         assert_eq!(scopes, [(agentspine_core::Scope::User, "~/.pi/agent/AGENTS.md")], "{reason}");

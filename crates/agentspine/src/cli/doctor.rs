@@ -138,16 +138,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             gap_action(gap.cause)
         ));
     }
-    if let Some(reason) = &r.reason
-        && reason != "no-sources"
-        && !r.gaps.iter().any(|gap| gap.cause.as_str() == reason)
+    if let Some(reason) = r.reason
+        && reason != agentspine_core::catalog::Closed::NoSources
+        && !r.gaps.iter().any(|gap| gap.cause.as_str() == reason.as_str())
     {
-        actions.push(match reason.as_str() {
-            "root-is-home" => "the project root is your home directory, where agentspine scans no project: \
-                               start the agent in a project directory"
+        use agentspine_core::RootKind;
+        use agentspine_core::catalog::Closed;
+        actions.push(match reason {
+            Closed::Root(RootKind::Home) => "the project root is your home directory, where agentspine scans no \
+                                             project: start the agent in a project directory"
                 .to_owned(),
-            "root-is-profile" => "the project root is a host's profile directory, where agentspine scans no \
-                                  project: start the agent in a project directory"
+            Closed::Root(RootKind::Profile) => "the project root is a host's profile directory, where agentspine \
+                                                scans no project: start the agent in a project directory"
                 .to_owned(),
             other => format!("the catalog is closed: {other}"),
         });
