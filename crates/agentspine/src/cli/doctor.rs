@@ -22,6 +22,7 @@ use std::process::ExitCode;
 use agentspine_core::{Host, Scope, Verdict};
 
 use crate::surface::args::{HostArg, OutputArgs, RootArgs, ScopeArg};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::status::{self, Gathered};
@@ -145,12 +146,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         use agentspine_core::RootKind;
         use agentspine_core::catalog::Closed;
         actions.push(match reason {
-            Closed::Root(RootKind::Home) => "the project root is your home directory, where agentspine scans no \
+            Closed::Root(RootKind::Home) => {
+                "the project root is your home directory, where agentspine scans no \
                                              project: start the agent in a project directory"
-                .to_owned(),
-            Closed::Root(RootKind::Profile) => "the project root is a host's profile directory, where agentspine \
+                    .to_owned()
+            }
+            Closed::Root(RootKind::Profile) => {
+                "the project root is a host's profile directory, where agentspine \
                                                 scans no project: start the agent in a project directory"
-                .to_owned(),
+                    .to_owned()
+            }
             other => format!("the catalog is closed: {other}"),
         });
     }
@@ -185,28 +190,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let mut s = status::human(r, &g.resolution.root_evidence);
         s.push_str("\nPer scope (found: included, excluded with why):\n");
-        for (scope, v) in scopes.as_object().into_iter().flatten() {
-            let included: Vec<&str> =
-                v["included"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-            let names = if included.is_empty() { "none".to_owned() } else { included.join(", ") };
-            s.push_str(&format!("  {scope:<8} included {}: {names}\n", included.len()));
-            for ex in v["excluded"].as_array().into_iter().flatten() {
-                s.push_str(&format!(
-                    "  {:<8} excluded {}: {}\n",
-                    "",
-                    ex["path"].as_str().unwrap_or(""),
-                    ex["why"].as_str().unwrap_or("")
-                ));
+        for (scope, v) in &scopes {
+            let names = if v.included.is_empty() { "none".to_owned() } else { v.included.join(", ") };
+            s.push_str(&format!("  {scope:<8} included {}: {names}\n", v.included.len()));
+            for ex in &v.excluded {
+                s.push_str(&format!("  {:<8} excluded {}: {}\n", "", ex.path, ex.why));
             }
         }
         if !differs.is_empty() {
             s.push_str("\nWhere the host itself would do otherwise:\n");
             for d in &differs {
-                s.push_str(&format!(
-                    "  {}: {}\n",
-                    d["path"].as_str().unwrap_or(""),
-                    d["host_would"].as_str().unwrap_or("")
-                ));
+                s.push_str(&format!("  {}: {}\n", d.path, d.host_would));
             }
         }
         if !findings.is_empty() {
@@ -226,21 +220,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         s.push_str(&format!(
             "\nState store    {} ({}); quick_check {}\n",
-            store["dir"].as_str().unwrap_or("none"),
-            if store["available"] == true { "open" } else { "unavailable" },
-            store["quick_check"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join("; ")
+            store.dir.as_ref().map_or("none".to_owned(), |d| d.display().to_string()),
+            if store.open.is_some() { "open" } else { "unavailable" },
+            store.open.as_ref().map(|o| o.quick_check.join("; ")).unwrap_or_default()
         ));
-        for incident in store["incidents"].as_array().into_iter().flatten() {
+        for incident in store.open.iter().flat_map(|o| &o.incidents) {
             s.push_str(&format!(
                 "State damaged  on {}: {}\n",
-                super::audit::iso(incident["at_ms"].as_i64().unwrap_or_default()),
-                incident["summary"].as_str().unwrap_or("")
+                super::audit::iso(incident.at_ms),
+                incident.summary()
             ));
         }
         for incident in &acknowledged {
@@ -314,16 +302,32 @@ fn host_version(host: Host) -> Value {
     }
 }
 
+/// What one scope found: what is included, what is excluded and why, and
+/// how many candidates do not exist.
+#[derive(Debug, Default, Serialize)]
+struct ScopeView {
+    included: Vec<String>,
+    excluded: Vec<Excluded>,
+    missing_candidates: u64,
+}
+
+/// A candidate that exists and is left out.
+#[derive(Debug, Serialize)]
+struct Excluded {
+    path: String,
+    why: String,
+}
+
 /// Per scope: the candidates that exist, split into included and excluded
 /// (with the verdict as the reason); missing candidates are only counted.
-fn scopes(g: &Gathered) -> Value {
-    let mut by: BTreeMap<String, (Vec<String>, Vec<Value>, u64)> = BTreeMap::new();
+fn scopes(g: &Gathered) -> BTreeMap<String, ScopeView> {
+    let mut by: BTreeMap<String, ScopeView> = BTreeMap::new();
     for probe in &g.resolution.probes {
         let entry = by.entry(probe.scope.to_string()).or_default();
         match &probe.verdict {
-            Verdict::Included => entry.0.push(probe.path.clone()),
-            Verdict::Missing => entry.2 += 1,
-            other => entry.1.push(json!({ "path": probe.path, "why": other.to_string() })),
+            Verdict::Included => entry.included.push(probe.path.clone()),
+            Verdict::Missing => entry.missing_candidates += 1,
+            other => entry.excluded.push(Excluded { path: probe.path.clone(), why: other.to_string() }),
         }
     }
     // Memory facts: counts only (fact paths are never reported).
@@ -331,25 +335,19 @@ fn scopes(g: &Gathered) -> Value {
         let entry = by.entry(Scope::Memory.to_string()).or_default();
         let skipped = m.indexed.saturating_sub(m.loaded);
         if m.loaded > 0 {
-            entry.0.push(crate::surface::output::count(m.loaded as usize, "fact", "facts"));
+            entry.included.push(crate::surface::output::count(m.loaded as usize, "fact", "facts"));
         }
         if skipped > 0 {
-            entry.1.push(json!({
-                "path": format!("{skipped} indexed facts"),
-                "why": format!(
+            entry.excluded.push(Excluded {
+                path: format!("{skipped} indexed facts"),
+                why: format!(
                     "not relevant or not loadable ({} out of scope, {} missing, {} unsafe, {} links, {} too large, {} races)",
                     m.scope_omissions, m.missing_targets, m.path_escapes, m.symlinks, m.size_rejections, m.races
                 ),
-            }));
+            });
         }
     }
-    let map: serde_json::Map<String, Value> = by
-        .into_iter()
-        .map(|(scope, (included, excluded, missing))| {
-            (scope, json!({ "included": included, "excluded": excluded, "missing_candidates": missing }))
-        })
-        .collect();
-    Value::Object(map)
+    by
 }
 
 /// What `check` finds for the sessions of this host started in the
@@ -426,9 +424,17 @@ fn gap_action(cause: agentspine_core::Cause) -> &'static str {
     }
 }
 
+/// A candidate the host itself treats otherwise, and what it would do.
+#[derive(Debug, Serialize)]
+struct Differs {
+    path: String,
+    verdict: String,
+    host_would: String,
+}
+
 /// Candidates the host itself treats differently (links it follows, files
 /// above the root it reads), with what it would do.
-fn host_differs(g: &Gathered) -> Vec<Value> {
+fn host_differs(g: &Gathered) -> Vec<Differs> {
     g.resolution
         .probes
         .iter()
@@ -440,7 +446,7 @@ fn host_differs(g: &Gathered) -> Vec<Value> {
                 }
                 _ => "follows this link; agentspine does not".to_owned(),
             });
-            json!({ "path": p.path, "verdict": p.verdict.to_string(), "host_would": would })
+            Differs { path: p.path.clone(), verdict: p.verdict.to_string(), host_would: would }
         })
         .collect()
 }
@@ -476,10 +482,10 @@ fn store_health(
     check: Vec<String>,
     acknowledged: &[agentspine_store::Incident],
     actions: &mut Vec<String>,
-) -> Value {
+) -> StoreHealth {
     let Some(store) = g.state.store() else {
         actions.push(format!("the state store is unavailable: {}", g.state.warnings.join("; ")));
-        return json!({ "available": false, "dir": null, "warnings": g.state.warnings });
+        return StoreHealth { dir: None, warnings: g.state.warnings.clone(), open: None };
     };
     if check != ["ok"] {
         actions.push(format!(
@@ -503,19 +509,63 @@ fn store_health(
             "the bindings registry does not verify ({chain}); see `agentspine audit --verify`"
         ));
     }
-    json!({
-        "available": true,
-        "dir": store.dir(),
-        "warnings": g.state.warnings,
-        "quick_check": check,
-        "incidents": crate::state::incidents_json(&incidents),
-        "acknowledged": crate::state::incidents_json(acknowledged),
-        "last_healthy_check_ms": last_check,
-        "check_requested": flagged,
-        "cache": cache,
-        "audit_rows": audit_rows,
-        "bindings": bindings,
-    })
+    StoreHealth {
+        dir: Some(store.dir().to_path_buf()),
+        warnings: g.state.warnings.clone(),
+        open: Some(OpenStore {
+            quick_check: check,
+            incidents,
+            acknowledged: crate::state::incidents_json(acknowledged),
+            last_healthy_check_ms: last_check,
+            check_requested: flagged,
+            cache,
+            audit_rows,
+            bindings,
+        }),
+    }
+}
+
+/// The state store's health, as doctor reports it.
+#[derive(Debug)]
+struct StoreHealth {
+    /// The state directory; `None` when there is no store.
+    dir: Option<PathBuf>,
+    warnings: Vec<String>,
+    /// What the open store says; `None` when it is unavailable.
+    open: Option<OpenStore>,
+}
+
+/// What an open store says of itself.
+#[derive(Debug)]
+struct OpenStore {
+    quick_check: Vec<String>,
+    incidents: Vec<agentspine_store::Incident>,
+    acknowledged: Value,
+    last_healthy_check_ms: Option<i64>,
+    check_requested: bool,
+    cache: Option<agentspine_store::CacheStats>,
+    audit_rows: Option<usize>,
+    bindings: Option<Value>,
+}
+
+impl Serialize for StoreHealth {
+    /// `available`, `dir` and `warnings`, then (when open) the rest, as
+    /// `--json` has always printed it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value =
+            json!({ "available": self.open.is_some(), "dir": self.dir, "warnings": self.warnings });
+        if let Some(open) = &self.open {
+            value["quick_check"] = json!(open.quick_check);
+            value["incidents"] = crate::state::incidents_json(&open.incidents);
+            value["acknowledged"] = open.acknowledged.clone();
+            value["last_healthy_check_ms"] = json!(open.last_healthy_check_ms);
+            value["check_requested"] = json!(open.check_requested);
+            value["cache"] = json!(open.cache);
+            value["audit_rows"] = json!(open.audit_rows);
+            value["bindings"] = json!(open.bindings);
+        }
+        value.serialize(serializer)
+    }
 }
 
 pub mod orphans {
