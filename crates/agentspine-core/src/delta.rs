@@ -13,6 +13,13 @@
 //! caller records them as the session's and never repeats them; the rest
 //! (a sibling package's files) are to be sent.
 //!
+//! The files to send come closest first: those of the target's own
+//! directory, then its parent's, up to the root (a `.claude/rules` file
+//! counts as its `.claude` directory's holder's, an imported file as its
+//! importer's). A host's cap is spent in that order
+//! ([`crate::context`]): the nearest rules are the most specific, and they
+//! are the ones that must not be cut.
+//!
 //! Nothing is added for a target outside the project root or reached
 //! through a link (the resolution refuses both), nor when the project root
 //! is never a project (home, above it, a profile).
@@ -54,6 +61,11 @@ pub struct ToolDelta {
     pub send: Vec<Part>,
     /// Files the tool makes the host load itself: to record, not send.
     pub host_loaded: Vec<Part>,
+    /// For each file to send (by path), the target that brought it: what
+    /// a later event resolves again to send it if it is deferred (a
+    /// `.claude/rules` file is in the chain of the paths it names, not of
+    /// its own).
+    pub reached_from: std::collections::BTreeMap<PathBuf, PathBuf>,
     /// Candidates the resolution could not complete (label, reader code),
     /// each once: a hook audits them.
     pub incomplete: Vec<(String, crate::resolution::Cause)>,
@@ -92,6 +104,7 @@ impl Resolver<'_> {
         let base = Request { root: Some(native.project_root.clone()), ..session.clone() };
         let mut audited = BTreeSet::new();
         for target in targets {
+            let before = out.send.len();
             let request = Request { target: Some(target.clone()), ..base.clone() };
             let chain = match self.chain(&request) {
                 Ok(chain) => chain,
@@ -121,9 +134,36 @@ impl Resolver<'_> {
             if with_agents {
                 self.agents_md_of(&request, &chain, &mut known, &mut out);
             }
+            for part in &out.send[before..] {
+                out.reached_from.insert(part.path.clone(), target.clone());
+            }
         }
+        closest_first(&mut out.send);
         out
     }
+}
+
+/// Orders `parts` from the deepest directory they belong to up to the
+/// root's, keeping the order of those of one directory (stable).
+pub fn closest_first(parts: &mut [Part]) {
+    let depth = |part: &Part| -> usize {
+        // An imported file goes with its importer (bounded: a cycle of
+        // labels ends after one pass).
+        let mut owner = part;
+        for _ in 0..parts.len() {
+            match owner.imported_by.as_deref().and_then(|imp| parts.iter().find(|p| p.label == imp)) {
+                Some(importer) if importer.path != owner.path => owner = importer,
+                _ => break,
+            }
+        }
+        let dir = rules_holder(&owner.path).or_else(|| owner.path.parent()).unwrap_or(&owner.path);
+        dir.components().count()
+    };
+    let depths: Vec<usize> = parts.iter().map(depth).collect();
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(depths[i]));
+    let sorted: Vec<Part> = order.iter().map(|&i| parts[i].clone()).collect();
+    parts.clone_from_slice(&sorted);
 }
 
 /// Whether the host loads `part` itself when a file tool touches its
@@ -165,4 +205,49 @@ fn rules_holder(path: &Path) -> Option<&Path> {
 /// same causes that make a required preflight fail (one rule).
 fn incomplete(verdict: &Verdict) -> Option<crate::resolution::Cause> {
     crate::catalog::gap_cause(verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(path: &str, label: &str, imported_by: Option<&str>) -> Part {
+        Part {
+            scope: Scope::Project,
+            path: PathBuf::from(path),
+            label: label.to_owned(),
+            text: String::new(),
+            bytes: 0,
+            sha256: String::new(),
+            cut: None,
+            imported_by: imported_by.map(str::to_owned),
+            link: None,
+            code_imports: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn files_come_from_the_deepest_directory_up() {
+        let mut parts = vec![
+            part("/w/web/AGENTS.md", "web/AGENTS.md", None),
+            part("/w/web/f/AGENTS.md", "web/f/AGENTS.md", None),
+            part("/w/web/f/.claude/rules/a.md", "web/f/.claude/rules/a.md", None),
+            part("/w/web/f/v2/CLAUDE.md", "web/f/v2/CLAUDE.md", None),
+            part("/w/docs/style.md", "docs/style.md", Some("web/f/v2/CLAUDE.md")),
+            part("/w/web/f/v2/AGENTS.md", "web/f/v2/AGENTS.md", None),
+        ];
+        closest_first(&mut parts);
+        let labels: Vec<&str> = parts.iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "web/f/v2/CLAUDE.md",
+                "docs/style.md",
+                "web/f/v2/AGENTS.md",
+                "web/f/AGENTS.md",
+                "web/f/.claude/rules/a.md",
+                "web/AGENTS.md"
+            ]
+        );
+    }
 }

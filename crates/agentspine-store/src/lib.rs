@@ -131,6 +131,6 @@ pub use reports::{
 };
 pub use scope::{MAX_SCOPE_ID_BYTES, SCOPE_KINDS, ScopeError, validate_scope_id};
 pub use session::{
-    MAX_SESSION_BYTES, Mark, PRUNE_EVERY, Recorded, SESSION_TTL, SESSIONS_DIR, SessionError, SessionMarks,
-    SessionRecord,
+    Deferral, Deferred, MAX_SESSION_BYTES, Mark, PRUNE_EVERY, Recorded, SESSION_TTL, SESSIONS_DIR,
+    SessionError, SessionMarks, SessionRecord,
 };

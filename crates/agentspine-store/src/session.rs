@@ -16,6 +16,11 @@
 //! forget some marks (those sources are sent again); a damaged database
 //! loses none of them.
 //!
+//! - A source that did not fit under the host's cap (left out, or cut) is
+//!   recorded as deferred: `> TAB <source id> TAB <content digest> TAB
+//!   <bytes already sent> TAB <path, or ->`. A later line that marks the
+//!   same source sent settles it; until then each hook run offers it again
+//!   (from where the cut stopped, when the bytes are the same).
 //! - The file's name is a digest of the session id (host-chosen text never
 //!   becomes a path).
 //! - A line that is not whole (a run cut in the middle of its append) or
@@ -122,6 +127,18 @@ impl SessionMarks {
     /// Records each mark, in one append ([`SessionMarks::mark_sent_all`],
     /// with the versions).
     pub fn mark_all(&self, session_id: &str, marks: &[Mark<'_>]) -> Result<(), SessionError> {
+        self.record_run(session_id, marks, &[])
+    }
+
+    /// Records each mark, then each deferral, in one append. A deferral
+    /// whose id, digest or path cannot be written as one field is left
+    /// out (its source is offered again only when its event comes back).
+    pub fn record_run(
+        &self,
+        session_id: &str,
+        marks: &[Mark<'_>],
+        deferrals: &[Deferral<'_>],
+    ) -> Result<(), SessionError> {
         let mut lines = String::new();
         for mark in marks {
             if line_safe(mark.source_id) && line_safe(mark.sha256) {
@@ -137,6 +154,21 @@ impl SessionMarks {
                     ));
                 }
                 lines.push('\n');
+            }
+        }
+        for deferral in deferrals {
+            let path = match deferral.path {
+                Some(path) => path.to_str().filter(|p| line_safe(p) && p != &NO_PATH),
+                None => Some(NO_PATH),
+            };
+            if let Some(path) = path
+                && line_safe(deferral.source_id)
+                && line_safe(deferral.sha256)
+            {
+                lines.push_str(&format!(
+                    "{DEFERRED}\t{}\t{}\t{}\t{path}\n",
+                    deferral.source_id, deferral.sha256, deferral.from
+                ));
             }
         }
         if lines.is_empty() {
@@ -195,6 +227,41 @@ pub struct Mark<'a> {
     pub version: Option<(Identity, &'a str)>,
 }
 
+/// A source the host's cap kept out of a hook's context, in whole or in
+/// part: to offer again.
+#[derive(Debug, Clone, Copy)]
+pub struct Deferral<'a> {
+    /// The keyed source id.
+    pub source_id: &'a str,
+    /// SHA-256 of the bytes it was read with.
+    pub sha256: &'a str,
+    /// How many bytes of its text the session has (0: none; a cut file:
+    /// where the cut was).
+    pub from: usize,
+    /// The instruction file to resolve again at a later event (one that
+    /// no later event finds by itself); `None` for a source every later
+    /// event offers anyway (memory facts, continuity).
+    pub path: Option<&'a Path>,
+}
+
+/// A deferral a session's file holds that no later mark settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deferred {
+    /// The keyed source id.
+    pub source_id: String,
+    /// SHA-256 of the bytes it was read with.
+    pub sha256: String,
+    /// How many bytes of its text the session has.
+    pub from: usize,
+    /// The instruction file to resolve again, when one was recorded.
+    pub path: Option<PathBuf>,
+}
+
+/// Starts a deferral's line.
+const DEFERRED: &str = ">";
+/// A deferral's path field when it has none.
+const NO_PATH: &str = "-";
+
 /// A version a session's file records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {
@@ -214,6 +281,16 @@ pub struct SessionRecord {
     /// The last version recorded for a source id: its digest, identity
     /// and cache epoch.
     pub versions: HashMap<String, Recorded>,
+    /// The deferrals no later mark of the same source settled, oldest
+    /// first, one per source (the latest).
+    pub deferred: Vec<Deferred>,
+}
+
+impl SessionRecord {
+    /// The unsettled deferral of `source_id` for exactly these bytes.
+    pub fn deferral(&self, source_id: &str, sha256: &str) -> Option<&Deferred> {
+        self.deferred.iter().find(|d| d.source_id == source_id && d.sha256 == sha256)
+    }
 }
 
 /// The file of `session_id`: a digest, so that no session id (host-chosen
@@ -232,7 +309,16 @@ fn parse(bytes: &[u8]) -> SessionRecord {
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut record = SessionRecord::default();
     let mut take = |line: &str| {
+        if let Some(rest) = line.strip_prefix(DEFERRED).and_then(|r| r.strip_prefix('\t')) {
+            if let Some(deferred) = deferral(rest) {
+                record.deferred.retain(|d| d.source_id != deferred.source_id);
+                record.deferred.push(deferred);
+            }
+            return;
+        }
         if let Some((source_id, sha256, version)) = entry(line) {
+            // Sent: whatever was deferred of it is settled.
+            record.deferred.retain(|d| d.source_id != source_id);
             if let Some((identity, epoch)) = version {
                 let recorded = Recorded { sha256: sha256.to_owned(), identity, epoch: epoch.to_owned() };
                 record.versions.insert(source_id.to_owned(), recorded);
@@ -248,6 +334,26 @@ fn parse(bytes: &[u8]) -> SessionRecord {
         }
     }
     record
+}
+
+/// A deferral's fields after its mark: id, digest, bytes sent, path.
+fn deferral(rest: &str) -> Option<Deferred> {
+    let mut fields = rest.split('\t');
+    let (source_id, sha256, from, path) = (fields.next()?, fields.next()?, fields.next()?, fields.next()?);
+    if fields.next().is_some() || !(line_safe(source_id) && line_safe(sha256) && line_safe(path)) {
+        return None;
+    }
+    let path = match path {
+        NO_PATH => None,
+        path if Path::new(path).is_absolute() => Some(PathBuf::from(path)),
+        _ => return None,
+    };
+    Some(Deferred {
+        source_id: source_id.to_owned(),
+        sha256: sha256.to_owned(),
+        from: from.parse().ok()?,
+        path,
+    })
 }
 
 /// A line's source id, digest and, when it has them, version and epoch.
@@ -312,6 +418,48 @@ mod tests {
         // A malformed version makes the whole line malformed.
         let sent: HashSet<_> = [("a", "h1"), ("a", "h9")].map(|(a, b)| (a.to_owned(), b.to_owned())).into();
         assert_eq!(record.sent, sent);
+    }
+
+    #[test]
+    fn a_deferral_holds_until_the_same_source_is_marked_sent() {
+        let record = parse(
+            b">\ta\th1\t0\t/w/a/AGENTS.md\n>\tb\th2\t120\t-\n>\tc\th3\t0\t/w/c\n\
+              a\th1\n>\tc\th4\t7\t/w/c2\n>\tbad\th\tx\t-\n>\trel\th\t0\tnot/absolute\n>\tshort\th\t0\n",
+        );
+        let d = |id: &str, sha: &str, from, path: Option<&str>| Deferred {
+            source_id: id.to_owned(),
+            sha256: sha.to_owned(),
+            from,
+            path: path.map(PathBuf::from),
+        };
+        // a is settled by its mark; c's later deferral replaces its first;
+        // malformed ones are skipped; a deferral is never a mark.
+        assert_eq!(record.deferred, [d("b", "h2", 120, None), d("c", "h4", 7, Some("/w/c2"))]);
+        assert_eq!(record.deferral("c", "h4").map(|d| d.from), Some(7));
+        assert_eq!(record.deferral("c", "h3"), None);
+        assert_eq!(record.sent.len(), 1);
+    }
+
+    #[test]
+    fn deferrals_are_written_after_the_marks_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let marks = SessionMarks::open(dir.path()).unwrap();
+        let path = Path::new("/w/pkg/AGENTS.md");
+        let tabbed = Path::new("/w/a\tb/AGENTS.md");
+        let deferrals = [
+            Deferral { source_id: "x", sha256: "h1", from: 0, path: Some(path) },
+            Deferral { source_id: "y", sha256: "h2", from: 40, path: None },
+            Deferral { source_id: "z", sha256: "h3", from: 0, path: Some(tabbed) },
+        ];
+        let sent = [Mark { source_id: "x", sha256: "h0", version: None }];
+        marks.record_run("s", &sent, &deferrals).unwrap();
+        let record = marks.record("s").unwrap();
+        assert_eq!(record.deferred.len(), 2, "a path with a tab is not written");
+        assert_eq!(record.deferred[0].path.as_deref(), Some(path));
+        assert_eq!(record.deferred[1].from, 40);
+        // The mark came first in the same append: x is still deferred.
+        marks.mark_all("s", &[Mark { source_id: "x", sha256: "h1", version: None }]).unwrap();
+        assert_eq!(marks.record("s").unwrap().deferred.len(), 1);
     }
 
     #[test]

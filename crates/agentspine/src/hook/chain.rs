@@ -40,11 +40,41 @@ impl Hook<'_> {
         let fresh = |parts: &[Part]| -> Vec<Block> {
             parts
                 .iter()
-                .filter_map(|part| self.block(part, &root))
+                .filter_map(|part| {
+                    let block = self.block(part, &root)?;
+                    // Deferred by the target that brought it.
+                    Some(match delta.reached_from.get(&part.path) {
+                        Some(target) => block.of_file(target.clone()),
+                        None => block,
+                    })
+                })
                 .filter(|block| !self.was_sent(&block.source_id, &block.sha256))
                 .collect()
         };
         Chained { send: fresh(&delta.send), host_loaded: fresh(&delta.host_loaded) }
+    }
+
+    /// The instruction files earlier events deferred for lack of room,
+    /// resolved again through the targets that brought them (at most
+    /// [`agentspine_core::hosts::tools::MAX_TARGETS`] of them, oldest
+    /// first), minus what `already` holds.
+    pub(super) fn deferred_files(&self, already: &[Block]) -> Vec<Block> {
+        let Some(record) = self.record() else { return Vec::new() };
+        let mut targets: Vec<PathBuf> = Vec::new();
+        for path in record.deferred.iter().filter_map(|d| d.path.as_ref()) {
+            if !targets.contains(path) {
+                targets.push(path.clone());
+            }
+            if targets.len() == agentspine_core::hosts::tools::MAX_TARGETS {
+                break;
+            }
+        }
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        // Sent whatever the host loads: the host did not load these.
+        let chained = self.chain_files(&targets, false);
+        chained.send.into_iter().filter(|b| !already.iter().any(|a| a.source_id == b.source_id)).collect()
     }
 
     pub(super) fn block(&self, part: &Part, root: &Path) -> Option<Block> {
@@ -52,12 +82,13 @@ impl Hook<'_> {
         if text.is_empty() {
             return None;
         }
-        Some(Block {
-            source_id: self.resolver.ids().of_part(part, root),
-            sha256: part.sha256.clone(),
-            heading: (self.hooks.heading)(&part.path, &part.label),
-            text: text.to_owned(),
-        })
+        Some(Block::new(
+            self.resolver.ids().of_part(part, root),
+            part.sha256.clone(),
+            (self.hooks.heading)(&part.path, &part.label),
+            text.to_owned(),
+            part.label.clone(),
+        ))
     }
 }
 

@@ -26,7 +26,7 @@ impl Hook<'_> {
                 if self.was_sent(&source_id, &sha256) {
                     return None;
                 }
-                Some(Block { heading: heading(item), text: item.text.trim().to_owned(), source_id, sha256 })
+                Some(Block::new(source_id, sha256, heading(item), item.text.trim().to_owned(), item.label()))
             })
             .collect()
     }

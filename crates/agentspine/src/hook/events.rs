@@ -9,12 +9,17 @@
 //! | Gemini's `BeforeAgent` | as `UserPromptSubmit` |
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
 //! | anything else | nothing |
+//!
+//! After its own blocks, `SessionStart`, a prompt and a tool call add what
+//! earlier events of the session deferred for lack of room (core's
+//! [`agentspine_core::context`] fits them closest first; what it cuts or
+//! leaves out is recorded as deferred, and a cut file goes on from its cut).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use agentspine_fs::{Budget, Reader};
-use agentspine_store::AuditEvent;
+use agentspine_store::{AuditEvent, Deferral};
 use sha2::Digest;
 
 use super::context::Output;
@@ -130,7 +135,8 @@ fn event(
         shared,
     };
     let mut tail = None;
-    let blocks = match hook.hooks.event(&payload.hook_event_name) {
+    let event = hook.hooks.event(&payload.hook_event_name);
+    let mut blocks = match event {
         Some(HookEvent::SessionStart) => {
             shared.set_phase("memory");
             let (blocks, report) = hook.session_start();
@@ -152,6 +158,16 @@ fn event(
         }
         None => Vec::new(),
     };
+    if matches!(event, Some(HookEvent::SessionStart | HookEvent::Prompt | HookEvent::Tool)) {
+        // What earlier events had no room for, after this event's own.
+        shared.set_phase("chain");
+        let deferred = hook.deferred_files(&blocks);
+        blocks.extend(deferred);
+        blocks = blocks.into_iter().map(|block| hook.resumed(block)).collect();
+        // The rest of a file already cut once waits behind what the
+        // session has none of yet.
+        blocks.sort_by_key(|block| block.from > 0);
+    }
     shared.set_phase("output");
     // For the user, not the model: a damaged state database (see `notice`).
     let notices = hook.state_notices();
@@ -170,7 +186,7 @@ fn event(
             // purge or a touch) is still recorded: it claims nothing new.
             if shared.is_open() {
                 shared.set_phase("session-state");
-                hook.mark_sent(std::iter::empty());
+                hook.mark_sent(std::iter::empty(), &[]);
             }
             return;
         }
@@ -182,10 +198,29 @@ fn event(
     // Recorded only once printed: a source is never marked sent that the
     // host did not get.
     shared.set_phase("session-state");
-    // The tail (the sourceResolution line) is in every fitted text.
-    let shown =
-        fitted.iter().flat_map(|fitted| fitted.shown.iter().map(|&i| &blocks[i]).chain(tail.as_ref()));
-    hook.mark_sent(shown.chain(&notices));
+    // The tail (the sourceResolution line) is in every fitted text. What
+    // the cap kept out is deferred: a later event offers it again.
+    let (whole, deferrals) = match &fitted {
+        Some(fitted) => {
+            let whole: Vec<&Block> = fitted.whole.iter().map(|&i| &blocks[i]).chain(tail.as_ref()).collect();
+            let cut = fitted.cut.map(|(i, at)| (&blocks[i], at));
+            let left_out = fitted.left_out.iter().map(|&i| (&blocks[i], blocks[i].from));
+            let deferrals: Vec<Deferral<'_>> = cut
+                .into_iter()
+                .chain(left_out)
+                .filter(|(block, from)| block.path.is_some() || *from > 0)
+                .map(|(block, from)| Deferral {
+                    source_id: &block.source_id,
+                    sha256: &block.sha256,
+                    from,
+                    path: block.path.as_deref(),
+                })
+                .collect();
+            (whole, deferrals)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    hook.mark_sent(whole.into_iter().chain(&notices), &deferrals);
 }
 
 impl Hook<'_> {
@@ -243,7 +278,7 @@ impl Hook<'_> {
         let chained = self.chain_files(&targets, self.host.profile().loads_nested(tool));
         // The host has these (or is about to load them): recorded so that
         // no later tool call repeats them.
-        self.mark_sent(&chained.host_loaded);
+        self.mark_sent(&chained.host_loaded, &[]);
         chained.send
     }
 
@@ -277,7 +312,13 @@ impl Hook<'_> {
         if self.was_sent(&source_id, &sha256) {
             return None;
         }
-        Some(Block { source_id, sha256, heading: "[agentspine sourceResolution]".to_owned(), text })
+        Some(Block::new(
+            source_id,
+            sha256,
+            "[agentspine sourceResolution]".to_owned(),
+            text,
+            "sourceResolution".to_owned(),
+        ))
     }
 
     /// Forgets what this session was sent.
@@ -308,10 +349,23 @@ impl Hook<'_> {
         }))
     }
 
+    /// `block` shown from where an earlier cut of the same bytes stopped,
+    /// when this session has one.
+    fn resumed(&self, block: Block) -> Block {
+        match self.record().and_then(|r| r.deferral(&block.source_id, &block.sha256)) {
+            Some(deferred) if deferred.from > 0 => {
+                let from = deferred.from;
+                block.resume(from)
+            }
+            _ => block,
+        }
+    }
+
     /// Records `blocks` as sent to this session (with the versions read
-    /// for them, and what `also_mark` holds), in one append; what the
-    /// session's record already holds is not written again.
-    fn mark_sent<'b>(&self, blocks: impl IntoIterator<Item = &'b Block>) {
+    /// for them, and what `also_mark` holds), then `deferrals`, in one
+    /// append; what the session's record already holds is not written
+    /// again.
+    fn mark_sent<'b>(&self, blocks: impl IntoIterator<Item = &'b Block>, deferrals: &[Deferral<'_>]) {
         let known = self.sent.get();
         let versions = self.versions.borrow();
         let also = self.also_mark.borrow();
@@ -338,11 +392,11 @@ impl Hook<'_> {
             .filter(|(id, sha, version)| !is_known(id, sha, version.as_ref()))
             .map(|(source_id, sha256, version)| agentspine_store::Mark { source_id, sha256, version })
             .collect();
-        if marks.is_empty() {
+        if marks.is_empty() && deferrals.is_empty() {
             return;
         }
         if let Some(marks_dir) = self.marks()
-            && let Err(e) = marks_dir.mark_all(&self.payload.session_id, &marks)
+            && let Err(e) = marks_dir.record_run(&self.payload.session_id, &marks, deferrals)
         {
             tracing::warn!("{e}");
         }

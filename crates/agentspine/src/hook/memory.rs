@@ -90,12 +90,13 @@ impl Hook<'_> {
             }
             self.versions.borrow_mut().insert(source_id.clone(), fact.identity);
             let path = found.dir.join(&fact.target);
-            blocks.push(Block {
-                heading: (self.hooks.heading)(&path, &fact.target),
-                text: text.to_owned(),
+            blocks.push(Block::new(
                 source_id,
-                sha256: fact.sha256.clone(),
-            });
+                fact.sha256.clone(),
+                (self.hooks.heading)(&path, &fact.target),
+                text.to_owned(),
+                fact.target.clone(),
+            ));
         }
         (blocks, Some(loaded.report))
     }

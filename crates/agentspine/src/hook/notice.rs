@@ -27,11 +27,15 @@ impl Hook<'_> {
         self.state
             .incidents()
             .iter()
-            .map(|incident| Block {
-                source_id: shown_id(incident),
-                sha256: "notice".to_owned(),
-                heading: String::new(),
-                text: crate::state::incident_notice(incident),
+            .map(|incident| {
+                let id = shown_id(incident);
+                Block::new(
+                    id.clone(),
+                    "notice".to_owned(),
+                    String::new(),
+                    crate::state::incident_notice(incident),
+                    id,
+                )
             })
             .filter(|block| !self.was_sent(&block.source_id, &block.sha256))
             .collect()

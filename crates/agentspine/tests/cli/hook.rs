@@ -320,7 +320,7 @@ fn codex_apply_patch_sends_the_nested_agents_files_of_every_target_once() {
         }),
     );
     let out = ex.hook("codex", &payload, &[]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## packages/web/AGENTS.md\n\n# packages/web\n\nThe web client. Components are function components; no class components."}}"###);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## packages/web/AGENTS.md\n\n# packages/web\n\nThe web client. Components are function components; no class components."}}"###);
     assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "");
     // Shell commands are not parsed, whatever they name.
     let bash = codex(
@@ -340,11 +340,15 @@ fn codex_apply_patch_sends_the_nested_agents_files_of_every_target_once() {
     assert_eq!(ex.stdout(&ex.hook("codex", &prompt, &[SCOPE])), "");
     // startup forgot what c1 was sent: the patch's files come again; so
     // does a compaction.
-    assert!(ex.context(&ex.hook("codex", &payload, &[])).starts_with("## packages/api/AGENTS.override.md"));
+    assert!(
+        ex.context(&ex.hook("codex", &payload, &[])).starts_with("## packages/api/src/handlers/AGENTS.md")
+    );
     assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "");
     let compacted = codex(&ex, "c1", "PostCompact", json!({ "trigger": "auto" }));
     assert_eq!(ex.stdout(&ex.hook("codex", &compacted, &[])), "");
-    assert!(ex.context(&ex.hook("codex", &payload, &[])).starts_with("## packages/api/AGENTS.override.md"));
+    assert!(
+        ex.context(&ex.hook("codex", &payload, &[])).starts_with("## packages/api/src/handlers/AGENTS.md")
+    );
     assert_eq!(ex.audit_rows(), "");
 }
 
@@ -564,18 +568,50 @@ fn additional_context_stays_under_10000_characters_and_says_what_was_cut() {
             ex.memory.join("big.md").display()
         ))
     );
-    let notes = "\n\n[agentspine: 3 more sources not shown; run `agentspine briefing`]";
+    let notes = "\n\n[agentspine: 3 more sources left out for lack of room, to come with a later event: \
+                 style.md, projects/blun.md, people/owner.md; run `agentspine briefing` for them now]";
     assert!(context.ends_with(notes), "{}", &context[context.len() - 300..]);
-    let cut = context.trim_end_matches(notes).rsplit_once("\n\n[agentspine: cut at ").unwrap().1;
-    assert!(cut.ends_with(" characters; run `agentspine briefing` for the whole file]"), "{cut}");
-    let (kept, total) = cut.split_once(" of ").unwrap();
-    let total: usize = total.split(' ').next().unwrap().parse().unwrap();
-    assert!(kept.parse::<usize>().unwrap() > 9_000, "{cut}");
-    let heading = format!("Contents of {}:\n\n", ex.memory.join("big.md").display());
-    assert_eq!(total, heading.chars().count() + 29_999, "{cut}");
-    // The cut fact counts as sent; the three left out come with the next prompt.
+    let (shown, cut) =
+        context.trim_end_matches(notes).rsplit_once("\n\n[agentspine: cut at character ").unwrap();
+    assert_eq!(
+        cut,
+        format!(
+            "{} of 29999; the rest comes with a later event, or run `agentspine briefing` for the whole file]",
+            shown.chars().count()
+                - format!("Contents of {}:\n\n", ex.memory.join("big.md").display()).chars().count()
+        )
+    );
+    let kept: usize = cut.split(' ').next().unwrap().parse().unwrap();
+    assert!(kept > 9_000, "{cut}");
+    // The three left out come with the next prompt, then the rest of the
+    // cut fact from where it stopped (cut again: it is still too long).
     let next = ex.hook("claude", &claude_prompt(&ex, "s1", "hello"), &[SCOPE]);
-    insta::assert_snapshot!(ex.stdout(&next), @r###"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/people/owner.md:\n\nThe owner reviews in the morning; ask before force-pushing."}}"###);
+    let context = ex.context(&next);
+    let facts = ex.filter(&context);
+    assert!(facts.starts_with("Contents of [TMP]/memory/style.md:\n\nAnswer briefly; lead with the result, then the reasoning.\n\nContents of [TMP]/memory/projects/blun.md:\n\nBLUN ships on Thursdays; the release branch freezes on Tuesday noon.\n\nContents of [TMP]/memory/people/owner.md:\n\nThe owner reviews in the morning; ask before force-pushing.\n\nContents of [TMP]/memory/big.md:\n\n"), "{facts}");
+    let rest = context
+        .split_once(&format!("big.md:\n\n[agentspine: continued from character {kept} of 29999]\n\n"))
+        .unwrap()
+        .1;
+    let (more, cut) = rest.rsplit_once("\n\n[agentspine: cut at character ").unwrap();
+    let kept2: usize = cut.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(kept2, kept + more.chars().count(), "{cut}");
+    // Every character of the fact reaches the session once, in order.
+    let whole = "long fact ".repeat(3_000);
+    let whole = whole.trim();
+    let mut got = shown.split_once("big.md:\n\n").unwrap().1.to_owned() + more;
+    for n in 0..5 {
+        if got.len() == whole.len() {
+            break;
+        }
+        let out = ex.hook("claude", &claude_prompt(&ex, "s1", &format!("again {n}")), &[SCOPE]);
+        let context = ex.context(&out);
+        let rest = context.split_once(" of 29999]\n\n").unwrap().1;
+        got.push_str(rest.split("\n\n[agentspine: cut at character ").next().unwrap());
+    }
+    assert_eq!(got, whole);
+    let after = ex.hook("claude", &claude_prompt(&ex, "s1", "done"), &[SCOPE]);
+    assert_eq!(ex.stdout(&after), "");
 }
 
 #[test]
@@ -952,7 +988,32 @@ fn codex_context_stays_under_its_10000_bytes_when_the_text_is_not_ascii() {
     assert!(!out.stdout.is_empty(), "codex: {}", String::from_utf8_lossy(&out.stderr));
     let context = ex.context(&out);
     assert!(context.len() < 10_000, "{} bytes", context.len());
-    assert!(context.starts_with("## packages/web/AGENTS.md"), "{context:.200}");
-    assert!(context.contains("## packages/web/ui/AGENTS.md\n\néé"), "the nested file is cut, not left out");
-    assert!(context.contains("\n\n[agentspine: cut at "), "{}", &context[context.len() - 200..]);
+    // Closest first: the nested file is cut (in characters, on one), the
+    // parent's is named as left out.
+    assert!(context.starts_with("## packages/web/ui/AGENTS.md\n\néé"), "{context:.200}");
+    let (shown, notes) = context.split_once("\n\n[agentspine: cut at character ").unwrap();
+    let kept = shown.trim_start_matches("## packages/web/ui/AGENTS.md\n\n").chars().count();
+    assert!(notes.starts_with(&format!("{kept} of 6000; ")), "{notes}");
+    assert!(
+        notes.ends_with(
+            "[agentspine: 1 more source left out for lack of room, to come with a later event: \
+             packages/web/AGENTS.md; run `agentspine briefing` for them now]"
+        ),
+        "{notes}"
+    );
+    // The next event (a prompt) brings the parent's file whole, then the
+    // rest of the nested one, from its cut: nothing twice.
+    let prompt = codex(&ex, "c1", "UserPromptSubmit", json!({ "prompt": "go on" }));
+    let context = ex.context(&ex.hook("codex", &prompt, &[]));
+    assert!(context.len() < 10_000, "{} bytes", context.len());
+    let web = std::fs::read_to_string(ex.tree.join("packages/web/AGENTS.md")).unwrap();
+    let rest = format!(
+        "## packages/web/AGENTS.md\n\n{}\n\n## packages/web/ui/AGENTS.md\n\n\
+         [agentspine: continued from character {kept} of 6000]\n\n{}",
+        web.trim(),
+        "é".repeat(6_000 - kept)
+    );
+    assert_eq!(context, rest);
+    let again = ex.hook("codex", &codex(&ex, "c1", "UserPromptSubmit", json!({ "prompt": "more" })), &[]);
+    assert_eq!(ex.stdout(&again), "");
 }

@@ -39,7 +39,7 @@ fn a_pi_read_below_the_start_directory_adds_the_nested_files_pi_never_loads_once
         json!({ "tool_name": "read", "tool_input": { "path": "packages/api/src/handlers/users.ts" } }),
     );
     let out = hook(&ex, &read, &[]);
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## [TREE]/packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`."}}"###);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## [TREE]/packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only."}}"###);
     assert_eq!(ex.stdout(&hook(&ex, &read, &[])), "", "sent once per session");
     // pi's shell tool names no path of its own: never parsed.
     let bash = payload(
@@ -84,5 +84,5 @@ fn pi_0_73_gets_the_files_of_its_own_rules() {
     let out = ex.run_stdin(".", &["hook", "pi-0.73"], read.to_string().as_bytes(), &[]);
     assert_eq!(out.status.code(), Some(0));
     // pi 0.73 knows no AGENTS.override.md: packages/api's AGENTS.md is its file there.
-    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/api/AGENTS.md\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin.\n\n## [TREE]/packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`."}}"###);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## [TREE]/packages/api/AGENTS.md\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin."}}"###);
 }
