@@ -34,6 +34,7 @@ mod host;
 pub mod hosts;
 mod locate;
 pub mod memory;
+pub mod mentions;
 mod paths;
 pub mod policy;
 pub mod report;

@@ -23,6 +23,7 @@ pub mod desktop;
 pub mod gemini;
 pub mod pi;
 pub mod profile;
+pub mod shell;
 pub mod tools;
 pub mod version;
 
