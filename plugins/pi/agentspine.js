@@ -32,8 +32,9 @@ const AGENTSPINE = process.env.AGENTSPINE_BIN || "agentspine";
 const HOST = /^0\./.test(String(VERSION)) ? "pi-0.73" : "pi";
 /** The hook bounds itself to two seconds; this is only a backstop. */
 const TIMEOUT_MS = 5000;
-/** pi's tools that name a path of their own (shell commands are never parsed). */
-const PATH_TOOLS = new Set(["read", "write", "edit", "ls", "grep", "find"]);
+/** pi's tools whose input can name a path: a path of their own, or the files a
+ *  `bash` command reads (agentspine decides which, if any). */
+const PATH_TOOLS = new Set(["read", "write", "edit", "ls", "grep", "find", "bash"]);
 const CUSTOM_TYPE = "agentspine";
 
 /** Runs `agentspine hook pi` with `payload`; its additionalContext, or "". */

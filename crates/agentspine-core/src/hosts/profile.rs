@@ -267,9 +267,20 @@ pub struct Tool {
 /// Where a tool's input names paths.
 #[derive(Debug, Clone, Copy)]
 pub enum ToolPaths {
-    /// It names none (a shell command is never parsed: a guess is not
-    /// evidence).
+    /// It names none.
     None,
+    /// A shell command in the first of the `command` fields (a string, or
+    /// an argv array such as `["bash", "-lc", "cat a.rs"]`), run in the
+    /// first `workdir` field present (relative to the payload's cwd), else
+    /// the cwd: the files its read and search commands name
+    /// ([`super::shell`]; a word that needs the shell to expand it is
+    /// never guessed).
+    Shell {
+        /// The fields that may hold the command.
+        command: &'static [&'static str],
+        /// The fields that may hold its directory.
+        workdir: &'static [&'static str],
+    },
     /// The first of these string fields present.
     Field(&'static [&'static str]),
     /// A patch in the first of these fields; its file headers name the

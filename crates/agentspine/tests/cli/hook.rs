@@ -301,9 +301,15 @@ fn claude_project_dir_is_where_the_host_loaded_its_chain() {
     let out =
         ex.hook("claude", &claude_tool(&ex, "s2", &api, "Grep", grep), &[("CLAUDE_PROJECT_DIR", &tree)]);
     insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
-    // Bash is never parsed.
-    let bash = json!({ "command": "cat packages/api/src/handlers/users.ts" });
+    // A file read through the shell loads nothing in Claude Code: its
+    // directory's files come with the command's output, once.
+    let bash = json!({ "command": "cd packages/api && sed -n '1,40p' src/handlers/users.ts | head -n 20" });
+    let out = ex.hook("claude", &claude_tool(&ex, "s3", &ex.tree, "Bash", bash.clone()), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit.\n\nContents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors."}}"#);
     assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s3", &ex.tree, "Bash", bash), &[])), "");
+    // What the shell would have to expand is never guessed.
+    let unknown = json!({ "command": "cat \"$DIR/users.ts\" packages/*/CLAUDE.md" });
+    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s4", &ex.tree, "Bash", unknown), &[])), "");
 }
 
 #[test]
@@ -322,16 +328,17 @@ fn codex_apply_patch_sends_the_nested_agents_files_of_every_target_once() {
     let out = ex.hook("codex", &payload, &[]);
     insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only.\n\n## packages/web/AGENTS.md\n\n# packages/web\n\nThe web client. Components are function components; no class components."}}"###);
     assert_eq!(ex.stdout(&ex.hook("codex", &payload, &[])), "");
-    // Shell commands are not parsed, whatever they name.
+    // A shell command's reads name their files as a patch does.
     let bash = codex(
         &ex,
         "c2",
         "PreToolUse",
         json!({
-            "tool_name": "Bash", "tool_input": { "command": "sed -i s/a/b/ packages/api/src/handlers/users.ts" },
+            "tool_name": "Bash", "tool_input": { "command": "nl -ba packages/api/src/handlers/users.ts | sed -n '1,40p'" },
             "tool_use_id": "call_2",
         }),
     );
+    insta::assert_snapshot!(ex.stdout(&ex.hook("codex", &bash, &[])), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only."}}"###);
     assert_eq!(ex.stdout(&ex.hook("codex", &bash, &[])), "");
     // SessionStart (no memory directory in Codex) and prompts add nothing.
     let start = codex(&ex, "c1", "SessionStart", json!({ "source": "startup" }));

@@ -41,14 +41,14 @@ fn a_pi_read_below_the_start_directory_adds_the_nested_files_pi_never_loads_once
     let out = hook(&ex, &read, &[]);
     insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## [TREE]/packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only."}}"###);
     assert_eq!(ex.stdout(&hook(&ex, &read, &[])), "", "sent once per session");
-    // pi's shell tool names no path of its own: never parsed.
+    // pi's shell tool: the files its reads name (pi loads nothing for it).
     let bash = payload(
         &ex,
         "p2",
         "PreToolUse",
         json!({ "tool_name": "bash", "tool_input": { "command": "cat packages/web/AGENTS.md" } }),
     );
-    assert_eq!(ex.stdout(&hook(&ex, &bash, &[])), "");
+    insta::assert_snapshot!(ex.stdout(&hook(&ex, &bash, &[])), @r###"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"## [TREE]/packages/web/AGENTS.md\n\n# packages/web\n\nThe web client. Components are function components; no class components."}}"###);
     // Claude Code's tool names mean nothing from pi.
     let claude_name = payload(
         &ex,

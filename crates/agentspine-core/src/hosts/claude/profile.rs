@@ -47,6 +47,12 @@ pub const PROFILE: Profile = Profile {
                 loads_nested: true,
             },
             Tool { names: &["Grep", "Glob"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
+            // A file read through the shell loads nothing.
+            Tool {
+                names: &["Bash"],
+                paths: ToolPaths::Shell { command: &["command"], workdir: &[] },
+                loads_nested: false,
+            },
         ],
         // Measured on 2.1.332 (tests/e2e/HOOK-CONTEXT-MEASURED.md): a
         // context of more than 10,000 UTF-16 units is replaced with a

@@ -43,7 +43,15 @@ pub const PROFILE: Profile = Profile {
                 paths: ToolPaths::Patch(&["command", "input", "patch"]),
                 loads_nested: false,
             },
-            Tool { names: &["Bash"], paths: ToolPaths::None, loads_nested: false },
+            // Its shell tool (`exec_command`, reported to hooks as `Bash`
+            // with `command`; `shell` takes an argv array): Codex never
+            // loads a nested file, so a `cat` or `rg` of a package gets
+            // that package's files with its output.
+            Tool {
+                names: &["Bash", "exec_command", "shell", "shell_command", "local_shell"],
+                paths: ToolPaths::Shell { command: &["command", "cmd"], workdir: &["workdir"] },
+                loads_nested: false,
+            },
             Tool { names: &[], paths: ToolPaths::Field(&["path", "file_path"]), loads_nested: false },
         ],
         // Measured on 0.171.0 (tests/e2e/HOOK-CONTEXT-MEASURED.md): more

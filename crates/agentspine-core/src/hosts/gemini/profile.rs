@@ -52,6 +52,11 @@ pub const PROFILE: Profile = Profile {
                 paths: ToolPaths::Field(&["dir_path"]),
                 loads_nested: false,
             },
+            Tool {
+                names: &["run_shell_command"],
+                paths: ToolPaths::Shell { command: &["command"], workdir: &["dir_path", "directory"] },
+                loads_nested: false,
+            },
         ],
         // Measured on 0.61.0: no cap on these events (500,000 characters
         // arrive whole; a shell tool's result is cut above 40,000). Until

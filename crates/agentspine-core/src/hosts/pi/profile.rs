@@ -18,13 +18,20 @@ const HOOKS: Hooks = Hooks {
         ("SessionEnd", HookEvent::Forget),
     ],
     // pi's built-in tools that name a path (the same names in 0.73 and
-    // 1.x); `bash` is never parsed. Nothing is loaded after the session
+    // 1.x), and `bash`'s reads. Nothing is loaded after the session
     // starts.
-    tools: &[Tool {
-        names: &["read", "write", "edit", "ls", "grep", "find"],
-        paths: ToolPaths::Field(&["path"]),
-        loads_nested: false,
-    }],
+    tools: &[
+        Tool {
+            names: &["read", "write", "edit", "ls", "grep", "find"],
+            paths: ToolPaths::Field(&["path"]),
+            loads_nested: false,
+        },
+        Tool {
+            names: &["bash"],
+            paths: ToolPaths::Shell { command: &["command"], workdir: &[] },
+            loads_nested: false,
+        },
+    ],
     // Measured on 1.6.0 and 0.73.1: no cap (500,000 characters arrive
     // whole). Until the budget is spent closest first, agentspine keeps
     // its own 10,000 units.
