@@ -143,6 +143,53 @@ impl Resolver<'_> {
     }
 }
 
+impl Resolver<'_> {
+    /// The instruction files of the paths `prompt` names (see
+    /// [`crate::mentions`]) that a session whose host loaded `session`'s
+    /// chain lacks: the candidates inside the session's project root that
+    /// exist, each looked up through the confined reader (at most
+    /// [`crate::mentions::MAX_CANDIDATES`], never through a link, nothing
+    /// outside the root), resolved as a tool's targets. A host that loads
+    /// a read file's nested files itself (its profile's
+    /// [`crate::hosts::Profile::reads_load_nested`]) keeps those: they are
+    /// left out, and not recorded (the host has not loaded them yet).
+    pub fn prompt_delta(&self, session: &Request, prompt: &str, agents_md: ClaudeAgentsMd) -> ToolDelta {
+        let targets = self.prompt_targets(session, prompt);
+        if targets.is_empty() {
+            return ToolDelta::default();
+        }
+        let host_loads = session.host.profile().reads_load_nested();
+        let mut delta = self.tool_delta(session, &targets, host_loads, agents_md);
+        delta.host_loaded.clear();
+        delta
+    }
+
+    /// The existing paths `prompt` names inside the project root of
+    /// `session`, other than the root itself.
+    fn prompt_targets(&self, session: &Request, prompt: &str) -> Vec<PathBuf> {
+        let Ok((root, kind)) = self.project_root(session) else { return Vec::new() };
+        if !kind.is_project() {
+            return Vec::new();
+        }
+        let candidates = crate::mentions::candidates(prompt, &crate::paths::lexical(&session.cwd), &root);
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        // The root as bound (its own path, found by the host's rule); each
+        // candidate below it is looked at without following a link.
+        let Ok(opened) = self.reader().open_root(&root) else { return Vec::new() };
+        candidates
+            .into_iter()
+            .filter(|path| {
+                path.strip_prefix(&root)
+                    .ok()
+                    .filter(|rel| !rel.as_os_str().is_empty())
+                    .is_some_and(|rel| opened.stat(rel).is_ok())
+            })
+            .collect()
+    }
+}
+
 /// Orders `parts` from the deepest directory they belong to up to the
 /// root's, keeping the order of those of one directory (stable).
 pub fn closest_first(parts: &mut [Part]) {

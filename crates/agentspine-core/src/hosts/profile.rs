@@ -310,6 +310,15 @@ impl Profile {
         self.tool(tool_name).is_some_and(|t| t.loads_nested)
     }
 
+    /// Whether reading a file with one of its tools makes this host load
+    /// the nested instruction files of the file's directory itself (Claude
+    /// Code's `Read`, Gemini's `read_file`): the files of a path a prompt
+    /// names that it will load when the agent opens the path are left to
+    /// it.
+    pub fn reads_load_nested(&self) -> bool {
+        self.hooks.as_ref().is_some_and(|h| h.tools.iter().any(|t| t.loads_nested))
+    }
+
     /// Whether this host reads AGENTS.md only in some layouts (Claude
     /// Code's `instructionFiles` mode), so that agentspine may add the ones
     /// it leaves out (core's `ClaudeAgentsMd`).

@@ -29,6 +29,12 @@ impl Hook<'_> {
     pub(super) fn chain_files(&self, targets: &[PathBuf], host_loads: bool) -> Chained {
         let agents_md = self.config().claude.session_start_agents_md;
         let delta = self.resolver.tool_delta(&self.session_request(), targets, host_loads, agents_md);
+        self.blocks_of(delta)
+    }
+
+    /// `delta`'s files as blocks, minus what this session was sent; what
+    /// could not be read is audited.
+    fn blocks_of(&self, delta: agentspine_core::delta::ToolDelta) -> Chained {
         for (path, e) in &delta.failed {
             tracing::debug!("hook: nothing to add for {}: {e}", path.display());
             self.audit("chain", e.code(), Some(path.display().to_string()), Some(e.to_string()));
@@ -52,6 +58,14 @@ impl Hook<'_> {
                 .collect()
         };
         Chained { send: fresh(&delta.send), host_loaded: fresh(&delta.host_loaded) }
+    }
+
+    /// The instruction files of the paths `prompt` names that the session
+    /// lacks (core's [`agentspine_core::Resolver::prompt_delta`]).
+    pub(super) fn prompt_files(&self, prompt: &str) -> Vec<Block> {
+        let agents_md = self.config().claude.session_start_agents_md;
+        let delta = self.resolver.prompt_delta(&self.session_request(), prompt, agents_md);
+        self.blocks_of(delta).send
     }
 
     /// The instruction files earlier events deferred for lack of room,

@@ -4,7 +4,7 @@
 //! | event | adds |
 //! |---|---|
 //! | `SessionStart` | the instruction files the host never reads, when configured ([`crate::config`]); Claude: memory facts relevant to the session's scope (`startup` and `compact` first forget what the session was sent and drop the memory directory's cached snapshots); both hosts: continuity records read through the user's bindings, then the compact `sourceResolution` report (core's [`agentspine_core::report`]), once per session |
-//! | `UserPromptSubmit` | Claude: memory facts relevant to the prompt not yet sent; both hosts: continuity records not yet sent |
+//! | `UserPromptSubmit` | the instruction files of the paths the prompt names that the host has not loaded and will not load itself; Claude: memory facts relevant to the prompt not yet sent; both hosts: continuity records not yet sent |
 //! | `PreToolUse`, Gemini's `AfterTool` | the target directory's instruction files the host has not loaded (and does not load for this tool) |
 //! | Gemini's `BeforeAgent` | as `UserPromptSubmit` |
 //! | `SessionEnd`, Codex's `PostCompact` | nothing; forgets what the session was sent |
@@ -250,13 +250,19 @@ impl Hook<'_> {
         (blocks, self.session_report(memory.as_ref()))
     }
 
-    /// `UserPromptSubmit`: the facts relevant to this prompt (and to the
-    /// scope) that this session has not been sent.
+    /// `UserPromptSubmit`: the instruction files of the paths the prompt
+    /// names, then the facts relevant to this prompt (and to the scope),
+    /// that this session has not been sent.
     fn user_prompt(&self) -> Vec<Block> {
         let mut blocks = match self.payload.prompt.as_deref() {
-            Some(prompt) if self.host.profile().memory_facts => self.memory_facts(Some(prompt), false),
-            _ => Vec::new(),
+            Some(prompt) => self.prompt_files(prompt),
+            None => Vec::new(),
         };
+        if let Some(prompt) = self.payload.prompt.as_deref()
+            && self.host.profile().memory_facts
+        {
+            blocks.extend(self.memory_facts(Some(prompt), false));
+        }
         // Continuity not yet sent (bound since the session started).
         blocks.extend(self.continuity());
         blocks

@@ -1024,3 +1024,57 @@ fn codex_context_stays_under_its_10000_bytes_when_the_text_is_not_ascii() {
     let again = ex.hook("codex", &codex(&ex, "c1", "UserPromptSubmit", json!({ "prompt": "more" })), &[]);
     assert_eq!(ex.stdout(&again), "");
 }
+
+#[test]
+fn a_prompt_that_names_a_path_brings_its_directorys_files_before_the_first_step() {
+    let ex = Example::new();
+    // Codex loads no nested file: the package's files come with the prompt,
+    // closest first, once.
+    let prompt = json!({ "prompt": "Add a comment to `packages/api/src/handlers/users.ts:12`, please." });
+    let out = ex.hook("codex", &codex(&ex, "c1", "UserPromptSubmit", prompt.clone()), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"## packages/api/src/handlers/AGENTS.md\n\nHandlers never touch the database directly; go through `store::`.\n\n## packages/api/AGENTS.override.md\n\n# packages/api (override)\n\nDuring the v2 migration, new endpoints go in `src/handlers/v2` only."}}"###);
+    assert_eq!(ex.stdout(&ex.hook("codex", &codex(&ex, "c1", "UserPromptSubmit", prompt), &[])), "");
+    // A later read of the file adds nothing more.
+    let read =
+        json!({ "tool_name": "Bash", "tool_input": { "command": "cat packages/api/src/handlers/users.ts" } });
+    assert_eq!(ex.stdout(&ex.hook("codex", &codex(&ex, "c1", "PreToolUse", read), &[])), "");
+    // A directory named with a trailing slash, and an @-mention.
+    let prompt = json!({ "prompt": "look at @packages/web/ and tell me" });
+    let out = ex.hook("codex", &codex(&ex, "c2", "UserPromptSubmit", prompt), &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r###"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"## packages/web/AGENTS.md\n\n# packages/web\n\nThe web client. Components are function components; no class components."}}"###);
+    // Paths that do not exist, lie outside the root or reach it through
+    // `..` bring nothing.
+    let outside = ex.tree.parent().unwrap().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("AGENTS.md"), "SECRET outside the root").unwrap();
+    for text in [
+        "fix packages/nope/x.ts".to_owned(),
+        format!("read {}/AGENTS.md", outside.display()),
+        "read ../outside/AGENTS.md and packages/../../outside/AGENTS.md".to_owned(),
+        "version 1.5 of node, e.g. in Node.js".to_owned(),
+    ] {
+        let out = ex.hook("codex", &codex(&ex, "c3", "UserPromptSubmit", json!({ "prompt": text })), &[]);
+        assert_eq!(ex.stdout(&out), "", "{text}");
+    }
+}
+
+#[test]
+fn a_prompt_leaves_to_claude_code_what_its_read_will_load() {
+    let ex = Example::new();
+    let tree = ex.tree.display().to_string();
+    // Started at the root: Claude Code loads packages/api/CLAUDE.md itself
+    // when the agent reads the file, so the prompt adds nothing for it.
+    let out = ex.hook(
+        "claude",
+        &claude_prompt(&ex, "s1", "Add a comment to packages/api/src/handlers/users.ts"),
+        &[("CLAUDE_PROJECT_DIR", &tree)],
+    );
+    assert_eq!(ex.stdout(&out), "");
+    // Started in packages/web: a sibling package is never loaded by Claude
+    // Code, so its files come with the prompt.
+    let web = ex.tree.join("packages/web");
+    let mut prompt = claude_prompt(&ex, "s2", "and then fix ../api/src/handlers/users.ts too");
+    prompt["cwd"] = json!(web);
+    let out = ex.hook("claude", &prompt, &[("CLAUDE_PROJECT_DIR", &web.display().to_string())]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
+}
