@@ -20,9 +20,11 @@ What it does, in order:
 4. times `agentspine hook claude` and `agentspine hook codex` as the hosts
    run them (a new process, the native payload on stdin, a throwaway
    `HOME` and state directory with a warm database) for SessionStart
-   `startup`, UserPromptSubmit, PreToolUse on a file twelve levels down in
+   `startup`, UserPromptSubmit (a question, and a prompt that names the
+   file to edit), PreToolUse on a file twelve levels down in
    another package than the session's
-   (`Edit` for Claude Code, `apply_patch` for Codex) and SessionStart
+   (`Edit` for Claude Code, `apply_patch` for Codex; and a shell read of
+   it, `Bash` with `nl -ba FILE | sed -n '1,80p'`) and SessionStart
    `compact`, next to `/bin/true`, `agentspine --version` and `node -e 0`
    in the same hyperfine run;
 5. prints a markdown table (and writes it to `--out` if given): each
@@ -155,10 +157,15 @@ def payloads(tree: str, cwd: str, target: str, home: str, host: str) -> dict:
         rel = os.path.relpath(target, cwd)
         patch = f"*** Begin Patch\n*** Update File: {rel}\n@@\n-export {{}};\n+export {{}}; // x\n*** End Patch\n"
         tool = {"tool_name": "apply_patch", "tool_input": {"command": patch}}
+    rel = os.path.relpath(target, cwd)
+    shell = {"tool_name": "Bash", "tool_input": {"command": f"nl -ba {shlex.quote(rel)} | sed -n '1,80p'"}}
     return {
         "SessionStart startup": {**common, "hook_event_name": "SessionStart", "source": "startup"},
         "UserPromptSubmit": {**common, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
+        "UserPromptSubmit path": {**common, "hook_event_name": "UserPromptSubmit",
+                                  "prompt": f"Add a comment to `{rel}`, then run the tests."},
         "PreToolUse": {**common, "hook_event_name": "PreToolUse", **tool},
+        "PreToolUse shell": {**common, "hook_event_name": "PreToolUse", **shell},
         "SessionStart compact": {**common, "hook_event_name": "SessionStart", "source": "compact"},
     }
 
@@ -224,7 +231,7 @@ def main() -> int:
                         write(path, json.dumps(payload))
                         cmd = f"{run} < {shlex.quote(path)}"
                         prepare = None
-                        if event in ("UserPromptSubmit", "PreToolUse"):
+                        if event.startswith(("UserPromptSubmit", "PreToolUse")):
                             reset = os.path.join(base, name.replace(".json", "-reset.json"))
                             write(reset, json.dumps({**payload, "hook_event_name": "SessionStart",
                                                      "source": "startup"}))
