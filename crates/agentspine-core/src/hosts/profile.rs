@@ -310,6 +310,12 @@ impl Profile {
         self.tool(tool_name).is_some_and(|t| t.loads_nested)
     }
 
+    /// The names of the host's tools whose input can name a path, in the
+    /// profile's order: what an installed tool hook's matcher lists.
+    pub fn tool_names(&self) -> Vec<&'static str> {
+        self.hooks.iter().flat_map(|h| h.tools.iter()).flat_map(|t| t.names.iter().copied()).collect()
+    }
+
     /// Whether reading a file with one of its tools makes this host load
     /// the nested instruction files of the file's directory itself (Claude
     /// Code's `Read`, Gemini's `read_file`): the files of a path a prompt

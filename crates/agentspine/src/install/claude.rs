@@ -9,13 +9,16 @@ use super::{Change, hooks, json_change};
 
 /// The events agentspine answers, with Claude's matcher for each (`None`:
 /// the event has no matcher). SessionStart's matcher is the session
-/// source; PreToolUse's the file tools whose target may have a chain.
-pub const EVENTS: &[(&str, Option<&str>)] = &[
-    ("SessionStart", Some("startup|resume|clear|compact")),
-    ("UserPromptSubmit", None),
-    ("PreToolUse", Some("Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob")),
-    ("SessionEnd", None),
-];
+/// source; PreToolUse's the tools whose input can name a path (the
+/// profile's: `Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash`).
+pub fn events() -> Vec<(&'static str, Option<String>)> {
+    vec![
+        ("SessionStart", Some("startup|resume|clear|compact".to_owned())),
+        ("UserPromptSubmit", None),
+        ("PreToolUse", Some(agentspine_core::Host::Claude.profile().tool_names().join("|"))),
+        ("SessionEnd", None),
+    ]
+}
 
 /// The changes to install (`adding`) or uninstall agentspine: user scope
 /// when `project` is `None`.
@@ -58,7 +61,7 @@ fn settings_change(dir: &Path, parent: &Path, bin: &str, adding: bool) -> anyhow
         0o644,
         |text| hooks::holds(text, "claude"),
         adding,
-        |edited, had| hooks::edit(edited, EVENTS, bin, "claude", adding, had, &path),
+        |edited, had| hooks::edit(edited, &hooks::borrowed(&events()), bin, "claude", adding, had, &path),
     )
 }
 

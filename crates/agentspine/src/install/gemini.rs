@@ -10,16 +10,20 @@ use super::{Change, claude, hooks, json_change};
 
 /// The events agentspine answers, with Gemini's matcher for each (`None`:
 /// every occurrence). AfterTool's is a regular expression over tool names:
-/// the path tools (Gemini adds a hook's context to the tool's result
-/// there; BeforeTool's context is dropped). Not PreCompress: Gemini 0.61
-/// fires it before every check whether to compress, on every turn, so it
-/// says nothing about what the model still has.
-pub const EVENTS: &[(&str, Option<&str>)] = &[
-    ("SessionStart", None),
-    ("BeforeAgent", None),
-    ("AfterTool", Some("^(read_file|read_many_files|list_directory|write_file|replace|glob|grep_search)$")),
-    ("SessionEnd", None),
-];
+/// the tools whose input can name a path, the profile's (Gemini adds a
+/// hook's context to the tool's result there; BeforeTool's context is
+/// dropped). Not PreCompress: Gemini 0.61 fires it before every check
+/// whether to compress, on every turn, so it says nothing about what the
+/// model still has.
+pub fn events() -> Vec<(&'static str, Option<String>)> {
+    let tools = agentspine_core::Host::Gemini.profile().tool_names().join("|");
+    vec![
+        ("SessionStart", None),
+        ("BeforeAgent", None),
+        ("AfterTool", Some(format!("^({tools})$"))),
+        ("SessionEnd", None),
+    ]
+}
 
 /// Gemini CLI's profile directory.
 pub(super) fn profile(home: &Path) -> PathBuf {
@@ -45,7 +49,7 @@ pub(super) fn changes(home: &Path, bin: &str, adding: bool) -> anyhow::Result<Ve
     let server = Json::object([("command", Json::str(bin)), ("args", Json::Array(vec![Json::str("mcp")]))]);
     let make_dir = Some((parent, ".gemini".to_owned()));
     let change = json_change(&dir, name, make_dir, 0o600, holds, adding, |edited, had| {
-        hooks::edit(edited, EVENTS, bin, "gemini", adding, had, &path)?;
+        hooks::edit(edited, &hooks::borrowed(&events()), bin, "gemini", adding, had, &path)?;
         claude::set_server(edited, &path, server, adding, had)
     })?;
     Ok(vec![change])

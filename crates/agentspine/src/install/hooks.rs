@@ -13,6 +13,11 @@
 
 use super::json::{Json, Object};
 
+/// `events` with borrowed matchers, as [`edit`] takes them.
+pub fn borrowed<'a>(events: &'a [(&'static str, Option<String>)]) -> Vec<(&'static str, Option<&'a str>)> {
+    events.iter().map(|(event, matcher)| (*event, matcher.as_deref())).collect()
+}
+
 /// Adds `host`'s hooks for `events` to the hook table of the file at `path`
 /// (its root object), running `bin`; or, without `adding`, takes every
 /// hook of ours out (`had` says which containers the user's file had

@@ -167,7 +167,7 @@ fn claude_install_adds_hooks_and_uninstall_restores_every_other_key_in_order() {
     assert_eq!(installed["hooks"]["SessionStart"][0]["hooks"][0]["timeout"], 10);
     assert_eq!(
         installed["hooks"]["PreToolUse"][1]["matcher"],
-        "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob"
+        "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
     );
     // The user's own hooks and keys are where they were.
     assert_eq!(installed["hooks"]["PreToolUse"][0], original["hooks"]["PreToolUse"][0]);
@@ -470,7 +470,7 @@ fn gemini_install_puts_hooks_and_the_server_in_its_settings_once_and_uninstall_r
     );
     assert_eq!(
         installed["hooks"]["AfterTool"][1]["matcher"],
-        "^(read_file|read_many_files|list_directory|write_file|replace|glob|grep_search)$"
+        "^(read_file|write_file|replace|list_directory|read_many_files|glob|grep_search|run_shell_command)$"
     );
     assert_eq!(installed["mcpServers"]["agentspine"], serde_json::json!({"command": BIN, "args": ["mcp"]}));
     let Ordered::Object(top) = ordered(&settings) else { panic!() };
