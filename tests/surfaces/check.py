@@ -76,6 +76,16 @@ check = tally.check
 write = harness.write
 
 
+def closest_first(parts: list) -> list:
+    """(label, text) pairs as a hook sends them: from the deepest directory
+    up (a `.claude/rules` file is its holder's), in resolve's order within
+    one directory."""
+    def depth(label: str) -> int:
+        head = label.split("/.claude/rules/")[0] if "/.claude/rules/" in label else os.path.dirname(label)
+        return 0 if label.startswith(".claude/rules/") or head == "" else head.count("/") + 1
+    return sorted(parts, key=lambda p: -depth(p[0]))
+
+
 class World:
     """A throwaway HOME and state directory, and the binary."""
 
@@ -600,7 +610,7 @@ def link_layout(bin_: str, base: str, spec: dict) -> None:
           got == spec["read"], sent[:300])
     hooked = got + blocks(w.hook("claude", claude_payload("s1", cwd, "SessionStart", source="startup")), tree)
     root_labels = {p[0] for p in parts_of(w.json(["resolve", "--host", "codex", "--cwd", tree, "--json"]))}
-    want = [(label, text) for label, text, _ in parts_of(targeted["codex"]) if label not in root_labels]
+    want = closest_first([(label, text) for label, text, _ in parts_of(targeted["codex"]) if label not in root_labels])
     sent = w.hook("codex", codex_patch("c1", tree, target))
     got = blocks(sent, tree)
     check(f"{name}: hook codex apply_patch {spec['target']}: the target's chain less the root's {[b[0] for b in want]}",
