@@ -42,6 +42,12 @@ pub struct Environment {
     /// user configuration's `[roots] profiles` they are treated exactly as
     /// the built-in profiles (see [`crate::policy`]).
     pub extra_profiles: Vec<PathBuf>,
+    /// `$OPENCODE_CONFIG_DIR`: opencode's configuration directory, named
+    /// outright.
+    pub opencode_config_dir: Option<PathBuf>,
+    /// `$OPENCODE_DISABLE_CLAUDE_CODE` or `$OPENCODE_DISABLE_CLAUDE_CODE_PROMPT`
+    /// set to `1` or `true`: opencode reads no `CLAUDE.md`.
+    pub opencode_claude_off: bool,
     /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
     pub config_home: Option<PathBuf>,
     /// `$AGENTSPINE_CONFIG`: the user's configuration file, named outright.
@@ -76,6 +82,10 @@ impl Environment {
             extra_profiles: var("AGENTSPINE_PROFILE_DIRS")
                 .map(|v| std::env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default(),
+            opencode_config_dir: path("OPENCODE_CONFIG_DIR"),
+            opencode_claude_off: ["OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"]
+                .iter()
+                .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
             config_home: path("XDG_CONFIG_HOME"),
             config_file: path("AGENTSPINE_CONFIG"),
         }
@@ -130,6 +140,16 @@ impl Environment {
                 .unwrap_or(std::path::Path::new("/"))
                 .join("system-defaults.json")
         })
+    }
+
+    /// opencode's configuration directory: `$OPENCODE_CONFIG_DIR`, else
+    /// `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
+    pub fn opencode_home(&self) -> Option<PathBuf> {
+        if let Some(dir) = &self.opencode_config_dir {
+            return Some(dir.clone());
+        }
+        let base = self.config_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
+        Some(base.join("opencode"))
     }
 
     /// The desktop rule's fixed global file directory: `~/.pi/agent`

@@ -29,6 +29,9 @@ pub enum Host {
     #[serde(rename = "pi-0.73")]
     #[cfg_attr(feature = "clap", value(name = "pi-0.73"))]
     Pi073,
+    /// opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from
+    /// the cwd up to the git root, all its copies, closest first.
+    Opencode,
     /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
     Desktop,
     /// Project files only, by the desktop rule, with no profile.
@@ -38,8 +41,16 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 7] =
-        [Host::Codex, Host::Claude, Host::Gemini, Host::Pi, Host::Pi073, Host::Desktop, Host::Generic];
+    pub const ALL: [Host; 8] = [
+        Host::Codex,
+        Host::Claude,
+        Host::Gemini,
+        Host::Pi,
+        Host::Pi073,
+        Host::Opencode,
+        Host::Desktop,
+        Host::Generic,
+    ];
 
     /// The host a continuity binding names (`source-bind --host`): both pi
     /// versions are one agent to the user, so a binding for `pi` reaches

@@ -21,6 +21,7 @@ pub mod claude;
 pub mod codex;
 pub mod desktop;
 pub mod gemini;
+pub mod opencode;
 pub mod pi;
 pub mod profile;
 pub mod shell;
@@ -50,17 +51,21 @@ impl Host {
             Host::Gemini => &gemini::profile::PROFILE,
             Host::Pi => &pi::profile::PROFILE,
             Host::Pi073 => &pi::profile::PROFILE_0_73,
+            Host::Opencode => &opencode::profile::PROFILE,
             Host::Desktop => &desktop::profile::PROFILE,
             Host::Generic => &desktop::profile::GENERIC,
         }
     }
 }
 
+/// The evidence of a root found by the git rule.
+pub(crate) const GIT_EVIDENCE: &str = "nearest .git";
+
 /// The project root by the git rule: the nearest directory at or above the
 /// cwd holding `.git` (a directory or a file), else the cwd.
 pub(crate) fn git_root(reader: &Reader, never: &NeverProjects, cwd: &Path) -> (PathBuf, String) {
     match find_marked_root(reader, never, cwd, &[".git".to_owned()]) {
-        Some((root, _)) => (root, "nearest .git".to_owned()),
+        Some((root, _)) => (root, GIT_EVIDENCE.to_owned()),
         None => (cwd.to_path_buf(), "the working directory (no .git above it)".to_owned()),
     }
 }

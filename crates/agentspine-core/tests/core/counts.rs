@@ -88,6 +88,12 @@ fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
 ///   looked for beneath the config home (2 opens); the two `.claude/rules`
 ///   directories that exist are the only listings.
 ///
+/// - opencode 38/77/14/0: the global candidates (two opens and the
+///   `CLAUDE.md` looked at once the config's `AGENTS.md` is missing);
+///   `AGENTS.md` at each of the 13 levels, cwd first, read where it is;
+///   `CLAUDE.md` and `CONTEXT.md` looked at once each per level to say
+///   they are shadowed (one stat each).
+///
 /// The walk backend differs where a path of more than one name is reached
 /// from a handle (one open per name instead of one in all), and it checks
 /// mounts itself: one more stat for each root it opens, for each chain
@@ -104,6 +110,7 @@ fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
         // `shadowed-by` names only files that exist.
         Host::Pi => (if walk { 60 } else { 55 }, if walk { 126 } else { 99 }, 14, 0),
         Host::Pi073 => (if walk { 43 } else { 39 }, if walk { 121 } else { 96 }, 14, 0),
+        Host::Opencode => (if walk { 41 } else { 38 }, if walk { 100 } else { 77 }, 14, 0),
         Host::Desktop => (56, if walk { 75 } else { 57 }, 14, 0),
         Host::Generic => (54, if walk { 71 } else { 54 }, 13, 0),
     }

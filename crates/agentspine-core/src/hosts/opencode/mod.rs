@@ -1,0 +1,195 @@
+//! opencode's rules (HOSTS.md, "opencode"; measured on 1.18.33:
+//! tests/e2e/OPENCODE-MEASURED.md).
+//!
+//! - Global: the first of `<config>/AGENTS.md` and `~/.claude/CLAUDE.md`
+//!   that exists, where `<config>` is `$OPENCODE_CONFIG_DIR`, else
+//!   `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. Existing is
+//!   enough to take the slot: an empty or unreadable file sends nothing
+//!   and the next is not looked at. `OPENCODE_DISABLE_CLAUDE_CODE` (or
+//!   `…_PROMPT`) drops every `CLAUDE.md`, global and project.
+//! - Project: the names `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` in that
+//!   order, case-sensitive. For each name, every directory from the cwd up
+//!   to the worktree root (the git root; without one opencode walks up to
+//!   `/`) that holds it; the first name with any hit is used with all its
+//!   hits and the others are never read. A hit is anything that exists by
+//!   that name (an empty or unreadable file, a directory, a link to a
+//!   directory: they win the name and send nothing); a dangling or
+//!   looping link does not exist.
+//! - The text is the file as read: no trimming, CRLF kept, a leading BOM
+//!   dropped, invalid UTF-8 replaced per byte; an empty file gives no
+//!   entry. No byte cap.
+//! - Order: the global file, then the project files closest to the cwd
+//!   first. Each is `Instructions from: <absolute path>\n<content>`,
+//!   joined by `\n`, after its `<env>` block.
+//! - opencode follows every link, out of the project too, and labels the
+//!   file with the link's path; agentspine reads a link inside the root by
+//!   its target and never one out of it, and says so per candidate.
+//! - Its config's `instructions` globs are not modelled yet: `resolve`
+//!   says so when a config names them.
+
+pub mod profile;
+
+use std::path::{Path, PathBuf};
+
+use crate::chain::{FILE_CAP, NotRead, above_root, fetch};
+use crate::env::Environment;
+use crate::gather::Gather;
+use crate::locate::Located;
+use crate::paths::tilde;
+use crate::resolution::{Part, Scope, Verdict};
+use crate::text::{lenient_utf8, strip_bom};
+
+/// The project names, in the order opencode tries them.
+pub const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
+
+/// The names opencode reads under `env` (without `CLAUDE.md` when its
+/// Claude Code compatibility is turned off).
+pub fn names(env: &Environment) -> Vec<&'static str> {
+    NAMES.into_iter().filter(|n| *n != "CLAUDE.md" || !env.opencode_claude_off).collect()
+}
+
+/// Whether a candidate that was not read exists for opencode (it takes
+/// the name or the slot): everything but nothing there, a dangling link
+/// and a link loop.
+fn exists(not_read: &NotRead) -> bool {
+    use agentspine_fs::LinkRefusal::{Dangling, Loop};
+    !matches!(not_read.verdict, Verdict::Missing | Verdict::LinkRefused { refusal: Dangling | Loop, .. })
+}
+
+/// The text opencode keeps of a file.
+fn text_of(bytes: &[u8]) -> String {
+    strip_bom(&lenient_utf8(bytes)).to_owned()
+}
+
+pub(crate) fn resolve(env: &Environment, located: &Located, found_git: bool, gather: &mut Gather) {
+    global(env, located, gather);
+    let names = names(env);
+    let reader = located.root.reader();
+    // Without a git root opencode walks on up to `/`.
+    if !found_git {
+        for path in above_root(reader, located, &names) {
+            gather.probe_differs(
+                path.display().to_string(),
+                Scope::Project,
+                Verdict::OutsideRoot,
+                "without a git repository opencode reads these names up to `/`; agentspine stops at the \
+                 project root"
+                    .to_owned(),
+            );
+        }
+    }
+    let mut dirs = located.chain_dirs();
+    dirs.reverse();
+    let mut winner: Option<&str> = None;
+    for name in names {
+        if let Some(won) = winner {
+            for dir in &dirs {
+                let verdict = match &dir.dir {
+                    Ok(handle) => crate::chain::shadowed(handle, name, won),
+                    Err(verdict) => verdict.clone(),
+                };
+                gather.probe(dir.label(name), Scope::Project, verdict);
+            }
+            continue;
+        }
+        for dir in &dirs {
+            let handle = match &dir.dir {
+                Ok(handle) => handle,
+                Err(verdict) => {
+                    gather.probe(dir.label(name), Scope::Project, verdict.clone());
+                    continue;
+                }
+            };
+            let path = located.root_path.join(&dir.rel).join(name);
+            match fetch(handle, name, FILE_CAP) {
+                Ok(fetched) => {
+                    winner = Some(name);
+                    let text = text_of(&fetched.snap.bytes);
+                    if text.is_empty() {
+                        gather.probe(dir.label(name), Scope::Project, Verdict::Empty);
+                    } else {
+                        gather.include(fetched.part(Scope::Project, path, dir.label(name), text));
+                    }
+                }
+                Err(not_read) if not_read.host_reads_it() => {
+                    winner = Some(name);
+                    gather.probe_differs(
+                        dir.label(name),
+                        Scope::Project,
+                        not_read,
+                        "opencode follows this link and reads its target; agentspine never reads outside the \
+                         root"
+                            .to_owned(),
+                    );
+                }
+                Err(not_read) => {
+                    if exists(&not_read) {
+                        winner = Some(name);
+                    }
+                    gather.probe(dir.label(name), Scope::Project, not_read);
+                }
+            }
+        }
+    }
+}
+
+/// The global file: the first candidate that exists takes the slot.
+fn global(env: &Environment, located: &Located, gather: &mut Gather) {
+    let reader = located.root.reader();
+    let mut candidates: Vec<PathBuf> = env.opencode_home().map(|c| c.join("AGENTS.md")).into_iter().collect();
+    if !env.opencode_claude_off
+        && let Some(home) = &env.home
+    {
+        candidates.push(home.join(".claude").join("CLAUDE.md"));
+    }
+    let mut taken = false;
+    for path in candidates {
+        let label = tilde(&path, env.home.as_deref());
+        if taken {
+            gather.probe(
+                label,
+                Scope::User,
+                Verdict::ShadowedBy { winner: "an earlier global file".to_owned() },
+            );
+            continue;
+        }
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+            continue;
+        };
+        let Ok(handle) = reader.open_root(dir) else {
+            gather.probe(label, Scope::User, Verdict::Missing);
+            continue;
+        };
+        match fetch(&handle, name, FILE_CAP) {
+            Ok(fetched) => {
+                taken = true;
+                let text = text_of(&fetched.snap.bytes);
+                if text.is_empty() {
+                    gather.probe(label, Scope::User, Verdict::Empty);
+                } else {
+                    gather.include(fetched.part(Scope::User, path.clone(), label, text));
+                }
+            }
+            Err(not_read) => {
+                taken |= exists(&not_read);
+                gather.probe(label, Scope::User, not_read);
+            }
+        }
+    }
+}
+
+/// opencode's instruction text: `Instructions from: <path>\n<content>` per
+/// file, joined by a line break (the global file first, then the project
+/// files closest to the cwd first, as gathered).
+pub fn render(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .map(|p| format!("Instructions from: {}\n{}", display(&p.path), p.text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A path as opencode prints it.
+fn display(path: &Path) -> String {
+    path.display().to_string()
+}

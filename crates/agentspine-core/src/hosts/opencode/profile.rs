@@ -1,0 +1,86 @@
+//! opencode, as the surfaces see it (HOSTS.md, "opencode"). opencode has no
+//! command hooks: its plugin (`plugins/opencode`) carries its events to
+//! `agentspine hook opencode` in the same payload shape as the others.
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    CapUnit, CheckFacts, ContextCap, HookEvent, Hooks, NO_CHECKS, Profile, SessionFiles, Tool, ToolPaths,
+    VersionProbe,
+};
+
+/// opencode.
+pub const PROFILE: Profile = Profile {
+    host: Host::Opencode,
+    name: "opencode",
+    binds_as: Host::Opencode,
+    display: "opencode",
+    home: Environment::opencode_home,
+    profile_inputs: |env| {
+        vec![
+            ("opencode_home", env.opencode_home()),
+            ("opencode_claude_off", env.opencode_claude_off.then(|| "on".into())),
+        ]
+    },
+    project_dir: Some(".opencode"),
+    evidence_names: &["CONTEXT.md"],
+    configurable_names: false,
+    checked_by_default: false,
+    chosen_by_evidence: true,
+    memory_facts: false,
+    hooks: Some(Hooks {
+        events: &[
+            ("SessionStart", HookEvent::SessionStart),
+            ("UserPromptSubmit", HookEvent::Prompt),
+            ("PreToolUse", HookEvent::Tool),
+            ("SessionEnd", HookEvent::Forget),
+        ],
+        // Measured on 1.18.33: a `read` of a file appends the first name
+        // of each directory from the file's up to (not including) the cwd
+        // to the tool's result, each once a session; no other tool loads
+        // anything (a read of a directory neither).
+        tools: &[
+            Tool { names: &["read"], paths: ToolPaths::Field(&["filePath"]), loads_nested: true },
+            Tool { names: &["edit", "write"], paths: ToolPaths::Field(&["filePath"]), loads_nested: false },
+            Tool { names: &["glob", "grep"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
+            Tool {
+                names: &["bash"],
+                paths: ToolPaths::Shell { command: &["command"], workdir: &["workdir"] },
+                loads_nested: false,
+            },
+        ],
+        // Measured on 1.18.33: no cap (a 200,000-byte file is sent whole,
+        // and a plugin's text is the plugin's). agentspine keeps its own
+        // 10,000 units.
+        context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
+        // opencode's own label for a file.
+        heading: |absolute, _| format!("Instructions from: {}", absolute.display()),
+        // opencode reads AGENTS.md, CLAUDE.md and CONTEXT.md itself.
+        session_files: SessionFiles::None,
+        started_in: None,
+    }),
+    // `install opencode` comes with its plugin.
+    install: None,
+    check: CheckFacts {
+        follows_links: true,
+        stops_at_link_loop: false,
+        stops_at_unreadable: false,
+        never_read_why: |_| None,
+        checks: NO_CHECKS,
+    },
+    rules: RULES,
+    version_probe: Some(VersionProbe { program: "opencode", args: &["--version"] }),
+};
+
+/// opencode's rules: the git root, the first name found on the way up.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, _| {
+        let located = crate::hosts::bind_by_git(ask)?;
+        let found_git = located.evidence == crate::hosts::GIT_EVIDENCE;
+        super::resolve(ask.env, &located, found_git, gather);
+        Ok(located)
+    },
+    bind: crate::hosts::bind_by_git,
+    render: |r| super::render(&r.parts),
+    names: |env, _, _| super::names(env).into_iter().map(str::to_owned).collect(),
+};
