@@ -55,6 +55,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand resolve" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -76,6 +77,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -94,6 +96,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand briefing" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -115,6 +118,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand query" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -135,6 +139,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand read" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -156,6 +161,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l paths -d 'Also check these directories (inside the root), found or not' -r -F
@@ -243,6 +249,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -262,6 +269,7 @@ claude\t'Claude Code: CLAUDE.md family, .claude/rules, @imports, its memory'
 gemini\t'Gemini CLI: GEMINI.md (or `context.fileName`) from the git root to the cwd, `@` imports inlined'
 pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.md per directory, BOM dropped, a `<project_context>` section'
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
+opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F

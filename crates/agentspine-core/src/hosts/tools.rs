@@ -116,8 +116,7 @@ mod tests {
         assert_eq!(t("grep_search", json!({"pattern": "x", "dir_path": "src"})), ["/w/src"]);
         assert!(t("glob", json!({"pattern": "**/*.ts"})).is_empty());
         assert!(t("read_many_files", json!({"include": ["**/*.md"]})).is_empty());
-        assert_eq!(t("run_shell_command", json!({"command": "cat b.ts", "dir_path": "a"})), ["/w/a/b.ts"]);
-        assert_eq!(t("run_shell_command", json!({"command": "rg -n x src lib"})), ["/w/src", "/w/lib"]);
+        assert!(t("run_shell_command", json!({"command": "cat b.ts", "dir_path": "a"})).is_empty());
     }
 
     #[test]

@@ -65,14 +65,19 @@ fn hook_events_map_each_name_once_and_every_host_with_hooks_delivers_on_tools_an
 #[test]
 fn the_host_loads_nested_files_only_for_the_tools_measured() {
     let loads = |host: Host, tool: &str| host.profile().loads_nested(tool);
-    for tool in ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"] {
+    for tool in ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Bash"] {
         assert!(loads(Host::Claude, tool), "{tool}");
     }
-    assert!(!loads(Host::Claude, "Grep") && !loads(Host::Claude, "Bash"));
+    assert!(!loads(Host::Claude, "Grep") && !loads(Host::Claude, "Glob"));
     for tool in ["read_file", "read_many_files", "list_directory", "write_file", "replace"] {
         assert!(loads(Host::Gemini, tool), "{tool}");
     }
     assert!(!loads(Host::Gemini, "glob") && !loads(Host::Gemini, "grep_search"));
+    // opencode: only `read` (measured on 1.18.33).
+    assert!(loads(Host::Opencode, "read"));
+    for tool in ["edit", "write", "glob", "grep", "bash"] {
+        assert!(!loads(Host::Opencode, tool), "{tool}");
+    }
     for host in [Host::Codex, Host::Pi, Host::Pi073] {
         for tool in ["apply_patch", "read", "edit", "Read", "shell"] {
             assert!(!loads(host, tool), "{host} {tool}");

@@ -86,9 +86,15 @@ impl Hook<'_> {
         if targets.is_empty() {
             return Vec::new();
         }
-        // Sent whatever the host loads: the host did not load these.
+        // Only what was deferred: the rest of those chains is the host's
+        // own, or was sent, or is left to the host's own load.
         let chained = self.chain_files(&targets, false);
-        chained.send.into_iter().filter(|b| !already.iter().any(|a| a.source_id == b.source_id)).collect()
+        chained
+            .send
+            .into_iter()
+            .filter(|b| record.deferred.iter().any(|d| d.source_id == b.source_id))
+            .filter(|b| !already.iter().any(|a| a.source_id == b.source_id))
+            .collect()
     }
 
     pub(super) fn block(&self, part: &Part, root: &Path) -> Option<Block> {

@@ -301,12 +301,29 @@ fn claude_project_dir_is_where_the_host_loaded_its_chain() {
     let out =
         ex.hook("claude", &claude_tool(&ex, "s2", &api, "Grep", grep), &[("CLAUDE_PROJECT_DIR", &tree)]);
     insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
-    // A file read through the shell loads nothing in Claude Code: its
-    // directory's files come with the command's output, once.
+    // A file read through the shell below the start directory: Claude Code
+    // loads its nested files itself (measured), so they are recorded, not
+    // sent; from a sibling package they come with the command's output,
+    // once.
     let bash = json!({ "command": "cd packages/api && sed -n '1,40p' src/handlers/users.ts | head -n 20" });
-    let out = ex.hook("claude", &claude_tool(&ex, "s3", &ex.tree, "Bash", bash.clone()), &[]);
-    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit.\n\nContents of [TREE]/.claude/rules/api.md:\n\nAPI handlers validate input at the edge and return typed errors."}}"#);
-    assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s3", &ex.tree, "Bash", bash), &[])), "");
+    let out =
+        ex.hook("claude", &claude_tool(&ex, "s3", &ex.tree, "Bash", bash), &[("CLAUDE_PROJECT_DIR", &tree)]);
+    assert_eq!(ex.stdout(&out), "");
+    let web = ex.tree.join("packages/web");
+    let sibling = json!({ "command": "nl -ba ../api/src/handlers/users.ts" });
+    let web_dir = web.display().to_string();
+    let out = ex.hook(
+        "claude",
+        &claude_tool(&ex, "s5", &web, "Bash", sibling.clone()),
+        &[("CLAUDE_PROJECT_DIR", &web_dir)],
+    );
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
+    let again = ex.hook(
+        "claude",
+        &claude_tool(&ex, "s5", &web, "Bash", sibling),
+        &[("CLAUDE_PROJECT_DIR", &web_dir)],
+    );
+    assert_eq!(ex.stdout(&again), "");
     // What the shell would have to expand is never guessed.
     let unknown = json!({ "command": "cat \"$DIR/users.ts\" packages/*/CLAUDE.md" });
     assert_eq!(ex.stdout(&ex.hook("claude", &claude_tool(&ex, "s4", &ex.tree, "Bash", unknown), &[])), "");

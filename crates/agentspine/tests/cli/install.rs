@@ -470,7 +470,7 @@ fn gemini_install_puts_hooks_and_the_server_in_its_settings_once_and_uninstall_r
     );
     assert_eq!(
         installed["hooks"]["AfterTool"][1]["matcher"],
-        "^(read_file|write_file|replace|list_directory|read_many_files|glob|grep_search|run_shell_command)$"
+        "^(read_file|write_file|replace|list_directory|read_many_files|glob|grep_search)$"
     );
     assert_eq!(installed["mcpServers"]["agentspine"], serde_json::json!({"command": BIN, "args": ["mcp"]}));
     let Ordered::Object(top) = ordered(&settings) else { panic!() };

@@ -47,11 +47,13 @@ pub const PROFILE: Profile = Profile {
                 loads_nested: true,
             },
             Tool { names: &["Grep", "Glob"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
-            // A file read through the shell loads nothing.
+            // Measured on 2.1.332 (tests/e2e/first_edit.py): a file read
+            // through the shell (`sed -n '1,80p' pkg/x.ts`) below the start
+            // directory loads its nested `CLAUDE.md` as `Read` does.
             Tool {
                 names: &["Bash"],
                 paths: ToolPaths::Shell { command: &["command"], workdir: &[] },
-                loads_nested: false,
+                loads_nested: true,
             },
         ],
         // Measured on 2.1.332 (tests/e2e/HOOK-CONTEXT-MEASURED.md): a

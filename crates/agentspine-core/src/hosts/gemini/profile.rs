@@ -52,11 +52,10 @@ pub const PROFILE: Profile = Profile {
                 paths: ToolPaths::Field(&["dir_path"]),
                 loads_nested: false,
             },
-            Tool {
-                names: &["run_shell_command"],
-                paths: ToolPaths::Shell { command: &["command"], workdir: &["dir_path", "directory"] },
-                loads_nested: false,
-            },
+            // Not `run_shell_command`: Gemini loads a file's context files
+            // itself when its agent edits the file (`replace`,
+            // `write_file`), so files sent with a shell read would reach
+            // the model twice (tests/e2e/first_edit.py).
         ],
         // Measured on 0.61.0: no cap on these events (500,000 characters
         // arrive whole; a shell tool's result is cut above 40,000). Until

@@ -96,6 +96,7 @@ fn tools_list_schemas() {
               "gemini",
               "pi",
               "pi-0.73",
+              "opencode",
               "desktop",
               "generic"
             ],
@@ -139,6 +140,7 @@ fn tools_list_schemas() {
               "gemini",
               "pi",
               "pi-0.73",
+              "opencode",
               "desktop",
               "generic"
             ],
@@ -167,6 +169,7 @@ fn tools_list_schemas() {
               "gemini",
               "pi",
               "pi-0.73",
+              "opencode",
               "desktop",
               "generic"
             ],
@@ -210,6 +213,7 @@ fn tools_list_schemas() {
               "gemini",
               "pi",
               "pi-0.73",
+              "opencode",
               "desktop",
               "generic"
             ],
