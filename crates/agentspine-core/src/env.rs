@@ -48,6 +48,8 @@ pub struct Environment {
     /// `$OPENCODE_DISABLE_CLAUDE_CODE` or `$OPENCODE_DISABLE_CLAUDE_CODE_PROMPT`
     /// set to `1` or `true`: opencode reads no `CLAUDE.md`.
     pub opencode_claude_off: bool,
+    /// `$KIMI_CODE_HOME`: Kimi Code's home, named outright.
+    pub kimi_code_home: Option<PathBuf>,
     /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
     pub config_home: Option<PathBuf>,
     /// `$AGENTSPINE_CONFIG`: the user's configuration file, named outright.
@@ -86,6 +88,7 @@ impl Environment {
             opencode_claude_off: ["OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"]
                 .iter()
                 .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
+            kimi_code_home: path("KIMI_CODE_HOME"),
             config_home: path("XDG_CONFIG_HOME"),
             config_file: path("AGENTSPINE_CONFIG"),
         }
@@ -150,6 +153,11 @@ impl Environment {
         }
         let base = self.config_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
         Some(base.join("opencode"))
+    }
+
+    /// Kimi Code's home: `$KIMI_CODE_HOME`, else `~/.kimi-code`.
+    pub fn kimi_home(&self) -> Option<PathBuf> {
+        self.kimi_code_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".kimi-code")))
     }
 
     /// The desktop rule's fixed global file directory: `~/.pi/agent`

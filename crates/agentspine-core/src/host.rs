@@ -32,6 +32,9 @@ pub enum Host {
     /// opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from
     /// the cwd up to the git root, all its copies, closest first.
     Opencode,
+    /// Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in
+    /// every directory from the git root to the cwd.
+    Kimi,
     /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
     Desktop,
     /// Project files only, by the desktop rule, with no profile.
@@ -41,13 +44,14 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 8] = [
+    pub const ALL: [Host; 9] = [
         Host::Codex,
         Host::Claude,
         Host::Gemini,
         Host::Pi,
         Host::Pi073,
         Host::Opencode,
+        Host::Kimi,
         Host::Desktop,
         Host::Generic,
     ];

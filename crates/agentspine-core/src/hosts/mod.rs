@@ -21,6 +21,7 @@ pub mod claude;
 pub mod codex;
 pub mod desktop;
 pub mod gemini;
+pub mod kimi;
 pub mod opencode;
 pub mod pi;
 pub mod profile;
@@ -28,7 +29,7 @@ pub mod shell;
 pub mod tools;
 pub mod version;
 
-pub use profile::{HookEvent, Hooks, Profile, SessionFiles};
+pub use profile::{HookEvent, HookOutput, Hooks, Profile, SessionFiles};
 
 use std::path::{Path, PathBuf};
 
@@ -52,6 +53,7 @@ impl Host {
             Host::Pi => &pi::profile::PROFILE,
             Host::Pi073 => &pi::profile::PROFILE_0_73,
             Host::Opencode => &opencode::profile::PROFILE,
+            Host::Kimi => &kimi::profile::PROFILE,
             Host::Desktop => &desktop::profile::PROFILE,
             Host::Generic => &desktop::profile::GENERIC,
         }

@@ -198,6 +198,8 @@ pub struct Hooks {
     /// environment (Claude Code's `$CLAUDE_PROJECT_DIR`): the directory
     /// whose chain it loaded, whatever the shell's directory is now.
     pub started_in: Option<fn(&Environment) -> Option<PathBuf>>,
+    /// The shape of what a hook prints.
+    pub output: HookOutput,
 }
 
 impl Hooks {
@@ -286,6 +288,18 @@ pub enum ToolPaths {
     /// A patch in the first of these fields; its file headers name the
     /// paths (Codex's `apply_patch`).
     Patch(&'static [&'static str]),
+}
+
+/// The JSON a host reads from a hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookOutput {
+    /// `{"hookSpecificOutput": {"hookEventName", "additionalContext"},
+    /// "systemMessage"}` (Claude Code, Codex, Gemini CLI; what pi's and
+    /// opencode's adapters read).
+    Specific,
+    /// `{"message": …}`: Kimi Code sends the message on to the model and
+    /// reads no `additionalContext`.
+    Message,
 }
 
 /// How a host says its version: `program args…` prints it somewhere in

@@ -93,6 +93,10 @@ fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
 ///   `AGENTS.md` at each of the 13 levels, cwd first, read where it is;
 ///   `CLAUDE.md` and `CONTEXT.md` looked at once each per level to say
 ///   they are shadowed (one stat each).
+/// - kimi 43/52/13/0: the two user directories (`$KIMI_CODE_HOME` and
+///   `~/.agents`, absent here); per level `.kimi-code/AGENTS.md` looked
+///   for, `AGENTS.md` read where it is and `agents.md` looked at once to
+///   say it is shadowed.
 ///
 /// The walk backend differs where a path of more than one name is reached
 /// from a handle (one open per name instead of one in all), and it checks
@@ -111,6 +115,7 @@ fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
         Host::Pi => (if walk { 60 } else { 55 }, if walk { 126 } else { 99 }, 14, 0),
         Host::Pi073 => (if walk { 43 } else { 39 }, if walk { 121 } else { 96 }, 14, 0),
         Host::Opencode => (if walk { 41 } else { 38 }, if walk { 100 } else { 77 }, 14, 0),
+        Host::Kimi => (43, if walk { 67 } else { 52 }, 13, 0),
         Host::Desktop => (56, if walk { 75 } else { 57 }, 14, 0),
         Host::Generic => (54, if walk { 71 } else { 54 }, 13, 0),
     }

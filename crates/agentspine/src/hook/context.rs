@@ -2,6 +2,7 @@
 //! (the blocks, fitted under the host's cap) is core's
 //! ([`agentspine_core::context`]).
 
+use agentspine_core::hosts::HookOutput;
 use serde::Serialize;
 
 /// What the hosts read on stdout: `hookSpecificOutput` with the event and
@@ -13,6 +14,9 @@ pub struct Output<'a> {
     hook_specific_output: Option<Specific<'a>>,
     #[serde(rename = "systemMessage", skip_serializing_if = "Option::is_none")]
     system_message: Option<&'a str>,
+    /// Kimi Code's field: the text it sends on to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -28,12 +32,24 @@ impl<'a> Output<'a> {
         Output {
             hook_specific_output: Some(Specific { hook_event_name: event, additional_context: context }),
             system_message: None,
+            message: None,
+        }
+    }
+
+    /// The output adding `context` in the shape `shape` (the host's
+    /// profile's).
+    pub fn shaped(shape: HookOutput, event: &'a str, context: &'a str) -> Output<'a> {
+        match shape {
+            HookOutput::Specific => Output::new(event, context),
+            HookOutput::Message => {
+                Output { hook_specific_output: None, system_message: None, message: Some(context) }
+            }
         }
     }
 
     /// The output with no context, only `message` for the user.
     pub fn message_only(message: &'a str) -> Output<'a> {
-        Output { hook_specific_output: None, system_message: Some(message) }
+        Output { hook_specific_output: None, system_message: Some(message), message: None }
     }
 
     /// The output with `message` for the user as well, when there is one.
@@ -65,5 +81,9 @@ mod tests {
             "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"c\"},\"systemMessage\":\"m\"}\n"
         );
         assert_eq!(Output::message_only("m").to_line(), "{\"systemMessage\":\"m\"}\n");
+        assert_eq!(
+            Output::shaped(HookOutput::Message, "UserPromptSubmit", "c\n").to_line(),
+            "{\"message\":\"c\\n\"}\n"
+        );
     }
 }

@@ -176,9 +176,8 @@ fn event(
     let message = message(&notices, hook.install_notice());
     let fitted = context::fit_with_tail(&blocks, tail.as_ref(), hook.hooks.context_cap);
     let line = match (&fitted, &message) {
-        (Some(fitted), message) => {
-            Output::new(&payload.hook_event_name, &fitted.text).with_system_message(message.as_deref())
-        }
+        (Some(fitted), message) => Output::shaped(hook.hooks.output, &payload.hook_event_name, &fitted.text)
+            .with_system_message(message.as_deref()),
         (None, Some(message)) => Output::message_only(message),
         (None, None) => {
             // Nothing to send; what this run learnt of versions the session

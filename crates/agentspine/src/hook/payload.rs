@@ -27,8 +27,9 @@ pub struct Payload {
     /// `SessionStart`: `startup`, `resume`, `clear` or `compact`.
     #[serde(default)]
     pub source: Option<String>,
-    /// `UserPromptSubmit`: the prompt.
-    #[serde(default)]
+    /// `UserPromptSubmit`: the prompt (Kimi Code sends a list of content
+    /// parts: their texts, joined by line breaks).
+    #[serde(default, deserialize_with = "prompt_text")]
     pub prompt: Option<String>,
     /// Tool events: the tool's name.
     #[serde(default)]
@@ -112,6 +113,29 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
 /// Anything else is not written to the audit log as an event.
 fn plausible_event(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// A prompt given as a string, or as a list of content parts
+/// (`[{"type": "text", "text": …}]`): the texts of its text parts.
+fn prompt_text<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Prompt {
+        Text(String),
+        Parts(Vec<Value>),
+    }
+    Ok(match Option::<Prompt>::deserialize(de)? {
+        None => None,
+        Some(Prompt::Text(text)) => Some(text),
+        Some(Prompt::Parts(parts)) => Some(
+            parts
+                .iter()
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    })
 }
 
 #[cfg(test)]

@@ -45,11 +45,16 @@ impl Example {
         let stdout = String::from_utf8(out.stdout.clone()).unwrap();
         assert!(!stdout.contains("permissionDecision"), "{stdout}");
         if !stdout.is_empty() {
-            // One JSON line, the host's shape and nothing else.
+            // One JSON line, the host's shape and nothing else (Kimi
+            // Code's: `message` alone).
             let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-            let keys: Vec<&String> = value["hookSpecificOutput"].as_object().unwrap().keys().collect();
             assert_eq!(value.as_object().unwrap().len(), 1, "{stdout}");
-            assert_eq!(keys.len(), 2, "{stdout}");
+            if host == "kimi" {
+                assert!(value["message"].is_string(), "{stdout}");
+            } else {
+                let keys: Vec<&String> = value["hookSpecificOutput"].as_object().unwrap().keys().collect();
+                assert_eq!(keys.len(), 2, "{stdout}");
+            }
             assert!(stdout.ends_with("}\n") && stdout.matches('\n').count() == 1, "{stdout:?}");
         }
         out
@@ -1094,4 +1099,25 @@ fn a_prompt_leaves_to_claude_code_what_its_read_will_load() {
     prompt["cwd"] = json!(web);
     let out = ex.hook("claude", &prompt, &[("CLAUDE_PROJECT_DIR", &web.display().to_string())]);
     insta::assert_snapshot!(ex.stdout(&out), @r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Contents of [TREE]/packages/api/CLAUDE.md:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}}"#);
+}
+
+#[test]
+fn kimi_gets_a_prompt_s_files_as_its_message_from_a_prompt_given_in_parts() {
+    let ex = Example::new();
+    // Kimi Code sends the prompt as content parts and reads `message`
+    // (measured on 2.1.0); its other events' output never reaches the
+    // model, so they add nothing.
+    let prompt = json!({
+        "session_id": "session_1", "cwd": ex.tree, "hook_event_name": "UserPromptSubmit",
+        "client_type": "kimi_code_cli", "is_steer": false,
+        "prompt": [{ "type": "text", "text": "Fix packages/api/src/handlers/users.ts" }],
+    });
+    let out = ex.hook("kimi", &prompt, &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"message":"<!-- From: [TREE]/packages/api/src/handlers/AGENTS.md -->\n\nHandlers never touch the database directly; go through `store::`.\n\n<!-- From: [TREE]/packages/api/AGENTS.md -->\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin."}"#);
+    assert_eq!(ex.stdout(&ex.hook("kimi", &prompt, &[])), "", "once a session");
+    let tool = json!({
+        "session_id": "session_2", "cwd": ex.tree, "hook_event_name": "PreToolUse",
+        "tool_name": "Read", "tool_input": { "path": "packages/api/src/handlers/users.ts" },
+    });
+    assert_eq!(ex.stdout(&ex.hook("kimi", &tool, &[])), "");
 }

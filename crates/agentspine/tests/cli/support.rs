@@ -230,7 +230,10 @@ pub fn split_report(stdout: &[u8]) -> (Vec<u8>, Option<String>) {
         return (Vec::new(), None);
     }
     let mut value: serde_json::Value = serde_json::from_slice(stdout).unwrap();
-    let context = value["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned();
+    // Kimi Code's shape holds no report (it has no session start hook).
+    let Some(context) = value["hookSpecificOutput"]["additionalContext"].as_str().map(str::to_owned) else {
+        return (stdout.to_vec(), None);
+    };
     let marker = format!("{REPORT_HEADING}\n\n");
     let Some(at) = context.rfind(&marker) else { return (stdout.to_vec(), None) };
     let line = context[at + marker.len()..].to_owned();

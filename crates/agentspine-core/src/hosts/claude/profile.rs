@@ -3,8 +3,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, HostChecks, Install, Profile,
-    SessionFiles, Tool, ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, HostChecks,
+    Install, Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// Claude Code.
@@ -63,6 +63,7 @@ pub const PROFILE: Profile = Profile {
         heading: |absolute, _| format!("Contents of {}:", absolute.display()),
         session_files: SessionFiles::ClaudeAgentsMd,
         started_in: Some(|env| env.claude_project_dir.clone()),
+        output: HookOutput::Specific,
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,

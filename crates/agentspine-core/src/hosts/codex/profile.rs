@@ -3,8 +3,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, Install, NO_CHECKS, Profile,
-    SessionFiles, Tool, ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
+    Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// Codex CLI.
@@ -60,6 +60,7 @@ pub const PROFILE: Profile = Profile {
         heading: |_, relative| format!("## {relative}"),
         session_files: SessionFiles::CodexClaudeMd,
         started_in: None,
+        output: HookOutput::Specific,
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,

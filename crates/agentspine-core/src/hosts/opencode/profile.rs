@@ -5,8 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, CheckFacts, ContextCap, HookEvent, Hooks, NO_CHECKS, Profile, SessionFiles, Tool, ToolPaths,
-    VersionProbe,
+    CapUnit, CheckFacts, ContextCap, HookEvent, HookOutput, Hooks, NO_CHECKS, Profile, SessionFiles, Tool,
+    ToolPaths, VersionProbe,
 };
 
 /// opencode.
@@ -58,6 +58,7 @@ pub const PROFILE: Profile = Profile {
         // opencode reads AGENTS.md, CLAUDE.md and CONTEXT.md itself.
         session_files: SessionFiles::None,
         started_in: None,
+        output: HookOutput::Specific,
     }),
     // `install opencode` comes with its plugin.
     install: None,

@@ -5,8 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, Hooks, Install, NO_CHECKS, Profile,
-    SessionFiles, Tool, ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
+    Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// What the extension carries: the same for both versions.
@@ -41,6 +41,7 @@ const HOOKS: Hooks = Hooks {
     // pi reads both families itself (AGENTS.md, else CLAUDE.md).
     session_files: SessionFiles::None,
     started_in: None,
+    output: HookOutput::Specific,
 };
 
 /// What `install pi` writes.

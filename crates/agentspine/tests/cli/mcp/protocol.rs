@@ -97,6 +97,7 @@ fn tools_list_schemas() {
               "pi",
               "pi-0.73",
               "opencode",
+              "kimi",
               "desktop",
               "generic"
             ],
@@ -141,6 +142,7 @@ fn tools_list_schemas() {
               "pi",
               "pi-0.73",
               "opencode",
+              "kimi",
               "desktop",
               "generic"
             ],
@@ -170,6 +172,7 @@ fn tools_list_schemas() {
               "pi",
               "pi-0.73",
               "opencode",
+              "kimi",
               "desktop",
               "generic"
             ],
@@ -214,6 +217,7 @@ fn tools_list_schemas() {
               "pi",
               "pi-0.73",
               "opencode",
+              "kimi",
               "desktop",
               "generic"
             ],

@@ -1,0 +1,64 @@
+//! Kimi Code, as the surfaces see it (HOSTS.md, "Kimi Code"). Of its hook
+//! events only `UserPromptSubmit`'s output reaches the model (measured on
+//! 2.1.0), as the `message` of the hook's JSON.
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    CapUnit, CheckFacts, ContextCap, HookEvent, HookOutput, Hooks, NO_CHECKS, Profile, SessionFiles,
+    VersionProbe,
+};
+
+/// Kimi Code.
+pub const PROFILE: Profile = Profile {
+    host: Host::Kimi,
+    name: "kimi",
+    binds_as: Host::Kimi,
+    display: "Kimi Code",
+    home: Environment::kimi_home,
+    profile_inputs: |env| vec![("kimi_home", env.kimi_home())],
+    project_dir: Some(".kimi-code"),
+    evidence_names: &[],
+    configurable_names: false,
+    checked_by_default: false,
+    chosen_by_evidence: true,
+    memory_facts: false,
+    hooks: Some(Hooks {
+        // The prompt is the only event whose output Kimi sends on: the
+        // paths it names bring their files there, with continuity.
+        events: &[("UserPromptSubmit", HookEvent::Prompt)],
+        tools: &[],
+        // Measured on 2.1.0: no cap (500,000 characters arrive whole).
+        // agentspine keeps its own 10,000 units.
+        context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
+        // Kimi's own label for a file.
+        heading: |absolute, _| format!("<!-- From: {} -->", absolute.display()),
+        session_files: SessionFiles::None,
+        started_in: None,
+        output: HookOutput::Message,
+    }),
+    // `install kimi` writes `[[hooks]]` into its config.toml: not shipped
+    // yet.
+    install: None,
+    check: CheckFacts {
+        follows_links: true,
+        stops_at_link_loop: false,
+        stops_at_unreadable: false,
+        never_read_why: |_| None,
+        checks: NO_CHECKS,
+    },
+    rules: RULES,
+    version_probe: Some(VersionProbe { program: "kimi", args: &["--version"] }),
+};
+
+/// Kimi's rules: the git root, its names per directory.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, _| {
+        let located = crate::hosts::bind_by_git(ask)?;
+        super::resolve(ask.env, &located, gather);
+        Ok(located)
+    },
+    bind: crate::hosts::bind_by_git,
+    render: |r| super::render(&r.parts),
+    names: |_, _, _| super::NAMES.iter().map(|n| (*n).to_owned()).collect(),
+};
