@@ -108,6 +108,27 @@ pub struct Fitted {
     pub left_out: Vec<usize>,
 }
 
+impl Fitted {
+    /// What of `blocks` (the ones this was fitted from) a later event must
+    /// offer again, with how many bytes of each the session has: the cut
+    /// block (up to its cut), and each one left out that no later event
+    /// would offer by itself (an instruction file, found again by its
+    /// path) or that was already resumed. A memory fact or a continuity
+    /// record left out whole needs nothing: every later prompt offers it.
+    pub fn deferred<'b>(&self, blocks: &'b [Block]) -> Vec<(&'b Block, usize)> {
+        let cut = self.cut.map(|(i, at)| (&blocks[i], at));
+        let left_out = self.left_out.iter().map(|&i| (&blocks[i], blocks[i].from));
+        cut.into_iter().chain(left_out).filter(|(block, from)| block.path.is_some() || *from > 0).collect()
+    }
+}
+
+/// Puts the rest of blocks already cut once behind the blocks a session
+/// has none of yet (stable otherwise): a long file's remainder never
+/// keeps a new file out.
+pub fn resumed_last(blocks: &mut [Block]) {
+    blocks.sort_by_key(|block| block.from > 0);
+}
+
 /// Characters as people and Claude Code count them (UTF-16 code units):
 /// what the notes say.
 pub fn chars(text: &str) -> usize {
@@ -386,6 +407,24 @@ mod tests {
         // A position off a character boundary or past the end shows all.
         assert_eq!(whole.clone().resume(1).from, 0);
         assert_eq!(whole.clone().resume(60_000).from, 0);
+    }
+
+    #[test]
+    fn what_is_deferred_is_the_cut_and_what_no_later_event_offers() {
+        let mut file = block(2, 30_000);
+        file.path = Some(PathBuf::from("/w/pkg/x.ts"));
+        let mut left_file = block(3, 10);
+        left_file.path = Some(PathBuf::from("/w/pkg/y.ts"));
+        let fact = block(4, 10);
+        let mut blocks = vec![block(1, 100), file, left_file, fact];
+        let f = fit(&blocks, CAP).unwrap();
+        let deferred: Vec<(&str, usize)> =
+            f.deferred(&blocks).into_iter().map(|(b, from)| (b.source_id.as_str(), from)).collect();
+        assert_eq!(deferred, [("src_2", f.cut.unwrap().1), ("src_3", 0)]);
+        blocks[0] = blocks[0].clone().resume(2);
+        resumed_last(&mut blocks);
+        let order: Vec<&str> = blocks.iter().map(|b| b.source_id.as_str()).collect();
+        assert_eq!(order, ["src_2", "src_3", "src_4", "src_1"]);
     }
 
     #[test]

@@ -164,9 +164,7 @@ fn event(
         let deferred = hook.deferred_files(&blocks);
         blocks.extend(deferred);
         blocks = blocks.into_iter().map(|block| hook.resumed(block)).collect();
-        // The rest of a file already cut once waits behind what the
-        // session has none of yet.
-        blocks.sort_by_key(|block| block.from > 0);
+        context::resumed_last(&mut blocks);
     }
     shared.set_phase("output");
     // For the user, not the model: a damaged state database (see `notice`).
@@ -202,12 +200,9 @@ fn event(
     let (whole, deferrals) = match &fitted {
         Some(fitted) => {
             let whole: Vec<&Block> = fitted.whole.iter().map(|&i| &blocks[i]).chain(tail.as_ref()).collect();
-            let cut = fitted.cut.map(|(i, at)| (&blocks[i], at));
-            let left_out = fitted.left_out.iter().map(|&i| (&blocks[i], blocks[i].from));
-            let deferrals: Vec<Deferral<'_>> = cut
+            let deferrals: Vec<Deferral<'_>> = fitted
+                .deferred(&blocks)
                 .into_iter()
-                .chain(left_out)
-                .filter(|(block, from)| block.path.is_some() || *from > 0)
                 .map(|(block, from)| Deferral {
                     source_id: &block.source_id,
                     sha256: &block.sha256,
