@@ -14,10 +14,11 @@ run with bash, in order, document by document, in a throwaway world:
   scratch directory that stands for the repository root: each code block
   starts there (a `cd` lasts to the end of its block; exported variables
   last to the end of the document);
-- a throwaway HOME (with `~/.pi/agent`, as on a machine where pi has run
-  once) and AGENTSPINE_STATE_DIR; no other variable of the caller's but
-  PATH, whose first entry holds the binary under test as `agentspine`
-  (a copy outside the cargo build directory, as an installed one is);
+- a throwaway HOME (with `~/.pi/agent` and `~/.config/opencode`, as on a
+  machine where pi and opencode have run once) and AGENTSPINE_STATE_DIR;
+  no other variable of the caller's but PATH, whose first entry holds the
+  binary under test as `agentspine` (a copy outside the cargo build
+  directory, as an installed one is);
 - `cargo run [--release] -p agentspine -- ARGS` runs the binary under test
   with ARGS (the suite has built it; this test checks the arguments), and
   `cargo build -p agentspine` is that build, not run again.
@@ -161,6 +162,7 @@ def world(binary: str, scratch: str) -> tuple:
                         symlinks=True)
     subprocess.run(["git", "init", "-q", os.path.join(root, "examples", "monorepo")], check=True)
     os.makedirs(os.path.join(home, ".pi", "agent"))
+    os.makedirs(os.path.join(home, ".config", "opencode"))
     os.makedirs(bin_dir)
     shutil.copy2(binary, os.path.join(bin_dir, "agentspine"))
     env = {

@@ -32,7 +32,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         });
     };
     if let Carrier::Extension { mcp } = install.carrier {
-        return extension(install, mcp, env, actions);
+        return extension(host, install, mcp, env, actions);
     }
     let settings = install.hook_files(env, root);
     let mcp_files = install.mcp_files(env, root);
@@ -326,11 +326,13 @@ pub(super) fn read_config(path: &Path) -> (Option<String>, Option<String>) {
     }
 }
 
-/// What `agentspine doctor --host pi|pi-0.73` reports: whether the
-/// extension is installed and runs this binary (an older copy is reported
-/// stale), and, for pi 1.x, whether `mcp.json` registers the MCP server;
-/// what to do goes to `actions`.
+/// What `agentspine doctor --host pi|pi-0.73|opencode` reports: whether
+/// the extension (opencode: the plugin) is installed and runs this binary
+/// (an older copy is reported stale), and, for pi 1.x and opencode,
+/// whether their configuration registers the MCP server; what to do goes
+/// to `actions`.
 fn extension(
+    host: Host,
     install: &agentspine_core::hosts::profile::Install,
     wants_mcp: bool,
     env: &agentspine_core::Environment,
@@ -340,25 +342,40 @@ fn extension(
     let (Some(path), Some((mcp_path, _))) =
         ((install.user_hook_files)(env).pop(), (install.user_mcp_files)(env).pop())
     else {
-        return json!({ "applicable": false, "summary": "neither PI_CODING_AGENT_DIR nor HOME is set" });
+        let unset = if host == Host::Opencode {
+            "neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set"
+        } else {
+            "neither PI_CODING_AGENT_DIR nor HOME is set"
+        };
+        return json!({ "applicable": false, "summary": unset });
     };
+    let opencode = host == Host::Opencode;
     let (text, problem) = read_config(&path);
-    let current = super::command::running().ok().map(|bin| super::pi::extension_for(&bin));
+    let current = super::command::running()
+        .ok()
+        .map(|bin| if opencode { super::opencode::plugin_for(&bin) } else { super::pi::extension_for(&bin) });
     let state = match (&text, &current) {
         (None, _) => "missing",
         (Some(text), Some(current)) if text == current => "current",
         (Some(_), _) => "stale",
     };
     let registered = read_config(&mcp_path).0.is_some_and(|t| {
-        serde_json::from_str::<serde_json::Value>(&t).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+        let t = if install.json_comments { agentspine_core::hosts::gemini::strip_comments(&t) } else { t };
+        if opencode {
+            super::opencode::holds_server(&t)
+        } else {
+            serde_json::from_str::<serde_json::Value>(&t)
+                .is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+        }
     });
+    let (what, word) = if opencode { ("plugin", "opencode") } else { ("extension", "pi") };
     let mut problems = Vec::new();
     if let Some(problem) = &problem {
         problems.push(format!("{}: {problem}", path.display()));
     }
     match state {
-        "missing" => problems.push(format!("no agentspine extension at {}", path.display())),
-        "stale" => problems.push(format!("{} is not the extension this agentspine installs", path.display())),
+        "missing" => problems.push(format!("no agentspine {what} at {}", path.display())),
+        "stale" => problems.push(format!("{} is not the {what} this agentspine installs", path.display())),
         _ => {}
     }
     // pi 0.73 reads no mcp.json: nothing to register there.
@@ -366,12 +383,12 @@ fn extension(
         problems.push(format!("the MCP server is not registered in {}", mcp_path.display()));
     }
     if !problems.is_empty() {
-        actions.push(format!("{}: run `agentspine install pi`", problems.join("; ")));
+        actions.push(format!("{}: run `agentspine install {word}`", problems.join("; ")));
     }
     let summary = if !problems.is_empty() {
         problems.join("; ")
     } else if wants_mcp {
-        format!("extension installed at {}; MCP server registered in {}", path.display(), mcp_path.display())
+        format!("{what} installed at {}; MCP server registered in {}", path.display(), mcp_path.display())
     } else {
         format!("extension installed at {} (pi 0.73 has no MCP client)", path.display())
     };

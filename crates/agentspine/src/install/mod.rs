@@ -1,5 +1,5 @@
-//! `agentspine install|uninstall claude|codex|gemini|pi`: registers
-//! agentspine's hook (pi: its extension) and MCP server in a host's own
+//! `agentspine install|uninstall claude|codex|gemini|pi|opencode`: registers
+//! agentspine's hook (pi: its extension, opencode: its plugin) and MCP server in a host's own
 //! configuration files, and takes them out again.
 //!
 //! Guarantees:
@@ -48,6 +48,7 @@ mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
+mod opencode;
 mod pi;
 mod splice;
 pub mod startup;
@@ -67,7 +68,7 @@ use command::PORTABLE;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI or pi.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi or opencode.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -87,6 +88,11 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// pi: the extension `extensions/agentspine.js` (from `plugins/pi`,
 /// which asks `agentspine hook pi`) and `mcpServers.agentspine` in
 /// `mcp.json`, both in `$PI_CODING_AGENT_DIR` (or `~/.pi/agent`).
+///
+/// opencode: the plugin `plugins/agentspine.js` (from `plugins/opencode`,
+/// which asks `agentspine hook opencode`) and `mcp.agentspine` in
+/// `opencode.json`, both in `$OPENCODE_CONFIG_DIR` (or
+/// `$XDG_CONFIG_HOME/opencode`, `~/.config/opencode`).
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -301,6 +307,17 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
             let agent_dir = env.pi_home().context("neither PI_CODING_AGENT_DIR nor HOME is set")?;
             (pi::changes(&agent_dir, &bin, adding)?, Vec::new())
+        }
+        Host::Opencode => {
+            anyhow::ensure!(
+                args.settings == Settings::User && !trust_hooks,
+                "opencode takes neither `--settings project` (agentspine installs its plugin for the user) nor `--trust-hooks`"
+            );
+            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
+            let config_dir = env
+                .opencode_home()
+                .context("neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set")?;
+            (opencode::changes(&config_dir, &bin, adding)?, Vec::new())
         }
         other => anyhow::bail!("agentspine does not install into {other}"),
     };

@@ -5,8 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, CheckFacts, ContextCap, HookEvent, HookOutput, Hooks, NO_CHECKS, Profile, SessionFiles, Tool,
-    ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
+    Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// opencode.
@@ -60,8 +60,26 @@ pub const PROFILE: Profile = Profile {
         started_in: None,
         output: HookOutput::Specific,
     }),
-    // `install opencode` comes with its plugin.
-    install: None,
+    // opencode runs no command hooks: its plugin carries the events. Both
+    // files are in its global configuration directory, which opencode
+    // reads for every project without a trust step; its config is JSONC
+    // (the server is `mcp.agentspine`, opencode's shape: install/opencode.rs).
+    install: Some(Install {
+        carrier: Carrier::Extension { mcp: true },
+        user_hook_files: |env| {
+            env.opencode_home().map(|h| h.join("plugins").join(PLUGIN)).into_iter().collect()
+        },
+        project_hook_files: &[],
+        user_mcp_files: |env| {
+            env.opencode_home().map(|h| (h.join("opencode.json"), ConfigFormat::Json)).into_iter().collect()
+        },
+        project_mcp_files: &[],
+        json_comments: true,
+        project_settings: false,
+        hook_trust: false,
+        plugin: false,
+        trust_note: None,
+    }),
     check: CheckFacts {
         follows_links: true,
         stops_at_link_loop: false,
@@ -72,6 +90,9 @@ pub const PROFILE: Profile = Profile {
     rules: RULES,
     version_probe: Some(VersionProbe { program: "opencode", args: &["--version"] }),
 };
+
+/// The plugin's file name in the configuration directory's `plugins/`.
+pub const PLUGIN: &str = "agentspine.js";
 
 /// opencode's rules: the git root, the first name found on the way up.
 const RULES: crate::hosts::Rules = crate::hosts::Rules {
