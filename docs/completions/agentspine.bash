@@ -339,7 +339,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -503,7 +503,7 @@ _agentspine() {
                     return 0
                     ;;
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --paths)
@@ -551,7 +551,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1141,7 +1141,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1183,7 +1183,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1225,7 +1225,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1489,7 +1489,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -1797,7 +1797,7 @@ _agentspine() {
             fi
             case "${prev}" in
                 --host)
-                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi desktop generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "codex claude gemini pi pi-0.73 opencode kimi copilot desktop generic" -- "${cur}"))
                     return 0
                     ;;
                 --root)

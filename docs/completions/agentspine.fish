@@ -57,6 +57,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand resolve" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -80,6 +81,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand memory" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -100,6 +102,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand briefing" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -123,6 +126,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand query" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -145,6 +149,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand read" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -168,6 +173,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l paths -d 'Also check these directories (inside the root), found or not' -r -F
@@ -257,6 +263,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand doctor" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F
@@ -278,6 +285,7 @@ pi\t'The current pi coding agent (1.x): AGENTS.override.md, AGENTS.md or CLAUDE.
 pi-0.73\t'pi 0.73, whose rules differ from 1.x: AGENTS.md or CLAUDE.md per directory, BOM kept, a `# Project Context` section. A host of its own rather than a version flag, so every surface that names a host (CLI, MCP schema, JSON) offers it without a second option'
 opencode\t'opencode: the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the cwd up to the git root, all its copies, closest first'
 kimi\t'Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in every directory from the git root to the cwd'
+copilot\t'GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md of the git root, the cwd and the directories between'
 desktop\t'A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB'
 generic\t'Project files only, by the desktop rule, with no profile'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand source-status" -l root -d 'Project root to bind to, instead of the host\'s own rule (git root or root markers) [default: found from --cwd]' -r -F

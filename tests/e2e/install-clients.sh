@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent installer of the host CLIs at pinned versions.
 #
-#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN, PI1_BIN, NODE22_BIN, GEMINI_BIN
+#   eval "$(tests/e2e/install-clients.sh)"    # sets CODEX_BIN, CLAUDE_BIN, PI_BIN, PI1_BIN, NODE22_BIN, GEMINI_BIN, COPILOT_BIN
 #
 # Installs into ${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}/<name>-<version>
 # and skips a client whose binary already reports the pinned version.
@@ -28,6 +28,7 @@ PI_VERSION=$(verified pi-0.73)
 PI1_VERSION=$(verified pi)
 NODE22_VERSION=22.23.5
 GEMINI_VERSION=$(verified gemini)
+COPILOT_VERSION=$(verified copilot)
 
 CACHE="${AGENTSPINE_E2E_CACHE:-$HOME/.cache/agentspine-e2e}"
 mkdir -p "$CACHE"
@@ -124,5 +125,26 @@ if ! version_ok "$GEMINI_BIN" "$GEMINI_VERSION"; then
   version_ok "$GEMINI_BIN" "$GEMINI_VERSION" || die "gemini at $GEMINI_BIN does not report $GEMINI_VERSION"
 fi
 
-printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\nPI1_BIN=%q\nNODE22_BIN=%q\nGEMINI_BIN=%q\n' \
-  "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN" "$PI1_BIN" "$NODE22_BIN" "$GEMINI_BIN"
+# --- GitHub Copilot CLI: the npm wrapper with its native platform package;
+# the same cache path as tests/e2e/copilot.py. The executable unpacks its
+# package (~235 MB) under $XDG_CACHE_HOME at its first start, so the probe
+# points that at one directory in the cache, as copilot.py does.
+COPILOT_DIR="$CACHE/copilot-$COPILOT_VERSION"
+COPILOT_BIN="$COPILOT_DIR/node_modules/@github/copilot-linux-x64/copilot"
+copilot_ok() {
+  [ -x "$COPILOT_BIN" ] || return 1
+  local probe_home out
+  probe_home="$(mktemp -d)"
+  out="$(HOME="$probe_home" COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false \
+         XDG_CACHE_HOME="$COPILOT_DIR/xdg-cache" timeout 60 "$COPILOT_BIN" --version </dev/null 2>&1 || true)"
+  rm -rf "$probe_home"
+  case "$out" in *"GitHub Copilot CLI $COPILOT_VERSION."*) return 0 ;; *) return 1 ;; esac
+}
+if ! copilot_ok; then
+  npm_install copilot "$COPILOT_VERSION" \
+    "{\"name\":\"agentspine-e2e-copilot\",\"private\":true,\"dependencies\":{\"@github/copilot\":\"$COPILOT_VERSION\"}}"
+  copilot_ok || die "copilot at $COPILOT_BIN does not report $COPILOT_VERSION"
+fi
+
+printf 'CODEX_BIN=%q\nCLAUDE_BIN=%q\nPI_BIN=%q\nPI1_BIN=%q\nNODE22_BIN=%q\nGEMINI_BIN=%q\nCOPILOT_BIN=%q\n' \
+  "$CODEX_BIN" "$CLAUDE_BIN" "$PI_BIN" "$PI1_BIN" "$NODE22_BIN" "$GEMINI_BIN" "$COPILOT_BIN"

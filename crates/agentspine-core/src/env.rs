@@ -50,6 +50,8 @@ pub struct Environment {
     pub opencode_claude_off: bool,
     /// `$KIMI_CODE_HOME`: Kimi Code's home, named outright.
     pub kimi_code_home: Option<PathBuf>,
+    /// `$COPILOT_HOME`: GitHub Copilot CLI's home, named outright.
+    pub copilot_home_dir: Option<PathBuf>,
     /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
     pub config_home: Option<PathBuf>,
     /// `$AGENTSPINE_CONFIG`: the user's configuration file, named outright.
@@ -89,6 +91,7 @@ impl Environment {
                 .iter()
                 .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
             kimi_code_home: path("KIMI_CODE_HOME"),
+            copilot_home_dir: path("COPILOT_HOME"),
             config_home: path("XDG_CONFIG_HOME"),
             config_file: path("AGENTSPINE_CONFIG"),
         }
@@ -158,6 +161,12 @@ impl Environment {
     /// Kimi Code's home: `$KIMI_CODE_HOME`, else `~/.kimi-code`.
     pub fn kimi_home(&self) -> Option<PathBuf> {
         self.kimi_code_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".kimi-code")))
+    }
+
+    /// GitHub Copilot CLI's home: `$COPILOT_HOME`, else `~/.copilot`
+    /// (`$XDG_CONFIG_HOME` has no effect, measured on 1.0.102).
+    pub fn copilot_home(&self) -> Option<PathBuf> {
+        self.copilot_home_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".copilot")))
     }
 
     /// The desktop rule's fixed global file directory: `~/.pi/agent`

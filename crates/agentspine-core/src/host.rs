@@ -35,6 +35,10 @@ pub enum Host {
     /// Kimi Code: `.kimi-code/AGENTS.md`, then AGENTS.md (or agents.md) in
     /// every directory from the git root to the cwd.
     Kimi,
+    /// GitHub Copilot CLI: `~/.copilot/copilot-instructions.md`, then
+    /// `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md
+    /// of the git root, the cwd and the directories between.
+    Copilot,
     /// A desktop app (ADR 0037): first non-blank file per directory, labelled, 32 KiB.
     Desktop,
     /// Project files only, by the desktop rule, with no profile.
@@ -44,7 +48,7 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `--help` lists them.
-    pub const ALL: [Host; 9] = [
+    pub const ALL: [Host; 10] = [
         Host::Codex,
         Host::Claude,
         Host::Gemini,
@@ -52,6 +56,7 @@ impl Host {
         Host::Pi073,
         Host::Opencode,
         Host::Kimi,
+        Host::Copilot,
         Host::Desktop,
         Host::Generic,
     ];

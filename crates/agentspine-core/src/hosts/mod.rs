@@ -19,6 +19,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod desktop;
 pub mod gemini;
 pub mod kimi;
@@ -54,6 +55,7 @@ impl Host {
             Host::Pi073 => &pi::profile::PROFILE_0_73,
             Host::Opencode => &opencode::profile::PROFILE,
             Host::Kimi => &kimi::profile::PROFILE,
+            Host::Copilot => &copilot::profile::PROFILE,
             Host::Desktop => &desktop::profile::PROFILE,
             Host::Generic => &desktop::profile::GENERIC,
         }

@@ -300,6 +300,10 @@ pub enum HookOutput {
     /// `{"message": …}`: Kimi Code sends the message on to the model and
     /// reads no `additionalContext`.
     Message,
+    /// `{"additionalContext": …}`: GitHub Copilot CLI reads it for every
+    /// event, camelCase or PascalCase, and ignores `hookSpecificOutput`
+    /// for its camelCase events (measured on 1.0.102).
+    AdditionalContext,
 }
 
 /// How a host says its version: `program args…` prints it somewhere in

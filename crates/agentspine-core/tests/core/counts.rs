@@ -97,6 +97,14 @@ fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
 ///   `~/.agents`, absent here); per level `.kimi-code/AGENTS.md` looked
 ///   for, `AGENTS.md` read where it is and `agents.md` looked at once to
 ///   say it is shadowed.
+/// - copilot 85/94/31/0: the home (`$COPILOT_HOME`, absent here) for its
+///   `copilot-instructions.md` and, to warn, its `instructions/`; at the
+///   root and the cwd `.github/copilot-instructions.md`, `AGENTS.md`,
+///   `CLAUDE.md`, `GEMINI.md`, at each of the 11 levels between those and
+///   `.claude/CLAUDE.md`, each read where it is (31 files; no earlier
+///   text repeats, so none is left out); `.github/instructions` and
+///   `.claude/rules` looked at once each in the root and the cwd (one stat
+///   each) to warn that they are not modelled.
 ///
 /// The walk backend differs where a path of more than one name is reached
 /// from a handle (one open per name instead of one in all), and it checks
@@ -116,6 +124,7 @@ fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
         Host::Pi073 => (if walk { 43 } else { 39 }, if walk { 121 } else { 96 }, 14, 0),
         Host::Opencode => (if walk { 41 } else { 38 }, if walk { 100 } else { 77 }, 14, 0),
         Host::Kimi => (43, if walk { 67 } else { 52 }, 13, 0),
+        Host::Copilot => (85, if walk { 111 } else { 94 }, 31, 0),
         Host::Desktop => (56, if walk { 75 } else { 57 }, 14, 0),
         Host::Generic => (54, if walk { 71 } else { 54 }, 13, 0),
     }

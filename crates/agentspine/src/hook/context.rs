@@ -17,6 +17,9 @@ pub struct Output<'a> {
     /// Kimi Code's field: the text it sends on to the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<&'a str>,
+    /// GitHub Copilot CLI's field: the text it sends on to the model.
+    #[serde(rename = "additionalContext", skip_serializing_if = "Option::is_none")]
+    additional_context: Option<&'a str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -33,6 +36,7 @@ impl<'a> Output<'a> {
             hook_specific_output: Some(Specific { hook_event_name: event, additional_context: context }),
             system_message: None,
             message: None,
+            additional_context: None,
         }
     }
 
@@ -41,15 +45,19 @@ impl<'a> Output<'a> {
     pub fn shaped(shape: HookOutput, event: &'a str, context: &'a str) -> Output<'a> {
         match shape {
             HookOutput::Specific => Output::new(event, context),
-            HookOutput::Message => {
-                Output { hook_specific_output: None, system_message: None, message: Some(context) }
-            }
+            HookOutput::Message => Output { message: Some(context), ..Output::empty() },
+            HookOutput::AdditionalContext => Output { additional_context: Some(context), ..Output::empty() },
         }
     }
 
     /// The output with no context, only `message` for the user.
     pub fn message_only(message: &'a str) -> Output<'a> {
-        Output { hook_specific_output: None, system_message: Some(message), message: None }
+        Output { system_message: Some(message), ..Output::empty() }
+    }
+
+    /// The output with nothing in it.
+    fn empty() -> Output<'a> {
+        Output { hook_specific_output: None, system_message: None, message: None, additional_context: None }
     }
 
     /// The output with `message` for the user as well, when there is one.
@@ -84,6 +92,10 @@ mod tests {
         assert_eq!(
             Output::shaped(HookOutput::Message, "UserPromptSubmit", "c\n").to_line(),
             "{\"message\":\"c\\n\"}\n"
+        );
+        assert_eq!(
+            Output::shaped(HookOutput::AdditionalContext, "postToolUse", "c\n").to_line(),
+            "{\"additionalContext\":\"c\\n\"}\n"
         );
     }
 }

@@ -135,7 +135,7 @@ mod tests {
         let with_hooks: Vec<Host> = agentspine_core::hosts::Profile::with_hooks().map(|p| p.host).collect();
         assert_eq!(
             with_hooks.iter().map(|h| h.as_str()).collect::<Vec<_>>(),
-            ["codex", "claude", "gemini", "pi", "pi-0.73", "opencode", "kimi"]
+            ["codex", "claude", "gemini", "pi", "pi-0.73", "opencode", "kimi", "copilot"]
         );
         for host in with_hooks {
             assert_eq!(parse(&["hook", host.as_str()]), Some(host));

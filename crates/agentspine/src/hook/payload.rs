@@ -12,9 +12,12 @@ use serde_json::Value;
 pub const MAX_PAYLOAD: u64 = 1024 * 1024;
 
 /// The fields agentspine uses; hosts send more, which are ignored.
+/// GitHub Copilot CLI's camelCase events spell them `sessionId`,
+/// `toolName`, `toolArgs` and name no event ([`copilot_event`]).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Payload {
     /// The host's session id: the key of what was already sent.
+    #[serde(alias = "sessionId")]
     pub session_id: String,
     /// The host's working directory (absolute).
     pub cwd: PathBuf,
@@ -32,10 +35,11 @@ pub struct Payload {
     #[serde(default, deserialize_with = "prompt_text")]
     pub prompt: Option<String>,
     /// Tool events: the tool's name.
-    #[serde(default)]
+    #[serde(default, alias = "toolName")]
     pub tool_name: Option<String>,
-    /// Tool events: the tool's arguments.
-    #[serde(default)]
+    /// Tool events: the tool's arguments (Copilot's `toolArgs`: an object,
+    /// or the same as a JSON string).
+    #[serde(default, alias = "toolArgs", deserialize_with = "tool_args")]
     pub tool_input: Option<Value>,
 }
 
@@ -88,8 +92,14 @@ pub fn read(input: impl Read) -> Result<Payload, PayloadError> {
 
 /// Parses one payload.
 pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
-    let value: Value = serde_json::from_slice(bytes)
+    let mut value: Value = serde_json::from_slice(bytes)
         .map_err(|e| PayloadError::Malformed { event: None, reason: format!("not JSON: {e}") })?;
+    if let Some(object) = value.as_object_mut()
+        && !object.contains_key("hook_event_name")
+        && let Some(event) = copilot_event(object)
+    {
+        object.insert("hook_event_name".to_owned(), Value::from(event));
+    }
     let event = value.get("hook_event_name").and_then(Value::as_str).filter(|e| plausible_event(e));
     let event = event.map(str::to_owned);
     let malformed = |reason: String| PayloadError::Malformed { event: event.clone(), reason };
@@ -113,6 +123,43 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
 /// Anything else is not written to the audit log as an event.
 fn plausible_event(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// The event of a GitHub Copilot CLI camelCase payload, which names none,
+/// by the fields only that event sends (measured on 1.0.102:
+/// tests/e2e/COPILOT-MEASURED.md, "Payloads"); `None` for anything else.
+fn copilot_event(object: &serde_json::Map<String, Value>) -> Option<&'static str> {
+    if !object.contains_key("sessionId") {
+        return None;
+    }
+    let has = |field: &str| object.contains_key(field);
+    Some(if has("toolResult") {
+        "postToolUse"
+    } else if has("toolName") && has("error") {
+        "postToolUseFailure"
+    } else if has("toolName") {
+        "preToolUse"
+    } else if has("transformedPrompt") {
+        "userPromptTransformed"
+    } else if has("prompt") {
+        "userPromptSubmitted"
+    } else if has("initialPrompt") || has("source") {
+        "sessionStart"
+    } else if has("stopReason") {
+        "agentStop"
+    } else if has("reason") {
+        "sessionEnd"
+    } else {
+        return None;
+    })
+}
+
+/// A tool's arguments as an object, or as a JSON string holding one.
+fn tool_args<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<Value>, D::Error> {
+    Ok(match Option::<Value>::deserialize(de)? {
+        Some(Value::String(text)) => Some(serde_json::from_str(&text).unwrap_or(Value::String(text))),
+        other => other,
+    })
 }
 
 /// A prompt given as a string, or as a list of content parts
@@ -167,6 +214,30 @@ mod tests {
         assert_eq!(parse(b"[1]").unwrap_err().code(), "malformed");
         assert_eq!(parse(b"\xff").unwrap_err().code(), "malformed");
         assert_eq!(parse(b"").unwrap_err().code(), "malformed");
+    }
+
+    #[test]
+    fn copilot_camel_case_payloads_map_to_their_events_and_fields() {
+        let post = parse(
+            br#"{"sessionId":"c1","timestamp":1,"cwd":"/w","toolName":"view","toolArgs":{"path":"/w/a.ts"},
+                "toolResult":{"resultType":"success","textResultForLlm":"x"}}"#,
+        )
+        .unwrap();
+        assert_eq!((post.session_id.as_str(), post.hook_event_name.as_str()), ("c1", "postToolUse"));
+        assert_eq!(post.tool_name.as_deref(), Some("view"));
+        assert_eq!(post.tool_input.unwrap()["path"], "/w/a.ts");
+        let pre =
+            parse(br#"{"sessionId":"c1","cwd":"/w","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#)
+                .unwrap();
+        assert_eq!(pre.hook_event_name, "preToolUse");
+        assert_eq!(pre.tool_input.unwrap()["command"], "ls");
+        let prompt = parse(br#"{"sessionId":"c1","cwd":"/w","prompt":"hi"}"#).unwrap();
+        assert_eq!(prompt.hook_event_name, "userPromptSubmitted");
+        let start = parse(br#"{"sessionId":"c1","cwd":"/w","source":"new","initialPrompt":"hi"}"#).unwrap();
+        assert_eq!(start.hook_event_name, "sessionStart");
+        let end = parse(br#"{"sessionId":"c1","cwd":"/w","reason":"complete"}"#).unwrap();
+        assert_eq!(end.hook_event_name, "sessionEnd");
+        assert_eq!(parse(br#"{"sessionId":"c1","cwd":"/w"}"#).unwrap_err().code(), "malformed");
     }
 
     #[test]

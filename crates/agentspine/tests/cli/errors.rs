@@ -145,7 +145,7 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       {"error":{"code":"missing-argument","message":"the following required arguments were not provided: <SOURCE_ID>; see `agentspine read --help`"}}
     a value not taken
       error: invalid value 'vim' for '--host <HOST>'
-      {"error":{"code":"invalid-value","message":"invalid value 'vim' for '--host <HOST>'; one of codex, claude, gemini, pi, pi-0.73, opencode, kimi, desktop, generic; see `agentspine resolve --help`"}}
+      {"error":{"code":"invalid-value","message":"invalid value 'vim' for '--host <HOST>'; one of codex, claude, gemini, pi, pi-0.73, opencode, kimi, copilot, desktop, generic; see `agentspine resolve --help`"}}
     a flag given twice
       error: the argument '--format <FORMAT>' cannot be used multiple times
       {"error":{"code":"conflicting-arguments","message":"the argument '--format <FORMAT>' cannot be used multiple times; see `agentspine resolve --help`"}}
@@ -189,8 +189,8 @@ fn every_error_names_its_cause_and_has_a_documented_code() {
       agentspine: --scope: "blun" is not a scope id: use person:ID, project:ID, group:ID or task:ID
       {"error":{"code":"bad-scope-id","message":"--scope: \"blun\" is not a scope id: use person:ID, project:ID, group:ID or task:ID"}}
     an id of no catalog
-      agentspine: src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host gemini, --host pi, --host pi-0.73, --host opencode, --host kimi, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools
-      {"error":{"code":"unknown-source-id","message":"src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host gemini, --host pi, --host pi-0.73, --host opencode, --host kimi, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools"}}
+      agentspine: src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host gemini, --host pi, --host pi-0.73, --host opencode, --host kimi, --host copilot, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools
+      {"error":{"code":"unknown-source-id","message":"src_[0]: not a source of any catalog of [TREE] (tried --host generic, --host codex, --host claude, --host gemini, --host pi, --host pi-0.73, --host opencode, --host kimi, --host copilot, --host desktop, --host generic --markdown); an id printed with --prompt, --scope or --target is found with the same flags here, and ids come from `agentspine briefing`, `agentspine query` or the MCP tools"}}
     a bind missing flags
       agentspine: source-bind refused: missing --host HOST (one of claude, codex, gemini, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)
       {"error":{"code":"missing-flags","message":"source-bind refused: missing --host HOST (one of claude, codex, gemini, pi, desktop) or --all-hosts, --project DIR (the project you are binding from), --host-home DIR (the host profile you are binding from, e.g. ~/.claude), --confirm-local-binding (a binding changes what your agents are told in every project)"}}

@@ -46,11 +46,14 @@ impl Example {
         assert!(!stdout.contains("permissionDecision"), "{stdout}");
         if !stdout.is_empty() {
             // One JSON line, the host's shape and nothing else (Kimi
-            // Code's: `message` alone).
+            // Code's: `message` alone; GitHub Copilot CLI's:
+            // `additionalContext` alone).
             let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
             assert_eq!(value.as_object().unwrap().len(), 1, "{stdout}");
             if host == "kimi" {
                 assert!(value["message"].is_string(), "{stdout}");
+            } else if host == "copilot" {
+                assert!(value["additionalContext"].is_string(), "{stdout}");
             } else {
                 let keys: Vec<&String> = value["hookSpecificOutput"].as_object().unwrap().keys().collect();
                 assert_eq!(keys.len(), 2, "{stdout}");
@@ -1120,4 +1123,20 @@ fn kimi_gets_a_prompt_s_files_as_its_message_from_a_prompt_given_in_parts() {
         "tool_name": "Read", "tool_input": { "path": "packages/api/src/handlers/users.ts" },
     });
     assert_eq!(ex.stdout(&ex.hook("kimi", &tool, &[])), "");
+}
+
+#[test]
+fn copilot_gets_an_edited_file_s_nested_files_as_additional_context_from_a_camel_case_payload() {
+    let ex = Example::new();
+    // GitHub Copilot CLI's camelCase events name no event and spell the
+    // fields its own way; it reads `additionalContext` (measured on
+    // 1.0.102). Its `edit` loads nothing itself.
+    let tool = json!({
+        "sessionId": "session_1", "timestamp": 1, "cwd": ex.tree, "toolName": "edit",
+        "toolArgs": { "path": ex.tree.join("packages/api/src/handlers/users.ts") },
+        "toolResult": { "resultType": "success", "textResultForLlm": "edited" },
+    });
+    let out = ex.hook("copilot", &tool, &[]);
+    insta::assert_snapshot!(ex.stdout(&out), @r#"{"additionalContext":"Custom instructions from packages/api/src/handlers/AGENTS.md. Apply these to any code you write here:\n\nHandlers never touch the database directly; go through `store::`.\n\nCustom instructions from packages/api/AGENTS.md. Apply these to any code you write here:\n\n# packages/api\n\nThe HTTP API. Handlers live in `src/handlers`; keep them thin.\n\nCustom instructions from packages/api/CLAUDE.md. Apply these to any code you write here:\n\n# packages/api for Claude\n\nRun `make -C packages/api test` after every edit."}"#);
+    assert_eq!(ex.stdout(&ex.hook("copilot", &tool, &[])), "", "once a session");
 }

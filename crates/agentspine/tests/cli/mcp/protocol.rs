@@ -98,6 +98,7 @@ fn tools_list_schemas() {
               "pi-0.73",
               "opencode",
               "kimi",
+              "copilot",
               "desktop",
               "generic"
             ],
@@ -143,6 +144,7 @@ fn tools_list_schemas() {
               "pi-0.73",
               "opencode",
               "kimi",
+              "copilot",
               "desktop",
               "generic"
             ],
@@ -173,6 +175,7 @@ fn tools_list_schemas() {
               "pi-0.73",
               "opencode",
               "kimi",
+              "copilot",
               "desktop",
               "generic"
             ],
@@ -218,6 +221,7 @@ fn tools_list_schemas() {
               "pi-0.73",
               "opencode",
               "kimi",
+              "copilot",
               "desktop",
               "generic"
             ],

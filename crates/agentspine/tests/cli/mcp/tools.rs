@@ -608,7 +608,7 @@ fn tool_errors_are_one_line_results() {
       "read_document: /etc: not a root this server was started for (allowed: [TREE]); add it to your client's MCP roots, or start the server with `agentspine mcp --root /etc`",
       "session_briefing: project_root [TREE]/nope: no such directory",
       "session_briefing: project_root [TREE]/AGENTS.md: not a directory",
-      "session_briefing: failed to deserialize parameters: unknown variant `vim`, expected one of `codex`, `claude`, `gemini`, `pi`, `pi-0.73`, `opencode`, `kimi`, `desktop`, `generic`",
+      "session_briefing: failed to deserialize parameters: unknown variant `vim`, expected one of `codex`, `claude`, `gemini`, `pi`, `pi-0.73`, `opencode`, `kimi`, `copilot`, `desktop`, `generic`",
       "session_briefing: budget_bytes must be between 1 and 1048576, got 0",
       "session_briefing: scope: \"blun\" is not a scope id: use person:ID, project:ID, group:ID or task:ID",
       "delivery_knowledge_query: query is empty: say what you want to know in words",

@@ -1,0 +1,87 @@
+//! GitHub Copilot CLI, as the surfaces see it (HOSTS.md, "GitHub Copilot
+//! CLI"). Its command hooks (`~/.copilot/hooks/*.json`, camelCase events)
+//! send on `{"additionalContext": …}` (measured on 1.0.102).
+
+use crate::env::Environment;
+use crate::host::Host;
+use crate::hosts::profile::{
+    CapUnit, CheckFacts, ContextCap, HookEvent, HookOutput, Hooks, NO_CHECKS, Profile, SessionFiles, Tool,
+    ToolPaths, VersionProbe,
+};
+
+/// GitHub Copilot CLI.
+pub const PROFILE: Profile = Profile {
+    host: Host::Copilot,
+    name: "copilot",
+    binds_as: Host::Copilot,
+    display: "GitHub Copilot CLI",
+    home: Environment::copilot_home,
+    profile_inputs: |env| vec![("copilot_home", env.copilot_home())],
+    project_dir: Some(".github/instructions"),
+    evidence_names: &[],
+    configurable_names: false,
+    checked_by_default: false,
+    chosen_by_evidence: true,
+    memory_facts: false,
+    hooks: Some(Hooks {
+        // Measured on 1.0.102: sessionStart's and userPromptSubmitted's
+        // contexts reach the model uncapped; a postToolUse context is
+        // appended to the tool's result (preToolUse's lands after the
+        // tool ran too, so postToolUse it is).
+        events: &[
+            ("sessionStart", HookEvent::SessionStart),
+            ("userPromptSubmitted", HookEvent::Prompt),
+            ("postToolUse", HookEvent::Tool),
+            ("sessionEnd", HookEvent::Forget),
+        ],
+        // Measured on 1.0.102: a `view` of a file adds the instruction
+        // files of each directory from the file's up to the nearest one
+        // read at start; no other tool (nor a view of a directory) loads
+        // anything.
+        tools: &[
+            Tool { names: &["view"], paths: ToolPaths::Field(&["path"]), loads_nested: true },
+            Tool { names: &["create", "edit"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
+            Tool { names: &["grep", "glob"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
+            Tool {
+                names: &["bash"],
+                paths: ToolPaths::Shell { command: &["command"], workdir: &[] },
+                loads_nested: false,
+            },
+        ],
+        // Measured on 1.0.102: the joined postToolUse contexts are cut
+        // silently at 10,240 UTF-16 units; agentspine stays under it.
+        context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
+        // Copilot's own words for a file its `view` loads.
+        heading: |_, relative| {
+            format!("Custom instructions from {relative}. Apply these to any code you write here:")
+        },
+        session_files: SessionFiles::None,
+        started_in: None,
+        output: HookOutput::AdditionalContext,
+    }),
+    // `install copilot` writes `~/.copilot/hooks/agentspine.json`: not
+    // shipped yet.
+    install: None,
+    check: CheckFacts {
+        follows_links: true,
+        stops_at_link_loop: false,
+        stops_at_unreadable: false,
+        never_read_why: |_| None,
+        checks: NO_CHECKS,
+    },
+    rules: RULES,
+    version_probe: Some(VersionProbe { program: "copilot", args: &["--version"] }),
+};
+
+/// Copilot's rules: the git root, its names at the root, the cwd and
+/// between.
+const RULES: crate::hosts::Rules = crate::hosts::Rules {
+    resolve: |ask, gather, warnings| {
+        let located = crate::hosts::bind_by_git(ask)?;
+        super::resolve(ask.env, &located, gather, warnings);
+        Ok(located)
+    },
+    bind: crate::hosts::bind_by_git,
+    render: |r| super::render(&r.parts),
+    names: |_, _, _| super::names(),
+};
