@@ -97,6 +97,8 @@ def main(argv=None) -> int:
     ap.add_argument("--fixture", action="append", default=[])
     ap.add_argument("--captured", action="store_true", help="compare with copilot-captured.json; no client")
     a = ap.parse_args(argv)
+    # Runs start in the fixtures' directories: the binary is named absolutely.
+    a.agentspine = os.path.abspath(a.agentspine)
     fixtures = [fx.by_name(n) for n in a.fixture] if a.fixture else fx.FIXTURES
     captured = {}
     if a.captured:
