@@ -40,7 +40,7 @@ async function plugin(bin) {
   const mod = await import(url.href);
   const exported = Object.values(mod).filter((v) => typeof v === "function");
   assert.equal(exported.length, 1, "one exported function: opencode calls each");
-  return exported[0]({ directory: "/work/proj", worktree: "/work/proj" });
+  return exported[0]({ directory: "/projects/example", worktree: "/projects/example" });
 }
 
 async function asked() {
@@ -89,9 +89,9 @@ test("a new session's start and its prompt reach the model once, as a hidden par
   assert.deepEqual(
     payloads.map((p) => [p.hook_event_name, p.session_id, p.cwd]),
     [
-      ["SessionStart", "ses_a", "/work/proj"],
-      ["UserPromptSubmit", "ses_a", "/work/proj"],
-      ["UserPromptSubmit", "ses_a", "/work/proj"],
+      ["SessionStart", "ses_a", "/projects/example"],
+      ["UserPromptSubmit", "ses_a", "/projects/example"],
+      ["UserPromptSubmit", "ses_a", "/projects/example"],
     ],
   );
   assert.equal(payloads[0].source, "startup");
@@ -107,12 +107,12 @@ test("a session opencode did not announce (one it resumes) starts as a resume", 
 test("a path tool's context is appended to its result; other tools ask nothing", async () => {
   const hooks = await plugin(path.join(dir, "fake"));
   await hooks["chat.message"]({ sessionID: "ses_t" }, userMessage("ses_t", "go"));
-  const args = { filePath: "/work/proj/pkg/a.ts" };
+  const args = { filePath: "/projects/example/pkg/a.ts" };
   await hooks["tool.execute.before"]({ tool: "read", sessionID: "ses_t", callID: "c1" }, { args });
   const out = { title: "", output: "file text", metadata: {} };
   await hooks["tool.execute.after"]({ tool: "read", sessionID: "ses_t", callID: "c1", args }, out);
   assert.equal(out.output, "file text\n\n<system-reminder>\nPreToolUse:read\n</system-reminder>");
-  assert.deepEqual(args, { filePath: "/work/proj/pkg/a.ts" }, "the tool's arguments are never changed");
+  assert.deepEqual(args, { filePath: "/projects/example/pkg/a.ts" }, "the tool's arguments are never changed");
   await hooks["tool.execute.before"]({ tool: "webfetch", sessionID: "ses_t", callID: "c2" }, { args: { url: "x" } });
   const web = { output: "page" };
   await hooks["tool.execute.after"]({ tool: "webfetch", sessionID: "ses_t", callID: "c2" }, web);
