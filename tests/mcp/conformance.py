@@ -135,7 +135,7 @@ async def run(agentspine: Path, project: Path, home: Path, env: dict[str, str]) 
                         schema.get("type") == "object"
                         and "project_root" in schema.get("required", [])
                         and schema.get("additionalProperties") is False
-                        and props.get("host", {}).get("enum") == ["codex", "claude", "gemini", "pi", "pi-0.73", "desktop", "generic"],
+                        and props.get("host", {}).get("enum") == ["codex", "claude", "gemini", "pi", "pi-0.73", "opencode", "kimi", "copilot", "desktop", "generic"],
                         str(schema)[:300],
                     )
                     description = tool.description or ""
