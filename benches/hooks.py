@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Whole-process hook times, measured with hyperfine.
 
-    PYTHONPATH=tests/lib python3 benches/hooks.py [--runs N] [--repeat K] [--out FILE]
+    PYTHONPATH=tests/lib python3 benches/hooks.py [--runs N] [--repeat K] [--out FILE] [--hosts all]
     PYTHONPATH=tests/lib python3 benches/hooks.py --compare OLD_BINARY [--runs N]
     PYTHONPATH=tests/lib python3 benches/hooks.py --binary BIN [--compare OLD_BINARY] [--runs N]
 
@@ -17,8 +17,12 @@ What it does, in order:
    monorepo there, twelve directories deep, with `AGENTS.md` and
    `CLAUDE.md` at every level of the edited file's path and in sibling
    packages;
-4. times `agentspine hook claude` and `agentspine hook codex` as the hosts
-   run them (a new process, the native payload on stdin, a throwaway
+4. times `agentspine hook HOST` for each host of `--hosts` (Claude Code
+   and Codex by default; `--hosts all` adds Gemini CLI, pi, opencode,
+   GitHub Copilot CLI and Kimi Code, each in its own payload shape and
+   event names, pi's and opencode's as their extension and plugin send
+   them) as the hosts run them (a new process, the native payload on
+   stdin, a throwaway
    `HOME` and state directory with a warm database) for SessionStart
    `startup`, UserPromptSubmit (a question, and a prompt that names the
    file to edit), PreToolUse on a file twelve levels down in
@@ -145,29 +149,85 @@ def generate(base: str) -> tuple[str, str]:
     return tree, os.path.join(tree, deep)
 
 
+# The hosts timed by default, and every host with hooks (`--hosts all`).
+DEFAULT_HOSTS = ("claude", "codex")
+ALL_HOSTS = ("claude", "codex", "gemini", "pi", "opencode", "copilot", "kimi")
+
+
 def payloads(tree: str, cwd: str, target: str, home: str, host: str) -> dict:
+    """Each event's payload as HOST sends it (pi's and opencode's as their
+    extension and plugin send them): a session start, a prompt with a
+    question and one that names the file, a tool call that edits the file,
+    a shell read of it, and a compaction, where the host has the event."""
     session = f"bench-{host}-{os.path.basename(tree)}"
+    rel = os.path.relpath(target, cwd)
+    shell_read = f"nl -ba {shlex.quote(rel)} | sed -n '1,80p'"
+    named = f"Add a comment to `{rel}`, then run the tests."
+    if host == "copilot":
+        # camelCase events name no event: their fields say which.
+        common = {"sessionId": session, "timestamp": 1, "cwd": cwd}
+        result = {"toolResult": {"resultType": "success", "textResultForLlm": "ok"}}
+        return {
+            "sessionStart": {**common, "source": "new", "initialPrompt": PROMPT},
+            "userPromptSubmitted": {**common, "prompt": PROMPT},
+            "userPromptSubmitted path": {**common, "prompt": named},
+            "postToolUse": {**common, "toolName": "edit", "toolArgs": {"path": target}, **result},
+            "postToolUse shell": {**common, "toolName": "bash", "toolArgs": {"command": shell_read}, **result},
+        }
+    if host == "kimi":
+        # Kimi Code's prompt is a list of content parts; its prompt event
+        # is the only one whose output reaches the model.
+        common = {"session_id": session, "cwd": cwd, "client_type": "kimi_code_cli"}
+        parts = lambda text: [{"type": "text", "text": text}]  # noqa: E731
+        return {
+            "UserPromptSubmit": {**common, "hook_event_name": "UserPromptSubmit", "prompt": parts(PROMPT)},
+            "UserPromptSubmit path": {**common, "hook_event_name": "UserPromptSubmit", "prompt": parts(named)},
+        }
     common = {"session_id": session, "cwd": cwd}
+    prompt_event, tool_event = "UserPromptSubmit", "PreToolUse"
+    shell = {"tool_name": "Bash", "tool_input": {"command": shell_read}}
     if host == "claude":
         common["transcript_path"] = os.path.join(home, ".claude", "projects", "-bench", f"{session}.jsonl")
         tool = {"tool_name": "Edit", "tool_use_id": "toolu_1",
                 "tool_input": {"file_path": target, "old_string": "export {};", "new_string": "export {}; // x"}}
-    else:
+    elif host == "codex":
         common.update({"transcript_path": None, "model": "gpt-5", "permission_mode": "default"})
-        rel = os.path.relpath(target, cwd)
         patch = f"*** Begin Patch\n*** Update File: {rel}\n@@\n-export {{}};\n+export {{}}; // x\n*** End Patch\n"
         tool = {"tool_name": "apply_patch", "tool_input": {"command": patch}}
-    rel = os.path.relpath(target, cwd)
-    shell = {"tool_name": "Bash", "tool_input": {"command": f"nl -ba {shlex.quote(rel)} | sed -n '1,80p'"}}
-    return {
+    elif host == "gemini":
+        # Gemini adds a tool's context after it ran (AfterTool); it loads
+        # what its own file tools touch in its workspace, and is not asked
+        # about the shell.
+        prompt_event, tool_event = "BeforeAgent", "AfterTool"
+        tool = {"tool_name": "replace", "tool_input": {"file_path": target, "old_string": "a", "new_string": "b"}}
+        shell = None
+    elif host == "pi":
+        tool = {"tool_name": "edit", "tool_input": {"path": target, "oldText": "a", "newText": "b"}}
+        shell = {"tool_name": "bash", "tool_input": {"command": shell_read}}
+    else:  # opencode
+        tool = {"tool_name": "edit", "tool_input": {"filePath": target, "oldString": "a", "newString": "b"}}
+        shell = {"tool_name": "bash", "tool_input": {"command": shell_read}}
+    out = {
         "SessionStart startup": {**common, "hook_event_name": "SessionStart", "source": "startup"},
-        "UserPromptSubmit": {**common, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
-        "UserPromptSubmit path": {**common, "hook_event_name": "UserPromptSubmit",
-                                  "prompt": f"Add a comment to `{rel}`, then run the tests."},
-        "PreToolUse": {**common, "hook_event_name": "PreToolUse", **tool},
-        "PreToolUse shell": {**common, "hook_event_name": "PreToolUse", **shell},
-        "SessionStart compact": {**common, "hook_event_name": "SessionStart", "source": "compact"},
+        prompt_event: {**common, "hook_event_name": prompt_event, "prompt": PROMPT},
+        f"{prompt_event} path": {**common, "hook_event_name": prompt_event, "prompt": named},
+        tool_event: {**common, "hook_event_name": tool_event, **tool},
     }
+    if shell:
+        out[f"{tool_event} shell"] = {**common, "hook_event_name": tool_event, **shell}
+    if host in ("claude", "codex", "opencode"):
+        out["SessionStart compact"] = {**common, "hook_event_name": "SessionStart", "source": "compact"}
+    return out
+
+
+def reset_payload(host: str, payload: dict) -> dict | None:
+    """The session start that resets the session PAYLOAD belongs to; None
+    for a host without one (Kimi Code's hooks answer only its prompts)."""
+    if host == "kimi":
+        return None
+    if host == "copilot":
+        return {k: v for k, v in payload.items() if k in ("sessionId", "timestamp", "cwd")} | {"source": "new"}
+    return {**payload, "hook_event_name": "SessionStart", "source": "startup"}
 
 
 def main() -> int:
@@ -178,12 +238,19 @@ def main() -> int:
                     help="hyperfine runs in a row (default 1); with more, also one table of every run's "
                          "medians and ratios side by side")
     ap.add_argument("--keep", action="store_true", help="keep the temporary trees")
+    ap.add_argument("--hosts", default=",".join(DEFAULT_HOSTS),
+                    help=f"comma-separated hosts to time, or `all` ({', '.join(ALL_HOSTS)}); "
+                         f"default {','.join(DEFAULT_HOSTS)}")
     ap.add_argument("--binary", metavar="BIN",
                     help="measure BIN (e.g. a scripts/dist binary) instead of building with scripts/build-release")
     ap.add_argument("--compare", metavar="OLD_BINARY",
                     help="instead of hyperfine: time OLD_BINARY and this build in alternation, "
                          "--runs rounds, and print both medians per event")
     a = ap.parse_args()
+    hosts = ALL_HOSTS if a.hosts == "all" else tuple(h for h in a.hosts.split(",") if h)
+    unknown = [h for h in hosts if h not in ALL_HOSTS]
+    if unknown:
+        ap.error(f"--hosts: {', '.join(unknown)} (known: {', '.join(ALL_HOSTS)})")
 
     hyperfine = None if a.compare else ensure_hyperfine()
     built = harness.agentspine(a.binary) if a.binary else build()
@@ -199,6 +266,10 @@ def main() -> int:
         shutil.copytree(os.path.join(ROOT, "examples", "claude-memory"), memory)
         write(os.path.join(home, ".claude", "settings.json"), json.dumps({"autoMemoryDirectory": memory}))
         os.makedirs(os.path.join(home, ".codex"))
+        # Gemini CLI reads the example's AGENTS.md and CLAUDE.md files only
+        # when its settings name them (its default is GEMINI.md alone).
+        write(os.path.join(home, ".gemini", "settings.json"),
+              json.dumps({"context": {"fileName": ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]}}))
         example = copy_example(base)
         generated, deep = generate(base)
         # The session starts in one package and the tool edits a file in
@@ -223,7 +294,7 @@ def main() -> int:
         def hook_commands(binary: str) -> list:
             out = []
             for label, tree, cwd, target in trees:
-                for host in ("claude", "codex"):
+                for host in hosts:
                     run = f"{shlex.quote(binary)} hook {host}"
                     for event, payload in payloads(tree, cwd, target, home, host).items():
                         name = f"{host}-{os.path.basename(tree)}-{event.replace(' ', '-')}.json"
@@ -231,10 +302,16 @@ def main() -> int:
                         write(path, json.dumps(payload))
                         cmd = f"{run} < {shlex.quote(path)}"
                         prepare = None
-                        if event.startswith(("UserPromptSubmit", "PreToolUse")):
+                        reset_with = reset_payload(host, payload)
+                        if event.startswith(("SessionStart", "sessionStart")):
+                            pass
+                        elif reset_with is None:
+                            # A new session for each run: its first prompt.
+                            prepare = (f"sed -i -E 's/\"session_id\": \"[^\"]*\"/\"session_id\": "
+                                       f"\"bench-'$(date +%s%N)'\"/' {shlex.quote(path)}")
+                        else:
                             reset = os.path.join(base, name.replace(".json", "-reset.json"))
-                            write(reset, json.dumps({**payload, "hook_event_name": "SessionStart",
-                                                     "source": "startup"}))
+                            write(reset, json.dumps(reset_with))
                             prepare = f"{run} < {shlex.quote(reset)} > /dev/null"
                         out.append((f"`hook {host}` {event}", label, cmd, prepare))
             return out

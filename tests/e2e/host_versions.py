@@ -64,6 +64,11 @@ def main():
                 "PI_OFFLINE": "1",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             }
+            # One untimed start first: doctor waits 3 s for an answer, and
+            # a Node client's first start from a cold disk cache can take
+            # longer than that on a loaded machine (what doctor then says,
+            # `no-answer`, is right; it is not what this checks).
+            harness.run([str(bin_dir / program), "--version"], cwd=project, env=env, timeout=60)
             run, report = harness.run_json([agentspine, "doctor", "--host", host, "--json"], cwd=project, env=env)
             got = (report or {}).get("host_version") or {}
             want = {"check": "verified", "found": versions[host], "verified": [versions[host]],

@@ -205,14 +205,21 @@ def run_hook(binary: str, host: str, payload, env, *, cwd=None, wrap=(), timeout
 
 
 def hook_context(out) -> str:
-    """The additionalContext of what a hook printed (str or bytes); "" when
-    it printed nothing. Raises ValueError, KeyError or TypeError when it
+    """The context of what a hook printed (str or bytes), in any host's
+    shape: `hookSpecificOutput.additionalContext`, GitHub Copilot CLI's
+    top-level `additionalContext`, Kimi Code's `message`; "" when it
+    printed nothing. Raises ValueError, KeyError or TypeError when it
     printed something that is not a hook's answer with a context."""
     if isinstance(out, bytes):
         out = out.decode()
     if not out.strip():
         return ""
-    return json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    answer = json.loads(out)
+    if "hookSpecificOutput" in answer:
+        return answer["hookSpecificOutput"]["additionalContext"]
+    if "additionalContext" in answer:
+        return answer["additionalContext"]
+    return answer["message"]
 
 
 # ---------------------------------------------------------- model requests
