@@ -52,6 +52,9 @@ pub struct Environment {
     pub kimi_code_home: Option<PathBuf>,
     /// `$COPILOT_HOME`: GitHub Copilot CLI's home, named outright.
     pub copilot_home_dir: Option<PathBuf>,
+    /// `$COPILOT_CUSTOM_INSTRUCTIONS_DIRS`: more directories of instruction
+    /// files GitHub Copilot CLI reads (agentspine does not).
+    pub copilot_custom_dirs: Option<String>,
     /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
     pub config_home: Option<PathBuf>,
     /// `$AGENTSPINE_CONFIG`: the user's configuration file, named outright.
@@ -92,6 +95,9 @@ impl Environment {
                 .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
             kimi_code_home: path("KIMI_CODE_HOME"),
             copilot_home_dir: path("COPILOT_HOME"),
+            copilot_custom_dirs: var("COPILOT_CUSTOM_INSTRUCTIONS_DIRS")
+                .map(|v| v.to_string_lossy().into_owned())
+                .filter(|v| !v.is_empty()),
             config_home: path("XDG_CONFIG_HOME"),
             config_file: path("AGENTSPINE_CONFIG"),
         }

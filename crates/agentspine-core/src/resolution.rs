@@ -171,6 +171,17 @@ pub enum Verdict {
         /// Why.
         reason: String,
     },
+    /// A path-scoped file the host names in a table for the model to open
+    /// (GitHub Copilot CLI's instruction files): read for its scope, its
+    /// text not sent.
+    Listed {
+        /// The patterns it applies to, as written.
+        patterns: Vec<String>,
+        /// The path the table names it by.
+        shown: String,
+        /// Its `description`, or empty.
+        description: String,
+    },
     /// `EACCES`/`EPERM`.
     PermissionDenied,
     /// A regular file with more than one name (a hard link): the other name
@@ -212,6 +223,7 @@ impl fmt::Display for Verdict {
             Verdict::RuleLinkOutsideCwd { target } => write!(f, "rule-link-outside-cwd ({target})"),
             Verdict::Skipped { .. } => f.write_str("skipped"),
             Verdict::Disabled { reason } => write!(f, "disabled ({reason})"),
+            Verdict::Listed { patterns, .. } => write!(f, "listed ({})", patterns.join(", ")),
             Verdict::PermissionDenied => f.write_str("permission-denied"),
             Verdict::HardLink => f.write_str("hard-link"),
             Verdict::MountCrossing => f.write_str("mount-crossing"),

@@ -23,15 +23,22 @@
 //!   (agentspine keeps its own 4 MiB).
 //! - Each is `<custom_instruction>\n<text>\n</custom_instruction>`, joined
 //!   by a blank line.
-//! - Not modelled yet: the always-applied and path-scoped instruction files
-//!   (`.github/instructions/**/*.instructions.md`, `.claude/rules/**/*.md`,
-//!   `~/.copilot/instructions/**`, `$COPILOT_CUSTOM_INSTRUCTIONS_DIRS`),
-//!   which Copilot pastes after the elements or lists in tables: `resolve`
-//!   warns (`not-modelled`) when a directory holding them exists.
+//! - Then the instruction directories ([`instructions`]): the user's
+//!   `instructions/`, the root's `.github/instructions` and `.claude/rules`,
+//!   then the cwd's; a file that applies everywhere is pasted whole after
+//!   the elements, one scoped by a pattern is a row of the table that comes
+//!   last. The section is the elements joined by a blank line, or the raw
+//!   parts and the table joined by a blank line, or both as
+//!   `ELEMENTS\n\nRAW\n` (Copilot adds that last newline only then).
+//! - Not modelled: `$COPILOT_CUSTOM_INSTRUCTIONS_DIRS` (directories out of
+//!   the project, which agentspine never reads: `resolve` warns
+//!   `not-modelled`), `--no-custom-instructions`, and the
+//!   `CHILD_CUSTOM_INSTRUCTIONS` feature flag.
 //! - Copilot follows links anywhere, out of the project too; agentspine
 //!   reads a link inside the root by its target and never one out of it,
 //!   and says so per candidate.
 
+pub mod instructions;
 pub mod profile;
 
 use std::path::{Path, PathBuf};
@@ -41,7 +48,9 @@ use crate::env::Environment;
 use crate::gather::Gather;
 use crate::locate::Located;
 use crate::paths::tilde;
-use crate::resolution::{Part, Scope, Verdict, Warning};
+use crate::chain::NotRead;
+use crate::resolution::{Part, Resolution, Scope, Verdict, Warning};
+use instructions::{Applies, Tree};
 use crate::text::{lenient_utf8, strip_bom};
 
 /// The instruction file Copilot reads in its home.
@@ -53,9 +62,6 @@ pub const END_NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
 /// The names read in each directory between the root and the cwd.
 pub const BETWEEN_NAMES: [&str; 5] =
     [GITHUB_FILE, "AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "GEMINI.md"];
-/// Directories of instruction files Copilot reads that agentspine does not
-/// model yet, relative to the root and to the cwd.
-const UNMODELLED_DIRS: [&str; 2] = [".github/instructions", ".claude/rules"];
 
 /// Every name Copilot reads in some project directory.
 pub fn names() -> Vec<String> {
@@ -93,7 +99,7 @@ pub(crate) fn resolve(
             take(&dirs[i], located, name, gather, &mut sent);
         }
     }
-    unmodelled(env, located, &dirs, last, warnings);
+    instruction_dirs(env, located, &dirs, last, gather, warnings);
 }
 
 /// `~/.copilot/copilot-instructions.md`: skipped when it is not UTF-8.
@@ -165,21 +171,23 @@ fn keep(part: Part, gather: &mut Gather, sent: &mut Vec<String>) {
     gather.include(part);
 }
 
-/// Warns when a directory of instruction files Copilot reads and
-/// agentspine does not model yet exists (one stat each).
-fn unmodelled(
+/// The instruction directories, in Copilot's order: the user's, then the
+/// root's `.github/instructions` and `.claude/rules`, then the cwd's.
+fn instruction_dirs(
     env: &Environment,
     located: &Located,
     dirs: &[ChainDir],
     last: usize,
+    gather: &mut Gather,
     warnings: &mut Vec<Warning>,
 ) {
-    let mut found: Vec<PathBuf> = Vec::new();
     if let Some(home) = env.copilot_home()
         && let Ok(handle) = located.root.reader().open_root(&home)
-        && handle.stat("instructions").is_ok()
     {
-        found.push(home.join("instructions"));
+        let base = home.join(instructions::USER_DIR);
+        let label = tilde(&base, env.home.as_deref());
+        let tree = TreeAt { tree: Tree::User, dir: &handle, rel: instructions::USER_DIR, base: &base, label: &label };
+        user_tree(&tree, &base, gather, warnings);
     }
     let mut levels = vec![0];
     if last > 0 {
@@ -187,33 +195,230 @@ fn unmodelled(
     }
     for i in levels {
         let Ok(handle) = &dirs[i].dir else { continue };
-        for dir in UNMODELLED_DIRS {
-            if handle.stat(dir).is_ok() {
-                found.push(located.root_path.join(&dirs[i].rel).join(dir));
-            }
+        let dir_path = located.root_path.join(&dirs[i].rel);
+        for (kind, rel) in [(Tree::Github, instructions::GITHUB_DIR), (Tree::Rules, instructions::RULES_DIR)] {
+            let base = dir_path.join(rel);
+            let label = dirs[i].label(rel);
+            let tree = TreeAt { tree: kind, dir: handle, rel, base: &base, label: &label };
+            // The table names the cwd's own files from the cwd, the root's
+            // from the root.
+            project_tree(&tree, rel, gather, warnings);
         }
     }
-    for dir in found {
+    if let Some(custom) = &env.copilot_custom_dirs {
         warnings.push(Warning {
             code: "not-modelled".to_owned(),
             message: format!(
-                "GitHub Copilot CLI also sends the instruction files under {} (pasted whole or listed in a \
-                 table); agentspine does not model them yet, so this text lacks them",
-                dir.display()
+                "COPILOT_CUSTOM_INSTRUCTIONS_DIRS={custom}: GitHub Copilot CLI also sends the instruction files \
+                 of these directories; agentspine does not read them, so this text lacks them"
             ),
-            file: Some(dir),
+            file: None,
         });
     }
 }
 
-/// Copilot's instruction section: `<custom_instruction>\n<text>\n</custom_instruction>`
-/// per file, joined by a blank line.
-pub fn render(parts: &[Part]) -> String {
-    parts
+/// One instruction tree: its kind, the directory holding it, its path
+/// there, its absolute path and its label.
+struct TreeAt<'a> {
+    tree: Tree,
+    dir: &'a agentspine_fs::Root,
+    rel: &'a str,
+    base: &'a Path,
+    label: &'a str,
+}
+
+impl TreeAt<'_> {
+    /// Opens the tree; `None` when it is not there (or not one agentspine
+    /// reads, which is recorded).
+    fn open(&self, scope: Scope, gather: &mut Gather) -> Option<agentspine_fs::Root> {
+        match self.dir.subdir(self.rel) {
+            Ok(handle) => Some(handle),
+            Err(e) => {
+                let not_read = NotRead::from(crate::chain::verdict_of(&e));
+                match not_read.verdict {
+                    Verdict::Missing => {}
+                    _ if not_read.host_reads_it() => gather.probe_differs(
+                        self.label,
+                        scope,
+                        not_read,
+                        "GitHub Copilot CLI follows this link and reads the files beneath it; agentspine never \
+                         reads outside the root"
+                            .to_owned(),
+                    ),
+                    _ => gather.probe(self.label, scope, not_read),
+                }
+                None
+            }
+        }
+    }
+
+    fn walked(&self, handle: &agentspine_fs::Root, scope: Scope, gather: &mut Gather, warnings: &mut Vec<Warning>) -> Vec<String> {
+        let walk = instructions::walk(handle, self.tree);
+        for (rel, verdict) in walk.unlisted {
+            gather.probe(format!("{}/{rel}", self.label), scope, verdict);
+        }
+        if walk.truncated {
+            warnings.push(Warning {
+                code: "instructions-bound".to_owned(),
+                message: format!(
+                    "{}: more instruction files or entries than agentspine reads from one tree ({} files); \
+                     GitHub Copilot CLI reads on, so this text may lack some",
+                    self.base.display(),
+                    instructions::MAX_FILES
+                ),
+                file: Some(self.base.to_path_buf()),
+            });
+        }
+        walk.files
+    }
+}
+
+/// The root's or the cwd's tree: every file read lossily, as Copilot reads
+/// project files.
+fn project_tree(tree: &TreeAt<'_>, shown_under: &str, gather: &mut Gather, warnings: &mut Vec<Warning>) {
+    let Some(handle) = tree.open(Scope::Project, gather) else { return };
+    for rel in tree.walked(&handle, Scope::Project, gather, warnings) {
+        let label = format!("{}/{rel}", tree.label);
+        let path = tree.base.join(&rel);
+        match fetch(&handle, &rel, FILE_CAP) {
+            Ok(fetched) => {
+                let text = text_of(&fetched.snap.bytes);
+                let part = fetched.part(Scope::Project, path, label, text);
+                place(part, tree.tree, format!("{shown_under}/{rel}"), gather);
+            }
+            Err(not_read) => not_taken(label, Scope::Project, not_read, gather),
+        }
+    }
+}
+
+/// The user's tree: Copilot skips a file that is not UTF-8, one over
+/// 1 MiB, and every file from the one that takes the total over 10 MiB.
+fn user_tree(tree: &TreeAt<'_>, base: &Path, gather: &mut Gather, warnings: &mut Vec<Warning>) {
+    let Some(handle) = tree.open(Scope::User, gather) else { return };
+    let mut total: u64 = 0;
+    let mut spent = false;
+    for rel in tree.walked(&handle, Scope::User, gather, warnings) {
+        let label = format!("{}/{rel}", tree.label);
+        let path = base.join(&rel);
+        let fetched = match fetch(&handle, &rel, FILE_CAP) {
+            Ok(fetched) => fetched,
+            Err(not_read) => {
+                not_taken(label, Scope::User, not_read, gather);
+                continue;
+            }
+        };
+        let size = fetched.snap.bytes.len() as u64;
+        let skip = if spent {
+            Some("GitHub Copilot CLI skips user instruction files past 10 MiB in total".to_owned())
+        } else if size > instructions::USER_FILE_LIMIT {
+            Some(format!("GitHub Copilot CLI skips a user instruction file over 1 MiB ({size} bytes)"))
+        } else if total + size > instructions::USER_TOTAL_LIMIT {
+            spent = true;
+            Some("GitHub Copilot CLI skips user instruction files past 10 MiB in total".to_owned())
+        } else {
+            None
+        };
+        if let Some(reason) = skip {
+            gather.probe(label, Scope::User, Verdict::Skipped { reason });
+            continue;
+        }
+        total += size;
+        let Ok(text) = std::str::from_utf8(&fetched.snap.bytes) else {
+            gather.probe(
+                label,
+                Scope::User,
+                Verdict::Skipped { reason: "Copilot skips a user file that is not valid UTF-8".to_owned() },
+            );
+            continue;
+        };
+        let text = strip_bom(text).to_owned();
+        let shown = path.display().to_string();
+        let part = fetched.part(Scope::User, path, label, text);
+        place(part, tree.tree, shown, gather);
+    }
+}
+
+/// A file that applies everywhere is included; a scoped one is listed;
+/// one excluded from the coding agent is skipped.
+fn place(part: Part, tree: Tree, shown: String, gather: &mut Gather) {
+    let front = instructions::front(&part.text, tree);
+    match front.applies {
+        Applies::Everywhere => gather.include(part),
+        Applies::Patterns(patterns) => gather.probe(
+            part.label,
+            part.scope,
+            NotRead {
+                verdict: Verdict::Listed { patterns, shown, description: front.description },
+                link: part.link,
+            },
+        ),
+        Applies::Excluded => gather.probe(
+            part.label,
+            part.scope,
+            NotRead {
+                verdict: Verdict::Skipped {
+                    reason: "`excludeAgent: coding-agent`: GitHub Copilot CLI's agent leaves it out".to_owned(),
+                },
+                link: part.link,
+            },
+        ),
+    }
+}
+
+/// A file of a tree that was not read: a link out of the root is one
+/// Copilot reads; a dangling or looping link, a directory, an unreadable
+/// file are nothing to Copilot either.
+fn not_taken(label: String, scope: Scope, not_read: NotRead, gather: &mut Gather) {
+    if not_read.host_reads_it() {
+        gather.probe_differs(
+            label,
+            scope,
+            not_read,
+            "GitHub Copilot CLI follows this link and reads its target; agentspine never reads outside the root"
+                .to_owned(),
+        );
+    } else {
+        gather.probe(label, scope, not_read);
+    }
+}
+
+/// Whether a part is one of the instruction directories' raw files (they
+/// follow the elements; see [`instruction_dirs`]).
+fn is_raw(part: &Part, r: &Resolution) -> bool {
+    let under = |dir: &Path| {
+        [instructions::GITHUB_DIR, instructions::RULES_DIR].iter().any(|t| part.path.starts_with(dir.join(t)))
+    };
+    let cwd_dir = r.project_root.join(&r.chain_dir);
+    under(&r.project_root)
+        || under(&cwd_dir)
+        || r.profile_home.as_ref().is_some_and(|h| part.path.starts_with(h.join(instructions::USER_DIR)))
+}
+
+/// Copilot's instruction section: the elements
+/// (`<custom_instruction>\n<text>\n</custom_instruction>`, joined by a
+/// blank line), then the raw files and the table of listed files (joined by
+/// a blank line); both together as `ELEMENTS\n\nRAW\n`.
+pub fn render(r: &Resolution) -> String {
+    let (raw, elements): (Vec<&Part>, Vec<&Part>) = r.parts.iter().partition(|p| is_raw(p, r));
+    let a = elements
         .iter()
         .map(|p| format!("<custom_instruction>\n{}\n</custom_instruction>", p.text))
         .collect::<Vec<_>>()
-        .join("\n\n")
+        .join("\n\n");
+    let rows = r.probes.iter().filter_map(|p| match &p.verdict {
+        Verdict::Listed { patterns, shown, description } => {
+            Some((patterns.as_slice(), shown.as_str(), description.as_str()))
+        }
+        _ => None,
+    });
+    let mut b: Vec<String> = raw.iter().map(|p| p.text.clone()).collect();
+    b.extend(instructions::table(rows));
+    let b = b.join("\n\n");
+    match (elements.is_empty(), raw.is_empty() && b.is_empty()) {
+        (_, true) => a,
+        (true, false) => b,
+        (false, false) => format!("{a}\n\n{b}\n"),
+    }
 }
 
 #[cfg(test)]

@@ -82,6 +82,6 @@ const RULES: crate::hosts::Rules = crate::hosts::Rules {
         Ok(located)
     },
     bind: crate::hosts::bind_by_git,
-    render: |r| super::render(&r.parts),
+    render: super::render,
     names: |_, _, _| super::names(),
 };
