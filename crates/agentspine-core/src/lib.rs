@@ -47,7 +47,7 @@ pub use error::ResolveError;
 pub use host::{Host, Request};
 pub use paths::{PathOutside, lexical, names_within};
 pub use policy::{NamedRoots, RootKind};
-pub use resolution::{Cause, Cut, Part, Probe, Resolution, Scope, Verdict, Warning};
+pub use resolution::{Cause, Cut, Part, Probe, Resolution, Scope, TableRow, Verdict, Warning};
 pub use resolver::{CacheProvider, MemoryOutcome, REQUEST_DEADLINE, Resolver};
 
 use agentspine_fs::Reader;

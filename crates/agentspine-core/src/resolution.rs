@@ -94,6 +94,18 @@ pub struct Link {
     pub hops: u32,
 }
 
+/// A file a host names in a table for the model to open (GitHub Copilot
+/// CLI's path-scoped instruction files).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    /// The patterns it applies to, as written.
+    pub patterns: Vec<String>,
+    /// The path the table names it by.
+    pub shown: String,
+    /// Its `description`, or empty.
+    pub description: String,
+}
+
 /// The outcome for one candidate that was probed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
@@ -175,12 +187,9 @@ pub enum Verdict {
     /// (GitHub Copilot CLI's instruction files): read for its scope, its
     /// text not sent.
     Listed {
-        /// The patterns it applies to, as written.
-        patterns: Vec<String>,
-        /// The path the table names it by.
-        shown: String,
-        /// Its `description`, or empty.
-        description: String,
+        /// Its row of the table.
+        #[serde(flatten)]
+        row: Box<TableRow>,
     },
     /// `EACCES`/`EPERM`.
     PermissionDenied,
@@ -223,7 +232,7 @@ impl fmt::Display for Verdict {
             Verdict::RuleLinkOutsideCwd { target } => write!(f, "rule-link-outside-cwd ({target})"),
             Verdict::Skipped { .. } => f.write_str("skipped"),
             Verdict::Disabled { reason } => write!(f, "disabled ({reason})"),
-            Verdict::Listed { patterns, .. } => write!(f, "listed ({})", patterns.join(", ")),
+            Verdict::Listed { row } => write!(f, "listed ({})", row.patterns.join(", ")),
             Verdict::PermissionDenied => f.write_str("permission-denied"),
             Verdict::HardLink => f.write_str("hard-link"),
             Verdict::MountCrossing => f.write_str("mount-crossing"),

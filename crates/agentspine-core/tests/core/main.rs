@@ -12,6 +12,7 @@ mod bad_input;
 mod catalog;
 mod check;
 mod check_measured;
+mod copilot;
 mod counts;
 mod differences;
 mod gemini;

@@ -283,12 +283,18 @@ mod tests {
         assert_eq!(applies("---\napplyTo: \"src/**/*.ts\"\n---\n", g), pats(&["src/**/*.ts"]));
         assert_eq!(applies("---\napplyTo: \"src/**,lib/**\"\n---\n", g), pats(&["src/**", "lib/**"]));
         assert_eq!(applies("---\napplyTo: [\"src/**\", \"lib/**\"]\n---\n", g), pats(&["src/**", "lib/**"]));
-        assert_eq!(applies("---\napplyTo:\n  - \"src/**\"\n  - lib/**\n---\n", g), pats(&["src/**", "lib/**"]));
+        assert_eq!(
+            applies("---\napplyTo:\n  - \"src/**\"\n  - lib/**\n---\n", g),
+            pats(&["src/**", "lib/**"])
+        );
         assert_eq!(applies("---\napplyTo: \"src/**\" # a comment\n---\n", g), pats(&["src/**"]));
         assert_eq!(applies("---\napplyTo: 'docs/*.md'\n---\n", g), pats(&["docs/*.md"]));
         assert_eq!(applies("---\napplyTo: \"**,src/**\"\n---\n", g), pats(&["**", "src/**"]));
         assert_eq!(applies("\u{feff}---\napplyTo: \"src/**\"\n---\n", g), pats(&["src/**"]));
-        assert_eq!(applies("---\npaths:\n  - \"src/**\"\n  - \"lib/**\"\n---\n", Tree::Rules), pats(&["src/**", "lib/**"]));
+        assert_eq!(
+            applies("---\npaths:\n  - \"src/**\"\n  - \"lib/**\"\n---\n", Tree::Rules),
+            pats(&["src/**", "lib/**"])
+        );
         assert_eq!(applies("---\napplyTo: \"src/**\"\n---\n", Tree::Rules), pats(&["src/**"]));
         assert_eq!(
             applies("---\napplyTo: \"**\"\nexcludeAgent: \"coding-agent\"\n---\n", g),
@@ -298,10 +304,11 @@ mod tests {
 
     #[test]
     fn the_table_escapes_pipes_and_ends_without_a_newline() {
-        let p = vec!["a|b".to_owned()];
-        let q = vec!["src/**".to_owned(), "lib/**".to_owned()];
-        let text = table([(&p[..], ".github/instructions/16.instructions.md", "x | y"), (&q[..], "/h/u.md", "")])
-            .unwrap();
+        let p = ["a|b".to_owned()];
+        let q = ["src/**".to_owned(), "lib/**".to_owned()];
+        let text =
+            table([(&p[..], ".github/instructions/16.instructions.md", "x | y"), (&q[..], "/h/u.md", "")])
+                .unwrap();
         assert!(text.starts_with("Here is a list of instruction files"), "{text}");
         assert!(
             text.ends_with(

@@ -43,15 +43,15 @@ pub mod profile;
 
 use std::path::{Path, PathBuf};
 
+use crate::chain::NotRead;
 use crate::chain::{ChainDir, FILE_CAP, fetch};
 use crate::env::Environment;
 use crate::gather::Gather;
 use crate::locate::Located;
 use crate::paths::tilde;
-use crate::chain::NotRead;
-use crate::resolution::{Part, Resolution, Scope, Verdict, Warning};
-use instructions::{Applies, Tree};
+use crate::resolution::{Part, Resolution, Scope, TableRow, Verdict, Warning};
 use crate::text::{lenient_utf8, strip_bom};
+use instructions::{Applies, Tree};
 
 /// The instruction file Copilot reads in its home.
 pub const USER_FILE: &str = "copilot-instructions.md";
@@ -80,8 +80,13 @@ pub(crate) fn resolve(
     warnings: &mut Vec<Warning>,
 ) {
     let mut sent: Vec<String> = Vec::new();
-    if let Some(home) = env.copilot_home() {
-        user(located, env, &home, gather, &mut sent);
+    // Copilot's home, opened once for its file and its `instructions/`.
+    let home = env.copilot_home().map(|path| {
+        let handle = located.root.reader().open_root(&path).ok();
+        (path, handle)
+    });
+    if let Some((path, handle)) = &home {
+        user(env, path, handle.as_ref(), gather, &mut sent);
     }
     let dirs = located.chain_dirs();
     let Some(last) = dirs.len().checked_sub(1) else { return };
@@ -99,18 +104,25 @@ pub(crate) fn resolve(
             take(&dirs[i], located, name, gather, &mut sent);
         }
     }
-    instruction_dirs(env, located, &dirs, last, gather, warnings);
+    let home = home.as_ref().and_then(|(path, handle)| Some((path.as_path(), handle.as_ref()?)));
+    instruction_dirs(env, located, home, &dirs, last, gather, warnings);
 }
 
 /// `~/.copilot/copilot-instructions.md`: skipped when it is not UTF-8.
-fn user(located: &Located, env: &Environment, home: &Path, gather: &mut Gather, sent: &mut Vec<String>) {
+fn user(
+    env: &Environment,
+    home: &Path,
+    handle: Option<&agentspine_fs::Root>,
+    gather: &mut Gather,
+    sent: &mut Vec<String>,
+) {
     let path = home.join(USER_FILE);
     let label = tilde(&path, env.home.as_deref());
-    let Ok(handle) = located.root.reader().open_root(home) else {
+    let Some(handle) = handle else {
         gather.probe(label, Scope::User, Verdict::Missing);
         return;
     };
-    match fetch(&handle, USER_FILE, FILE_CAP) {
+    match fetch(handle, USER_FILE, FILE_CAP) {
         Ok(fetched) => match std::str::from_utf8(&fetched.snap.bytes) {
             Ok(text) => {
                 let text = strip_bom(text).to_owned();
@@ -176,17 +188,17 @@ fn keep(part: Part, gather: &mut Gather, sent: &mut Vec<String>) {
 fn instruction_dirs(
     env: &Environment,
     located: &Located,
+    home: Option<(&Path, &agentspine_fs::Root)>,
     dirs: &[ChainDir],
     last: usize,
     gather: &mut Gather,
     warnings: &mut Vec<Warning>,
 ) {
-    if let Some(home) = env.copilot_home()
-        && let Ok(handle) = located.root.reader().open_root(&home)
-    {
+    if let Some((home, handle)) = home {
         let base = home.join(instructions::USER_DIR);
         let label = tilde(&base, env.home.as_deref());
-        let tree = TreeAt { tree: Tree::User, dir: &handle, rel: instructions::USER_DIR, base: &base, label: &label };
+        let tree =
+            TreeAt { tree: Tree::User, dir: handle, rel: instructions::USER_DIR, base: &base, label: &label };
         user_tree(&tree, &base, gather, warnings);
     }
     let mut levels = vec![0];
@@ -196,7 +208,8 @@ fn instruction_dirs(
     for i in levels {
         let Ok(handle) = &dirs[i].dir else { continue };
         let dir_path = located.root_path.join(&dirs[i].rel);
-        for (kind, rel) in [(Tree::Github, instructions::GITHUB_DIR), (Tree::Rules, instructions::RULES_DIR)] {
+        for (kind, rel) in [(Tree::Github, instructions::GITHUB_DIR), (Tree::Rules, instructions::RULES_DIR)]
+        {
             let base = dir_path.join(rel);
             let label = dirs[i].label(rel);
             let tree = TreeAt { tree: kind, dir: handle, rel, base: &base, label: &label };
@@ -252,7 +265,13 @@ impl TreeAt<'_> {
         }
     }
 
-    fn walked(&self, handle: &agentspine_fs::Root, scope: Scope, gather: &mut Gather, warnings: &mut Vec<Warning>) -> Vec<String> {
+    fn walked(
+        &self,
+        handle: &agentspine_fs::Root,
+        scope: Scope,
+        gather: &mut Gather,
+        warnings: &mut Vec<Warning>,
+    ) -> Vec<String> {
         let walk = instructions::walk(handle, self.tree);
         for (rel, verdict) in walk.unlisted {
             gather.probe(format!("{}/{rel}", self.label), scope, verdict);
@@ -348,7 +367,9 @@ fn place(part: Part, tree: Tree, shown: String, gather: &mut Gather) {
             part.label,
             part.scope,
             NotRead {
-                verdict: Verdict::Listed { patterns, shown, description: front.description },
+                verdict: Verdict::Listed {
+                    row: Box::new(TableRow { patterns, shown, description: front.description }),
+                },
                 link: part.link,
             },
         ),
@@ -357,7 +378,8 @@ fn place(part: Part, tree: Tree, shown: String, gather: &mut Gather) {
             part.scope,
             NotRead {
                 verdict: Verdict::Skipped {
-                    reason: "`excludeAgent: coding-agent`: GitHub Copilot CLI's agent leaves it out".to_owned(),
+                    reason: "`excludeAgent: coding-agent`: GitHub Copilot CLI's agent leaves it out"
+                        .to_owned(),
                 },
                 link: part.link,
             },
@@ -406,8 +428,8 @@ pub fn render(r: &Resolution) -> String {
         .collect::<Vec<_>>()
         .join("\n\n");
     let rows = r.probes.iter().filter_map(|p| match &p.verdict {
-        Verdict::Listed { patterns, shown, description } => {
-            Some((patterns.as_slice(), shown.as_str(), description.as_str()))
+        Verdict::Listed { row } => {
+            Some((row.patterns.as_slice(), row.shown.as_str(), row.description.as_str()))
         }
         _ => None,
     });
