@@ -19,6 +19,8 @@ import harness
 REPO = Path(__file__).resolve().parents[2]
 VERIFIED = REPO / "crates/agentspine-core/src/hosts/verified-versions"
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 # host -> (program name, environment variable with the installed client)
 CLIENTS = {
     "codex": ("codex", "CODEX_BIN"),
@@ -26,7 +28,38 @@ CLIENTS = {
     "gemini": ("gemini", "GEMINI_BIN"),
     "pi": ("pi", "PI1_BIN"),
     "pi-0.73": ("pi", "PI_BIN"),
+    "opencode": ("opencode", "OPENCODE_BIN"),
+    "kimi": ("kimi", "KIMI_BIN"),
+    "copilot": ("copilot", "COPILOT_BIN"),
 }
+
+
+def installed(host: str) -> str | None:
+    """The client of a host that installs itself (opencode, Kimi Code,
+    Copilot CLI: each runner's install(), idempotent and cached), and the
+    variables its start needs."""
+    if host == "opencode":
+        import opencode
+        return opencode.install()
+    if host == "kimi":
+        import kimi
+        return kimi.install()
+    if host == "copilot":
+        import copilot
+        return copilot.install()
+    return None
+
+
+def client_env(host: str) -> dict:
+    """Variables a client needs to print its version offline: Copilot
+    unpacks its package into $XDG_CACHE_HOME at first start (the shared
+    unpacked copy of the install cache)."""
+    if host == "copilot":
+        import copilot
+        return {"XDG_CACHE_HOME": copilot.xdg_cache(), "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}
+    if host == "opencode":
+        return {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1"}
+    return {}
 
 
 def verified():
@@ -46,7 +79,7 @@ def main():
     versions = verified()
     tally = harness.Tally()
     for host, (program, var) in CLIENTS.items():
-        binary = os.environ.get(var)
+        binary = os.environ.get(var) or installed(host)
         if not tally.check(f"{host}: ${var} names the installed client", bool(binary),
                            "eval tests/e2e/install-clients.sh first"):
             continue
@@ -63,6 +96,7 @@ def main():
                 "AGENTSPINE_STATE_DIR": str(Path(tmp, "state")),
                 "PI_OFFLINE": "1",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                **client_env(host),
             }
             # One untimed start first: doctor waits 3 s for an answer, and
             # a Node client's first start from a cold disk cache can take
