@@ -13,7 +13,8 @@ The prompt names a deep file of packages/web; the mock model asks for, in
 order: `bash cat` of a file in packages/api, `view` of the deep file, `bash
 cat` of the deep file, `bash cat` of another file in packages/api, `bash
 cat` of a file in packages/linked (whose AGENTS.md links out of the tree),
-then answers.
+`create` of a file in packages/db, `edit` of a file in packages/cli, then
+answers.
 
 What is asserted, on the requests the model received (COPILOT-MEASURED.md
 says where each hook's context lands):
@@ -34,6 +35,9 @@ says where each hook's context lands):
   AGENTS.md itself (its `<system_reminder>`), agentspine adds nothing to
   that tool result, nor to the `bash cat` of the same file after it;
 - the second `bash cat` in packages/api adds nothing (sent once);
+- `create` in packages/db and `edit` in packages/cli: each package's
+  AGENTS.md is appended to that tool's result, byte for byte, in the same
+  frame;
 - the linked AGENTS.md (a link out of the tree) never reaches the model,
   nor does anything from outside the tree or above it;
 - every nested text is in the last request exactly once;
@@ -70,6 +74,8 @@ TEXTS = {
     "packages/web/AGENTS.md": "Web package rules: CP_WEB_3b4.\n",
     "packages/web/src/ui/AGENTS.md": "UI folder rules: CP_UI_5c6.\n",
     "packages/api/AGENTS.md": "API package rules: CP_API_7d8.\n\nKeep <Handler> & \"quotes\" as 'is'.\n",
+    "packages/db/AGENTS.md": "DB package rules: CP_DB_4k2.\n",
+    "packages/cli/AGENTS.md": "CLI package rules: CP_CLI_6m1.\n",
 }
 OUTSIDE = "Outside the tree: CP_OUT_2f3.\n"
 ABOVE = "Above the git root: CP_ABOVE_9e0.\n"
@@ -97,6 +103,8 @@ def run(bin_: str, work: str, keep: str | None) -> harness.Tally:
         "packages/api/src/handler.ts": "export const handler = 1;\n",
         "packages/api/src/routes.ts": "export const routes = 2;\n",
         "packages/linked/src/x.ts": "export const x = 3;\n",
+        "packages/cli/src/main.ts": "export const main = \"hello\";\n",
+        "packages/db/src/schema.sql": "create table t (id int);\n",
     }))
     os.symlink(os.path.join(base, "outside", "AGENTS.md"), os.path.join(tree, "packages/linked/AGENTS.md"))
     harness.write(os.path.join(dot, "mcp-config.json"), USER_MCP)
@@ -136,6 +144,9 @@ def run(bin_: str, work: str, keep: str | None) -> harness.Tally:
         cat(DEEP),
         cat("packages/api/src/routes.ts"),
         cat("packages/linked/src/x.ts"),
+        {"tool": {"name": "create", "arguments": {"path": p("packages/db/src/new.sql"), "file_text": "create table n;\n"}}},
+        {"tool": {"name": "edit", "arguments": {"path": p("packages/cli/src/main.ts"), "old_str": "hello",
+                                                "new_str": "bye"}}},
         {"text": "done"},
     ]
     try:
@@ -144,8 +155,8 @@ def run(bin_: str, work: str, keep: str | None) -> harness.Tally:
         c.check("copilot -p goes to the end with agentspine's hooks", False, str(e))
         return c
     reqs = copilot.main_requests(recs)
-    c.check("the model was asked 6 times (5 tool calls, then the answer)", len(reqs) == 6, str(len(reqs)))
-    if len(reqs) != 6:
+    c.check("the model was asked 8 times (7 tool calls, then the answer)", len(reqs) == 8, str(len(reqs)))
+    if len(reqs) != 8:
         return c
     texts = [harness.text_of(r) for r in reqs]
     first, last = reqs[0]["body"]["messages"], reqs[-1]["body"]["messages"]
@@ -180,9 +191,9 @@ def run(bin_: str, work: str, keep: str | None) -> harness.Tally:
     roles = [m.get("role") for m in last[1:]]
     c.check("the last request: the session start, the prompt, then each call and its result (the view's "
             "followed by Copilot's reminder)",
-            roles == ["user", "user"] + ["assistant", "tool"] * 2 + ["user"] + ["assistant", "tool"] * 3, roles)
+            roles == ["user", "user"] + ["assistant", "tool"] * 2 + ["user"] + ["assistant", "tool"] * 5, roles)
     results = [content(m) for m in last if m.get("role") == "tool"]
-    if len(results) != 5:
+    if len(results) != 7:
         return c
     api_rel = "packages/api/AGENTS.md"
     frame = 'Tool "bash" succeeded. Additional guidance from postToolUse hooks:\n'
@@ -206,12 +217,19 @@ def run(bin_: str, work: str, keep: str | None) -> harness.Tally:
             results[3] == shell("export const routes = 2;\n", 2), results[3])
     c.check("bash cat in packages/linked (its AGENTS.md links out of the tree): nothing is added",
             results[4] == shell("export const x = 3;\n", 3), results[4])
+    db, cli = "packages/db/AGENTS.md", "packages/cli/AGENTS.md"
+    for i, (tool, rel, result) in enumerate((("create", db, f"Created file {p('packages/db/src/new.sql')} with 16 characters"),
+                                             ("edit", cli, f"File {p('packages/cli/src/main.ts')} updated with changes."))):
+        guidance = f'Tool "{tool}" succeeded. Additional guidance from postToolUse hooks:\n{heading(rel)}\n\n{TEXTS[rel].strip()}'
+        c.check(f"{tool} in {os.path.dirname(rel)}: its AGENTS.md, and nothing else, is appended to the tool's "
+                "result, byte for byte", results[5 + i] == f"{result}\n\n{guidance}", results[5 + i])
     c.check("nothing from outside the tree or above the git root reaches any request",
             all("CP_OUT_2f3" not in t and "CP_ABOVE_9e0" not in t for t in texts))
     c.check("the session start's report is in every request once", all(t.count(REPORT) == 1 for t in texts),
             [t.count(REPORT) for t in texts])
     for marker, what in (("CP_API_7d8", "packages/api's"), ("CP_WEB_3b4", "packages/web's"),
-                         ("CP_UI_5c6", "the ui folder's")):
+                         ("CP_UI_5c6", "the ui folder's"), ("CP_DB_4k2", "packages/db's"),
+                         ("CP_CLI_6m1", "packages/cli's")):
         c.check(f"{what} AGENTS.md is in the last request exactly once", texts[-1].count(marker) == 1,
                 str(texts[-1].count(marker)))
     c.check("Copilot left the mcp-config.json and hook file install wrote as they were",
