@@ -138,6 +138,25 @@ fn installed_files_live_in_each_host_s_home() {
         Host::Pi073.profile().install.as_ref().map(|i| i.carrier),
         Some(Carrier::Extension { mcp: false })
     );
+    assert_eq!(
+        files(Host::Copilot),
+        (
+            vec!["/h/.copilot/hooks/agentspine.json".to_owned(), "/h/.copilot/settings.json".to_owned()],
+            vec!["/h/.copilot/mcp-config.json".to_owned()]
+        )
+    );
+    // `$COPILOT_HOME` moves both (measured on 1.0.102).
+    let moved = Environment::from_vars(|name| match name {
+        "HOME" => Some("/h".into()),
+        "COPILOT_HOME" => Some("/c".into()),
+        _ => None,
+    });
+    let copilot = Host::Copilot.profile().install.as_ref().expect("installable");
+    assert_eq!(
+        copilot.hook_files(&moved, root),
+        [Path::new("/c/hooks/agentspine.json"), Path::new("/c/settings.json")]
+    );
+    assert_eq!(copilot.mcp_files(&moved, root)[0].0, Path::new("/c/mcp-config.json"));
     assert!(Host::Desktop.profile().install.is_none() && Host::Generic.profile().install.is_none());
 }
 

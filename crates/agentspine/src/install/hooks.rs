@@ -171,12 +171,21 @@ fn remove_ours(list: &mut Vec<Json>, host: &str) -> Option<usize> {
 /// Whether the JSON text `text` holds a hook of ours for `host`.
 pub fn holds(text: &str, host: &str) -> bool {
     let Ok(root) = serde_json::from_str::<serde_json::Value>(text) else { return false };
-    let Some(events) = root.get("hooks").and_then(|h| h.as_object()) else { return false };
-    events
-        .values()
-        .filter_map(|list| list.as_array())
-        .flatten()
-        .filter_map(|group| group.get("hooks").and_then(|h| h.as_array()))
-        .flatten()
-        .any(|hook| hook.get("command").and_then(|c| c.as_str()).is_some_and(|c| is_ours(c, host)))
+    commands(&root).any(|(_, command)| is_ours(command, host))
+}
+
+/// Every hook command of a hook table (`root["hooks"]`), with its event,
+/// in file order, in either shape a host reads: groups holding `hooks`
+/// with a `command` each (Claude Code, Codex, Gemini CLI), or entries
+/// with a `bash` command of their own (GitHub Copilot CLI).
+pub fn commands(root: &serde_json::Value) -> impl Iterator<Item = (&str, &str)> {
+    let events = root.get("hooks").and_then(|h| h.as_object()).into_iter().flatten();
+    events.flat_map(|(event, list)| {
+        list.as_array().into_iter().flatten().flat_map(move |entry| {
+            let grouped = entry.get("hooks").and_then(|h| h.as_array()).into_iter().flatten();
+            let grouped = grouped.filter_map(|hook| hook.get("command").and_then(|c| c.as_str()));
+            let own = entry.get("bash").and_then(|c| c.as_str());
+            grouped.chain(own).map(move |command| (event.as_str(), command))
+        })
+    })
 }

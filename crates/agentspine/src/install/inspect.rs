@@ -63,22 +63,14 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
             };
             match parsed {
                 Ok(value) => {
-                    for (event, groups) in value["hooks"].as_object().into_iter().flatten() {
-                        for group in groups.as_array().into_iter().flatten() {
-                            for hook in group["hooks"].as_array().into_iter().flatten() {
-                                let Some(command) = hook["command"].as_str() else { continue };
-                                if super::hooks::is_ours(command, word) {
-                                    *counts.entry(event.clone()).or_insert(0u64) += 1;
-                                    named.push((
-                                        super::drift::program_of(command),
-                                        format!("hooks in {}", path.display()),
-                                    ));
-                                    per_event
-                                        .entry(event.clone())
-                                        .or_default()
-                                        .insert(command.trim().to_owned());
-                                }
-                            }
+                    for (event, command) in super::hooks::commands(&value) {
+                        if super::hooks::is_ours(command, word) {
+                            *counts.entry(event.to_owned()).or_insert(0u64) += 1;
+                            named.push((
+                                super::drift::program_of(command),
+                                format!("hooks in {}", path.display()),
+                            ));
+                            per_event.entry(event.to_owned()).or_default().insert(command.trim().to_owned());
                         }
                     }
                 }
@@ -222,7 +214,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         "ok": problems.is_empty() && skipped.is_empty() && stale.is_empty(),
     });
     if let Some(note) = install.trust_note {
-        report["gemini_trust"] = json!(note);
+        report["trust_note"] = json!(note);
     }
     report
 }

@@ -1,6 +1,7 @@
-//! `agentspine install|uninstall claude|codex|gemini|pi|opencode`: registers
-//! agentspine's hook (pi: its extension, opencode: its plugin) and MCP server in a host's own
-//! configuration files, and takes them out again.
+//! `agentspine install|uninstall claude|codex|gemini|pi|opencode|copilot`:
+//! registers agentspine's hook (pi: its extension, opencode: its plugin)
+//! and MCP server in a host's own configuration files, and takes them out
+//! again.
 //!
 //! Guarantees:
 //! - install then uninstall gives every file back byte for byte: a file
@@ -43,6 +44,7 @@ mod backup;
 mod claude;
 mod codex;
 mod command;
+mod copilot;
 pub mod drift;
 mod gemini;
 mod hooks;
@@ -68,7 +70,8 @@ use command::PORTABLE;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi or opencode.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi, opencode or
+/// GitHub Copilot CLI.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -93,6 +96,10 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// which asks `agentspine hook opencode`) and `mcp.agentspine` in
 /// `opencode.json`, both in `$OPENCODE_CONFIG_DIR` (or
 /// `$XDG_CONFIG_HOME/opencode`, `~/.config/opencode`).
+///
+/// GitHub Copilot CLI: the hook file `hooks/agentspine.json` and
+/// `mcpServers.agentspine` in `mcp-config.json`, both in `$COPILOT_HOME`
+/// (or `~/.copilot`); user hooks run without a trust step.
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -318,6 +325,17 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
                 .opencode_home()
                 .context("neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set")?;
             (opencode::changes(&config_dir, &bin, adding)?, Vec::new())
+        }
+        Host::Copilot => {
+            anyhow::ensure!(
+                args.settings == Settings::User && !trust_hooks,
+                "GitHub Copilot CLI takes neither `--settings project` (a repository's .github/hooks run only \
+                 in a folder Copilot trusts; agentspine installs for the user, whose hooks need no trust) nor \
+                 `--trust-hooks`"
+            );
+            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
+            let copilot_home = env.copilot_home().context("neither COPILOT_HOME nor HOME is set")?;
+            (copilot::changes(&copilot_home, &bin, adding)?, Vec::new())
         }
         other => anyhow::bail!("agentspine does not install into {other}"),
     };

@@ -1,4 +1,4 @@
-//! `agentspine install|uninstall claude|codex|gemini|pi` against a
+//! `agentspine install|uninstall claude|codex|gemini|pi|copilot` against a
 //! throwaway home: every host's files in every style come back byte for
 //! byte, what the user edits in between stays, a second install changes
 //! nothing, the backup of the original survives, twice is one hook set, a
@@ -618,6 +618,8 @@ const WRITTEN: &[&str] = &[
     ".gemini/settings.json",
     "agent/mcp.json",
     "extensions/agentspine.js",
+    ".copilot/mcp-config.json",
+    ".copilot/hooks/agentspine.json",
 ];
 
 const CLAUDE: &[&str] = &["install", "claude"];
@@ -626,6 +628,7 @@ const CODEX: &[&str] = &["install", "codex"];
 const CODEX_TRUST: &[&str] = &["install", "codex", "--trust-hooks"];
 const GEMINI: &[&str] = &["install", "gemini"];
 const PI: &[&str] = &["install", "pi"];
+const COPILOT: &[&str] = &["install", "copilot"];
 
 const CASES: &[Case] = &[
     Case {
@@ -836,6 +839,54 @@ const CASES: &[Case] = &[
             ("home/.pi/agent/mcp.json", None),
         ],
     },
+    Case {
+        label: "copilot, two spaces, a server of the user's, hook files of their own",
+        install: COPILOT,
+        files: &[
+            (
+                "home/.copilot/mcp-config.json",
+                Some(
+                    "{\n  \"mcpServers\": {\n    \"docs\": {\n      \"type\": \"local\",\n      \"command\": \
+                     \"docs-server\",\n      \"tools\": [\"*\"]\n    }\n  }\n}\n",
+                ),
+            ),
+            (
+                "home/.copilot/hooks/lint.json",
+                Some(
+                    r#"{"version": 1, "hooks": {"postToolUse": [{"type": "command", "bash": "./lint.sh"}]}}"#,
+                ),
+            ),
+            ("home/.copilot/hooks/agentspine.json", None),
+            ("home/.copilot/settings.json", Some("{\n  \"model\": \"gpt-5\"\n}\n")),
+        ],
+    },
+    Case {
+        label: "copilot, one line, no final newline, an empty mcpServers",
+        install: COPILOT,
+        files: &[("home/.copilot/mcp-config.json", Some(r#"{"mcpServers":{}}"#))],
+    },
+    Case {
+        label: "copilot, tabs and CRLF, a hook file of the user's own by agentspine's name",
+        install: COPILOT,
+        files: &[
+            ("home/.copilot/mcp-config.json", Some("{\r\n\t\"mcpServers\": {}\r\n}\r\n")),
+            (
+                "home/.copilot/hooks/agentspine.json",
+                Some(
+                    "{\r\n\t\"hooks\": {\r\n\t\t\"agentStop\": [{\"type\": \"command\", \"bash\": \"notify\"}]\r\n\t}\r\n}",
+                ),
+            ),
+        ],
+    },
+    Case {
+        label: "copilot, `{}` and an empty hooks directory",
+        install: COPILOT,
+        files: &[
+            ("home/.copilot/mcp-config.json", Some("{}\n")),
+            ("home/.copilot/hooks/agentspine.json", None),
+        ],
+    },
+    Case { label: "copilot, no ~/.copilot at all", install: COPILOT, files: &[] },
 ];
 
 /// The case whose label starts with `label`.
@@ -983,6 +1034,8 @@ fn edits_made_between_install_and_uninstall_stay() {
         ("codex, trusted, config.toml", "home/.codex/hooks.json", "\"notify\"", "\"notify --loud\""),
         ("gemini, one line", "home/.gemini/settings.json", "\"GitHub\"", "\"Dracula\""),
         ("pi, servers of other tools", "home/.pi/agent/mcp.json", "\"z\": 1", "\"z\": 2"),
+        ("copilot, two spaces", "home/.copilot/mcp-config.json", "\"docs-server\"", "\"docs-server-2\""),
+        ("copilot, tabs and CRLF", "home/.copilot/hooks/agentspine.json", "\"notify\"", "\"notify --loud\""),
         (
             "pi, an empty mcpServers",
             "home/.pi/agent/mcp.json",

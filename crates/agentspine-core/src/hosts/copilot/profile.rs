@@ -5,8 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, CheckFacts, ContextCap, HookEvent, HookOutput, Hooks, NO_CHECKS, Profile, SessionFiles, Tool,
-    ToolPaths, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
+    Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
 /// GitHub Copilot CLI.
@@ -59,9 +59,31 @@ pub const PROFILE: Profile = Profile {
         started_in: None,
         output: HookOutput::AdditionalContext,
     }),
-    // `install copilot` writes `~/.copilot/hooks/agentspine.json`: not
-    // shipped yet.
-    install: None,
+    // Measured on 1.0.102: user hook files (`$COPILOT_HOME/hooks/*.json`,
+    // and the `hooks` key of its `settings.json`) run without a trust step;
+    // the user's `mcp-config.json` is loaded without one too. A
+    // repository's `.github/hooks/*.json` and `.mcp.json` count only in a
+    // trusted folder, so agentspine installs for the user.
+    install: Some(Install {
+        carrier: Carrier::CommandHooks,
+        user_hook_files: |env| {
+            env.copilot_home()
+                .map(|h| vec![h.join("hooks").join(HOOK_FILE), h.join("settings.json")])
+                .unwrap_or_default()
+        },
+        project_hook_files: &[],
+        user_mcp_files: |env| {
+            env.copilot_home().map(|h| (h.join(MCP_FILE), ConfigFormat::Json)).into_iter().collect()
+        },
+        project_mcp_files: &[],
+        json_comments: false,
+        project_settings: false,
+        hook_trust: false,
+        plugin: false,
+        trust_note: Some(
+            "user hooks (~/.copilot/hooks) run without a trust step; a repository's .github/hooks run only in a trusted folder",
+        ),
+    }),
     check: CheckFacts {
         follows_links: true,
         stops_at_link_loop: false,
@@ -72,6 +94,11 @@ pub const PROFILE: Profile = Profile {
     rules: RULES,
     version_probe: Some(VersionProbe { program: "copilot", args: &["--version"] }),
 };
+
+/// The hook file `install copilot` writes in `$COPILOT_HOME/hooks`.
+pub const HOOK_FILE: &str = "agentspine.json";
+/// The user's file that registers MCP servers, in `$COPILOT_HOME`.
+pub const MCP_FILE: &str = "mcp-config.json";
 
 /// Copilot's rules: the git root, its names at the root, the cwd and
 /// between.
