@@ -41,7 +41,9 @@ pub const PROFILE: Profile = Profile {
         tools: &[
             Tool { names: &["view"], paths: ToolPaths::Field(&["path"]), loads_nested: true },
             Tool { names: &["create", "edit"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
-            Tool { names: &["grep", "glob"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
+            // Their argument is `paths` (COPILOT-MEASURED.md, the tools
+            // offered); a string there names the searched path.
+            Tool { names: &["grep", "glob"], paths: ToolPaths::Field(&["paths", "path"]), loads_nested: false },
             Tool {
                 names: &["bash"],
                 paths: ToolPaths::Shell { command: &["command"], workdir: &[] },
