@@ -186,7 +186,7 @@ always\t'Always, even into a pipe'
 never\t'Never'"
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l deny -d 'Exit with 1 when a finding is at least this severe' -r -f -a "warning\t''
 error\t''"
-complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l all-hosts -d 'Every agent host (codex, claude, gemini, pi, pi-0.73, desktop)'
+complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l all-hosts -d 'Every agent host (codex, claude, gemini, pi, pi-0.73, opencode, copilot, kimi, desktop)'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l compare -d 'Also list the directories where hosts disagree on what applies'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -l json -d 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}'
 complete -c agentspine -n "__fish_agentspine_using_subcommand check" -s q -l quiet -d 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)'

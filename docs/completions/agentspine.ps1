@@ -141,7 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'agentspine' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`text` for people, `json` (stable), `github` (workflow annotations), `sarif` (SARIF 2.1.0)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the human output: auto (only on a terminal, never when NO_COLOR is set), always or never')
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Exit with 1 when a finding is at least this severe')
-            [CompletionResult]::new('--all-hosts', '--all-hosts', [CompletionResultType]::ParameterName, 'Every agent host (codex, claude, gemini, pi, pi-0.73, desktop)')
+            [CompletionResult]::new('--all-hosts', '--all-hosts', [CompletionResultType]::ParameterName, 'Every agent host (codex, claude, gemini, pi, pi-0.73, opencode, copilot, kimi, desktop)')
             [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Also list the directories where hosts disagree on what applies')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout; errors too, as {"error":{"code","message","path"}}')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only the result: no counts, notes, warnings or deprecations on stderr (errors still are)')

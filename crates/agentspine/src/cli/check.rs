@@ -49,7 +49,8 @@ pub struct Args {
     /// exists); the desktop rule, generic and pi-0.73 only when named].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "HOST", conflicts_with = "all_hosts")]
     host: Vec<Host>,
-    /// Every agent host (codex, claude, gemini, pi, pi-0.73, desktop).
+    /// Every agent host (codex, claude, gemini, pi, pi-0.73, opencode,
+    /// copilot, kimi, desktop).
     #[arg(long)]
     all_hosts: bool,
     /// Also check these directories (inside the root), found or not.

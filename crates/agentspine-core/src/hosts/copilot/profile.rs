@@ -20,7 +20,7 @@ pub const PROFILE: Profile = Profile {
     project_dir: Some(".github/instructions"),
     evidence_names: &[],
     configurable_names: false,
-    checked_by_default: false,
+    checked_by_default: true,
     chosen_by_evidence: true,
     memory_facts: false,
     hooks: Some(Hooks {
