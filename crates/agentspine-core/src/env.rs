@@ -48,6 +48,12 @@ pub struct Environment {
     /// `$OPENCODE_DISABLE_CLAUDE_CODE` or `$OPENCODE_DISABLE_CLAUDE_CODE_PROMPT`
     /// set to `1` or `true`: opencode reads no `CLAUDE.md`.
     pub opencode_claude_off: bool,
+    /// `$OPENCODE_DISABLE_PROJECT_CONFIG` set to `1` or `true`: opencode
+    /// reads no project instruction file and no project config.
+    pub opencode_project_config_off: bool,
+    /// `$OPENCODE_CONFIG_CONTENT`: a config opencode merges last (its
+    /// `instructions` count like a file's).
+    pub opencode_config_content: Option<String>,
     /// `$KIMI_CODE_HOME`: Kimi Code's home, named outright.
     pub kimi_code_home: Option<PathBuf>,
     /// `$COPILOT_HOME`: GitHub Copilot CLI's home, named outright.
@@ -93,6 +99,9 @@ impl Environment {
             opencode_claude_off: ["OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"]
                 .iter()
                 .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
+            opencode_project_config_off: var("OPENCODE_DISABLE_PROJECT_CONFIG")
+                .is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true")),
+            opencode_config_content: var("OPENCODE_CONFIG_CONTENT").and_then(|v| v.into_string().ok()),
             kimi_code_home: path("KIMI_CODE_HOME"),
             copilot_home_dir: path("COPILOT_HOME"),
             copilot_custom_dirs: var("COPILOT_CUSTOM_INSTRUCTIONS_DIRS")

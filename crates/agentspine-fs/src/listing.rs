@@ -29,4 +29,9 @@ pub struct Listing {
     pub non_utf8: u64,
     /// The bound stopped the listing before its end.
     pub truncated: bool,
+    /// Every UTF-8 name above (entries, hidden entries and links) in the
+    /// order the directory gave them, for a caller that must meet them as
+    /// a host's own directory walk does (opencode's globs).
+    #[serde(skip)]
+    pub disk_order: Vec<String>,
 }

@@ -465,6 +465,7 @@ impl Root {
                 continue;
             };
             let entry = Entry { name: name.to_owned(), kind };
+            listing.disk_order.push(entry.name.clone());
             if kind == FileKind::Symlink {
                 listing.symlinks.push(entry.name);
             } else if name.starts_with('.') {

@@ -88,11 +88,14 @@ fn cost(p: &Project, backend: Backend, host: Host) -> Counters {
 ///   looked for beneath the config home (2 opens); the two `.claude/rules`
 ///   directories that exist are the only listings.
 ///
-/// - opencode 38/77/14/0: the global candidates (two opens and the
+/// - opencode 79/77/14/0: the global candidates (two opens and the
 ///   `CLAUDE.md` looked at once the config's `AGENTS.md` is missing);
 ///   `AGENTS.md` at each of the 13 levels, cwd first, read where it is;
 ///   `CLAUDE.md` and `CONTEXT.md` looked at once each per level to say
-///   they are shadowed (one stat each).
+///   they are shadowed (one stat each); then the configs that may hold
+///   `instructions` (41 opens): the config directory (absent), at each
+///   level `opencode.json`, `opencode.jsonc` and `.opencode/`, and
+///   `~/.opencode` (absent).
 /// - kimi 43/52/13/0: the two user directories (`$KIMI_CODE_HOME` and
 ///   `~/.agents`, absent here); per level `.kimi-code/AGENTS.md` looked
 ///   for, `AGENTS.md` read where it is and `agents.md` looked at once to
@@ -123,7 +126,7 @@ fn expected(host: Host, backend: Backend) -> (u64, u64, u64, u64) {
         // `shadowed-by` names only files that exist.
         Host::Pi => (if walk { 60 } else { 55 }, if walk { 126 } else { 99 }, 14, 0),
         Host::Pi073 => (if walk { 43 } else { 39 }, if walk { 121 } else { 96 }, 14, 0),
-        Host::Opencode => (if walk { 41 } else { 38 }, if walk { 100 } else { 77 }, 14, 0),
+        Host::Opencode => (if walk { 82 } else { 79 }, if walk { 100 } else { 77 }, 14, 0),
         Host::Kimi => (43, if walk { 67 } else { 52 }, 13, 0),
         Host::Copilot => (88, if walk { 117 } else { 99 }, 33, 1),
         Host::Desktop => (56, if walk { 75 } else { 57 }, 14, 0),

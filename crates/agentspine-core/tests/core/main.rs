@@ -19,6 +19,7 @@ mod gemini;
 mod guard;
 mod links;
 mod memory;
+mod opencode;
 mod profiles;
 mod rules;
 mod targets;

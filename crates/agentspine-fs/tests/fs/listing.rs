@@ -34,6 +34,25 @@ fn lists_sorted_with_links_and_hidden_entries_apart() {
 }
 
 #[test]
+fn keeps_the_directory_s_own_order_of_every_name_beside_the_sorted_groups() {
+    for backend in backends() {
+        let tree = Tree::new();
+        for name in ["m.md", "z.md", "b.md", ".hidden.md", "a.md"] {
+            tree.file(name, b"");
+        }
+        tree.dir("sub").symlink("link.md", "a.md");
+        let on_disk: Vec<String> = std::fs::read_dir(&tree.root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        let r = reader(backend);
+        let listing = r.open_root(&tree.root).unwrap().list(".", 100).unwrap();
+        assert_eq!(listing.disk_order, on_disk, "{backend:?}");
+        assert_eq!(listing.disk_order.len(), 7);
+    }
+}
+
+#[test]
 fn stops_at_the_bound_and_says_so() {
     for backend in backends() {
         let tree = Tree::new();

@@ -13,31 +13,44 @@
 //!   `/`) that holds it; the first name with any hit is used with all its
 //!   hits and the others are never read. A hit is anything that exists by
 //!   that name (an empty or unreadable file, a directory, a link to a
-//!   directory: they win the name and send nothing); a dangling or
-//!   looping link does not exist.
+//!   directory: they win the name and send nothing); a dangling link
+//!   does not exist. A link loop by a name anywhere from the cwd up to the
+//!   root makes opencode's search for that name fail: none of its copies
+//!   are sent and the next name is tried.
 //! - The text is the file as read: no trimming, CRLF kept, a leading BOM
 //!   dropped, invalid UTF-8 replaced per byte; an empty file gives no
-//!   entry. No byte cap.
+//!   entry. No byte cap (agentspine reads at most 32 MiB of one file).
 //! - Order: the global file, then the project files closest to the cwd
 //!   first. Each is `Instructions from: <absolute path>\n<content>`,
 //!   joined by `\n`, after its `<env>` block.
 //! - opencode follows every link, out of the project too, and labels the
 //!   file with the link's path; agentspine reads a link inside the root by
 //!   its target and never one out of it, and says so per candidate.
-//! - Its config's `instructions` globs are not modelled yet: `resolve`
-//!   says so when a config names them.
+//! - `OPENCODE_DISABLE_PROJECT_CONFIG` set to `1` drops every project
+//!   file (and the project's configs); the global file stays.
+//! - Then the files its configs' `instructions` name (`instructions`): the
+//!   ones inside the root read as above, the ones out of the project
+//!   (`~/…`, absolute paths elsewhere, `../` past the root, URLs) listed
+//!   `outside-root` and never opened.
 
+pub mod instructions;
 pub mod profile;
 
 use std::path::{Path, PathBuf};
 
-use crate::chain::{FILE_CAP, NotRead, above_root, fetch};
+use crate::chain::{ChainDir, NotRead, above_root, fetch};
 use crate::env::Environment;
 use crate::gather::Gather;
 use crate::locate::Located;
 use crate::paths::tilde;
-use crate::resolution::{Part, Scope, Verdict};
+use agentspine_fs::LinkRefusal;
+
+use crate::resolution::{Part, Scope, Verdict, Warning};
 use crate::text::{lenient_utf8, strip_bom};
+
+/// The most agentspine reads of one file for opencode, which has no cap
+/// (a 5 MiB `CLAUDE.md` is sent whole: claude_too_large).
+pub(crate) const CAP: u64 = 32 * 1024 * 1024;
 
 /// The project names, in the order opencode tries them.
 pub const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
@@ -61,9 +74,42 @@ fn text_of(bytes: &[u8]) -> String {
     strip_bom(&lenient_utf8(bytes)).to_owned()
 }
 
-pub(crate) fn resolve(env: &Environment, located: &Located, found_git: bool, gather: &mut Gather) {
+pub(crate) fn resolve(
+    env: &Environment,
+    located: &Located,
+    found_git: bool,
+    gather: &mut Gather,
+    warnings: &mut Vec<Warning>,
+) {
     global(env, located, gather);
+    let dirs = located.chain_dirs();
+    project(env, located, &dirs, found_git, gather);
+    instructions::resolve(env, located, &dirs, gather, warnings);
+}
+
+/// The project files: the first name found from the cwd up to the root
+/// (`dirs`: the chain's directories from the root down).
+fn project(env: &Environment, located: &Located, dirs: &[ChainDir], found_git: bool, gather: &mut Gather) {
     let names = names(env);
+    if env.opencode_project_config_off {
+        for dir in dirs.iter().rev() {
+            for name in &names {
+                if let Ok(handle) = &dir.dir
+                    && handle.stat(name).is_ok()
+                {
+                    gather.probe(
+                        dir.label(name),
+                        Scope::Project,
+                        Verdict::Disabled {
+                            reason: "OPENCODE_DISABLE_PROJECT_CONFIG: opencode reads no project file"
+                                .to_owned(),
+                        },
+                    );
+                }
+            }
+        }
+        return;
+    }
     let reader = located.root.reader();
     // Without a git root opencode walks on up to `/`.
     if !found_git {
@@ -78,8 +124,7 @@ pub(crate) fn resolve(env: &Environment, located: &Located, found_git: bool, gat
             );
         }
     }
-    let mut dirs = located.chain_dirs();
-    dirs.reverse();
+    let dirs: Vec<&ChainDir> = dirs.iter().rev().collect();
     let mut winner: Option<&str> = None;
     for name in names {
         if let Some(won) = winner {
@@ -92,16 +137,49 @@ pub(crate) fn resolve(env: &Environment, located: &Located, found_git: bool, gat
             }
             continue;
         }
+        // opencode's search for a name fails whole on a link loop by that
+        // name anywhere on the way up (its `exists` throws on ELOOP): none
+        // of that name's hits count, and the next name is tried (measured:
+        // links_loop, links_loop_below_root).
+        let mut found = Vec::with_capacity(dirs.len());
         for dir in &dirs {
-            let handle = match &dir.dir {
-                Ok(handle) => handle,
+            match &dir.dir {
+                Ok(handle) => found.push((dir, Ok(fetch(handle, name, CAP)))),
+                Err(verdict) => found.push((dir, Err(verdict.clone()))),
+            }
+        }
+        let looped = found.iter().any(|(_, r)| {
+            matches!(
+                r,
+                Ok(Err(NotRead { verdict: Verdict::LinkRefused { refusal: LinkRefusal::Loop, .. }, .. }))
+            )
+        });
+        if looped {
+            for (dir, r) in found {
+                let reason =
+                    format!("a link loop named {name} on the way up makes opencode's search for {name} fail");
+                match r {
+                    Ok(Err(not_read))
+                        if !exists(&not_read) || matches!(not_read.verdict, Verdict::LinkRefused { .. }) =>
+                    {
+                        gather.probe(dir.label(name), Scope::Project, not_read)
+                    }
+                    Ok(_) => gather.probe(dir.label(name), Scope::Project, Verdict::Skipped { reason }),
+                    Err(verdict) => gather.probe(dir.label(name), Scope::Project, verdict),
+                }
+            }
+            continue;
+        }
+        for (dir, r) in found {
+            let r = match r {
+                Ok(r) => r,
                 Err(verdict) => {
-                    gather.probe(dir.label(name), Scope::Project, verdict.clone());
+                    gather.probe(dir.label(name), Scope::Project, verdict);
                     continue;
                 }
             };
             let path = located.root_path.join(&dir.rel).join(name);
-            match fetch(handle, name, FILE_CAP) {
+            match r {
                 Ok(fetched) => {
                     winner = Some(name);
                     let text = text_of(&fetched.snap.bytes);
@@ -160,7 +238,7 @@ fn global(env: &Environment, located: &Located, gather: &mut Gather) {
             gather.probe(label, Scope::User, Verdict::Missing);
             continue;
         };
-        match fetch(&handle, name, FILE_CAP) {
+        match fetch(&handle, name, CAP) {
             Ok(fetched) => {
                 taken = true;
                 let text = text_of(&fetched.snap.bytes);

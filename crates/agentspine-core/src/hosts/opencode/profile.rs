@@ -20,6 +20,7 @@ pub const PROFILE: Profile = Profile {
         vec![
             ("opencode_home", env.opencode_home()),
             ("opencode_claude_off", env.opencode_claude_off.then(|| "on".into())),
+            ("opencode_project_config_off", env.opencode_project_config_off.then(|| "on".into())),
         ]
     },
     project_dir: Some(".opencode"),
@@ -96,10 +97,10 @@ pub const PLUGIN: &str = "agentspine.js";
 
 /// opencode's rules: the git root, the first name found on the way up.
 const RULES: crate::hosts::Rules = crate::hosts::Rules {
-    resolve: |ask, gather, _| {
+    resolve: |ask, gather, warnings| {
         let located = crate::hosts::bind_by_git(ask)?;
         let found_git = located.evidence == crate::hosts::GIT_EVIDENCE;
-        super::resolve(ask.env, &located, found_git, gather);
+        super::resolve(ask.env, &located, found_git, gather, warnings);
         Ok(located)
     },
     bind: crate::hosts::bind_by_git,

@@ -1,0 +1,522 @@
+//! opencode's config `instructions` (measured on 1.18.33:
+//! tests/e2e/OPENCODE-MEASURED.md, "Config `instructions`").
+//!
+//! The arrays of every config opencode reads are joined, each string
+//! once, in its merge order: the global config directory's `config.json`,
+//! `opencode.json`, `opencode.jsonc`; unless project config is off, each
+//! `opencode.json` then `opencode.jsonc` from the root down to the cwd,
+//! then each `.opencode/opencode.json(c)` from the cwd up to the root;
+//! `~/.opencode/opencode.json(c)`; `$OPENCODE_CONFIG_CONTENT`. Each entry:
+//! - `http(s)://…`: fetched by opencode; agentspine reads no network;
+//! - `~/…`: under HOME; absolute: that path, a glob in its last part only;
+//! - anything else: a path or glob tried in the cwd and each directory
+//!   above it up to the root, closest first (in the config directory alone
+//!   when project config is off); below the cwd as far as the glob
+//!   reaches.
+//!
+//! Matches are files (a link to a file counts; directories never), dot
+//! files included, labelled by their absolute path as matched (a link by
+//! its own path); a path already sent is not sent again, and an empty file
+//! gives nothing. Several matches of one glob come in the order its walk
+//! meets them: a directory's own before its subdirectories', each
+//! directory's entries in the reverse of their order on disk (measured on
+//! ext4; two fixtures, so an inference). agentspine resolves the matches
+//! inside the root with the confined reader (one bounded listing per
+//! directory a glob part reaches; links are matched, never walked through;
+//! `.git` is never entered); a path out of the project (`../…` past the
+//! root, `~/`, an absolute path elsewhere, a URL) is listed `outside-root`
+//! with what opencode does, and never opened.
+
+use std::path::{Component, Path, PathBuf};
+
+use agentspine_fs::{FileKind, Root};
+
+use crate::chain::{ChainDir, fetch};
+use crate::env::Environment;
+use crate::gather::Gather;
+use crate::locate::Located;
+use crate::paths::tilde;
+use crate::resolution::{Scope, Verdict, Warning};
+
+/// Entries of one directory listed while matching a glob.
+const MAX_ENTRIES: usize = 8192;
+/// Directories listed for one resolution's globs.
+const MAX_LISTINGS: usize = 256;
+
+/// The `instructions` of every config, joined, each string once, in
+/// opencode's merge order. Each directory is opened once (the chain's
+/// directories are the chain's handles).
+fn entries(
+    env: &Environment,
+    located: &Located,
+    dirs: &[ChainDir],
+    warnings: &mut Vec<Warning>,
+) -> Vec<String> {
+    let reader = located.root.reader();
+    let mut out: Vec<String> = Vec::new();
+    let mut take = |handle: &Root, names: &[&str], out: &mut Vec<String>| {
+        for name in names {
+            let Ok(fetched) = fetch(handle, name, super::CAP) else { continue };
+            let file = handle.host_path().join(name);
+            match instructions_of(&String::from_utf8_lossy(&fetched.snap.bytes)) {
+                Some(list) => {
+                    for entry in list {
+                        if !out.contains(&entry) {
+                            out.push(entry);
+                        }
+                    }
+                }
+                None => warnings.push(Warning {
+                    code: "config-malformed".to_owned(),
+                    message: format!(
+                        "{} is not JSON opencode accepts; agentspine leaves out its `instructions`",
+                        file.display()
+                    ),
+                    file: Some(file),
+                }),
+            }
+        }
+    };
+    const NAMES: [&str; 2] = ["opencode.json", "opencode.jsonc"];
+    if let Some(config) = env.opencode_home()
+        && let Ok(handle) = reader.open_root(&config)
+    {
+        take(&handle, &["config.json", "opencode.json", "opencode.jsonc"], &mut out);
+    }
+    if !env.opencode_project_config_off {
+        for dir in dirs {
+            if let Ok(handle) = &dir.dir {
+                take(handle, &NAMES, &mut out);
+            }
+        }
+        for dir in dirs.iter().rev() {
+            if let Ok(handle) = &dir.dir
+                && let Ok(dot) = handle.subdir(".opencode")
+            {
+                take(&dot, &NAMES, &mut out);
+            }
+        }
+    }
+    if let Some(home) = &env.home
+        && let Ok(handle) = reader.open_root(&home.join(".opencode"))
+    {
+        take(&handle, &NAMES, &mut out);
+    }
+    if let Some(list) = env.opencode_config_content.as_deref().and_then(instructions_of) {
+        for entry in list {
+            if !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+    }
+    out
+}
+
+/// The `instructions` strings of one config's text (JSON with comments
+/// and trailing commas); `None` when it is not an object.
+pub(crate) fn instructions_of(text: &str) -> Option<Vec<String>> {
+    let json = without_trailing_commas(&crate::hosts::gemini::strip_comments(text));
+    let value: serde_json::Value = serde_json::from_str(&json).ok()?;
+    let object = value.as_object()?;
+    Some(
+        object
+            .get("instructions")
+            .and_then(|v| v.as_array())
+            .map(|list| list.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default(),
+    )
+}
+
+/// JSON with each comma that only a `]` or `}` follows removed (outside
+/// strings), as JSONC allows.
+fn without_trailing_commas(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+            out.push(c);
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+        } else if c == ','
+            && bytes[i + 1..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| *b == b']' || *b == b'}')
+        {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One part of a glob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Literal(String),
+    Pattern(String),
+    Globstar,
+}
+
+fn is_pattern(part: &str) -> bool {
+    part.contains(['*', '?', '['])
+}
+
+/// Where an entry's matches are looked for.
+enum Place {
+    /// Beneath the root: a directory (relative, `""` the root) and the
+    /// parts of the glob under it.
+    Inside { base: String, segments: Vec<Segment> },
+    /// Out of the project: the path (or glob) opencode reads.
+    Outside(PathBuf),
+}
+
+/// `path` lexically normalised (`.` dropped, `..` taken back); `None`
+/// when it climbs above `/`.
+fn normalise(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::RootDir => out.push("/"),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::Normal(n) => out.push(n),
+            Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Where the absolute `dir` joined with the glob `pattern` lies: beneath
+/// `root`, or out of it. `last_only`: only the last part is a glob (an
+/// absolute entry).
+fn place(root: &Path, dir: &Path, pattern: &str, last_only: bool) -> Place {
+    let full = dir.join(pattern);
+    let Some(full) = normalise(&full) else { return Place::Outside(dir.join(pattern)) };
+    let Ok(rel) = full.strip_prefix(root) else { return Place::Outside(full) };
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let Some((_, dirs)) = parts.split_last() else { return Place::Outside(full) };
+    let split =
+        if last_only { dirs.len() } else { parts.iter().position(|p| is_pattern(p)).unwrap_or(dirs.len()) };
+    let base = parts[..split].join("/");
+    let segments: Vec<Segment> = parts[split..]
+        .iter()
+        .map(|p| match p.as_str() {
+            "**" if !last_only => Segment::Globstar,
+            p if is_pattern(p) => Segment::Pattern(p.to_owned()),
+            p => Segment::Literal(p.to_owned()),
+        })
+        .collect();
+    Place::Inside { base, segments }
+}
+
+/// Resolves the configs' `instructions` after the instruction files (the
+/// paths already in the chain are not sent again). `dirs`: the chain's
+/// directories from the root down, none when the root is never a project.
+pub(crate) fn resolve(
+    env: &Environment,
+    located: &Located,
+    dirs: &[ChainDir],
+    gather: &mut Gather,
+    warnings: &mut Vec<Warning>,
+) {
+    let list = entries(env, located, dirs, warnings);
+    let mut sent: Vec<PathBuf> = gather.parts.iter().map(|p| p.path.clone()).collect();
+    let mut listings = 0usize;
+    for entry in list {
+        if entry.starts_with("https://") || entry.starts_with("http://") {
+            gather.probe_differs(
+                entry.clone(),
+                Scope::Project,
+                Verdict::OutsideRoot,
+                "opencode fetches this URL and sends its text after the files; agentspine reads no network"
+                    .to_owned(),
+            );
+            continue;
+        }
+        let expanded = match (entry.strip_prefix("~/"), &env.home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => PathBuf::from(&entry),
+        };
+        let places: Vec<Place> = if expanded.is_absolute() {
+            let dir = expanded.parent().unwrap_or(Path::new("/"));
+            let name = expanded.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            vec![place(&located.root_path, dir, &name, true)]
+        } else if env.opencode_project_config_off {
+            let config = env.opencode_home().unwrap_or_default();
+            vec![Place::Outside(config.join(&entry))]
+        } else {
+            dirs.iter()
+                .rev()
+                .map(|d| place(&located.root_path, &located.root_path.join(&d.rel), &entry, false))
+                .collect()
+        };
+        for at in places {
+            match at {
+                Place::Outside(path) => gather.probe_differs(
+                    tilde(&path, env.home.as_deref()),
+                    Scope::User,
+                    Verdict::OutsideRoot,
+                    format!(
+                        "opencode reads what `{entry}` names out of the project; agentspine never opens it"
+                    ),
+                ),
+                Place::Inside { base, segments } => {
+                    let mut found = Vec::new();
+                    matches(&located.root, &base, &segments, &mut found, &mut listings, warnings);
+                    for rel in found {
+                        include(located, &rel, gather, &mut sent);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads one match `rel` (relative to the root) unless it was sent.
+fn include(located: &Located, rel: &str, gather: &mut Gather, sent: &mut Vec<PathBuf>) {
+    let path = located.root_path.join(rel);
+    if sent.contains(&path) {
+        gather.probe(rel.to_owned(), Scope::Project, Verdict::Duplicate);
+        return;
+    }
+    let (parent, name) = match rel.rsplit_once('/') {
+        Some((parent, name)) => (parent, name),
+        None => ("", rel),
+    };
+    let handle = if parent.is_empty() {
+        Ok(located.root.clone())
+    } else {
+        located.root.subdir(parent).map_err(|e| crate::chain::verdict_of(&e))
+    };
+    let handle = match handle {
+        Ok(handle) => handle,
+        Err(verdict) => {
+            gather.probe(rel.to_owned(), Scope::Project, verdict);
+            return;
+        }
+    };
+    match fetch(&handle, name, super::CAP) {
+        Ok(fetched) => {
+            sent.push(path.clone());
+            let text = super::text_of(&fetched.snap.bytes);
+            if text.is_empty() {
+                gather.probe(rel.to_owned(), Scope::Project, Verdict::Empty);
+            } else {
+                gather.include(fetched.part(Scope::Project, path, rel.to_owned(), text));
+            }
+        }
+        Err(not_read) if not_read.host_reads_it() => {
+            sent.push(path);
+            gather.probe_differs(
+                rel.to_owned(),
+                Scope::Project,
+                not_read,
+                "opencode follows this link and reads its target; agentspine never reads outside the root"
+                    .to_owned(),
+            );
+        }
+        Err(not_read) => gather.probe(rel.to_owned(), Scope::Project, not_read),
+    }
+}
+
+fn join(base: &str, name: &str) -> String {
+    if base.is_empty() { name.to_owned() } else { format!("{base}/{name}") }
+}
+
+/// The files under `base` that `segments` match, in the order opencode's
+/// glob finds them: a directory's own matches before those of its
+/// subdirectories, each directory's entries last on disk first. Links are matched as files, never walked through; `.git` is
+/// never entered.
+fn matches(
+    root: &Root,
+    base: &str,
+    segments: &[Segment],
+    found: &mut Vec<String>,
+    listings: &mut usize,
+    warnings: &mut Vec<Warning>,
+) {
+    let Some((first, rest)) = segments.split_first() else { return };
+    let last = rest.is_empty();
+    match first {
+        Segment::Literal(name) => {
+            let rel = join(base, name);
+            let Ok(meta) = root.stat(&rel) else { return };
+            if last {
+                if meta.kind != FileKind::Directory && !found.contains(&rel) {
+                    found.push(rel);
+                }
+            } else if meta.kind == FileKind::Directory {
+                matches(root, &rel, rest, found, listings, warnings);
+            }
+        }
+        Segment::Pattern(pattern) => {
+            let Some(names) = list(root, base, listings, warnings) else { return };
+            for (name, kind) in names {
+                if !glob_match(pattern.as_bytes(), name.as_bytes()) {
+                    continue;
+                }
+                let rel = join(base, &name);
+                if last {
+                    if kind != FileKind::Directory && !found.contains(&rel) {
+                        found.push(rel);
+                    }
+                } else if kind == FileKind::Directory {
+                    matches(root, &rel, rest, found, listings, warnings);
+                }
+            }
+        }
+        Segment::Globstar => {
+            matches(root, base, rest, found, listings, warnings);
+            let Some(names) = list(root, base, listings, warnings) else { return };
+            for (name, kind) in names {
+                if kind == FileKind::Directory && name != ".git" {
+                    matches(root, &join(base, &name), segments, found, listings, warnings);
+                }
+            }
+        }
+    }
+}
+
+/// The entries of `base` (links as [`FileKind::Symlink`]) in the order
+/// opencode meets them, one bounded listing; `None` past the bound (warned once) or when it cannot
+/// be listed.
+fn list(
+    root: &Root,
+    base: &str,
+    listings: &mut usize,
+    warnings: &mut Vec<Warning>,
+) -> Option<Vec<(String, FileKind)>> {
+    if *listings == MAX_LISTINGS {
+        *listings += 1;
+        warnings.push(Warning {
+            code: "bounded-truncated".to_owned(),
+            file: None,
+            message: format!(
+                "opencode's config instructions name globs that reach more than {MAX_LISTINGS} directories; \
+                 agentspine stopped there"
+            ),
+        });
+    }
+    if *listings >= MAX_LISTINGS {
+        return None;
+    }
+    *listings += 1;
+    let listing = root.list(if base.is_empty() { "." } else { base }, MAX_ENTRIES).ok()?;
+    let kind_of = |name: &str| {
+        listing
+            .entries
+            .iter()
+            .chain(&listing.hidden)
+            .find(|e| e.name == name)
+            .map_or(FileKind::Symlink, |e| e.kind)
+    };
+    // opencode's glob walk meets a directory's entries in the reverse of
+    // the order the directory gives them (measured: oc_cfg_glob_order).
+    Some(listing.disk_order.iter().rev().map(|name| (name.clone(), kind_of(name))).collect())
+}
+
+/// Whether `name` matches the one-part glob `pattern` (`*`, `?`, `[…]`,
+/// `[!…]`); dot files match as any name (opencode globs with `dot`).
+fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|i| glob_match(rest, &name[i..])),
+        Some((b'?', rest)) => !name.is_empty() && glob_match(rest, &name[1..]),
+        Some((b'[', rest)) => {
+            let Some(close) = rest.iter().skip(1).position(|b| *b == b']').map(|p| p + 1) else {
+                return name.first() == Some(&b'[') && glob_match(rest, &name[1..]);
+            };
+            let Some((&c, tail)) = name.split_first() else { return false };
+            let (negated, class) = match rest[..close].split_first() {
+                Some((b'!' | b'^', class)) => (true, class),
+                _ => (false, &rest[..close]),
+            };
+            let mut hit = false;
+            let mut i = 0;
+            while i < class.len() {
+                if i + 2 < class.len() && class[i + 1] == b'-' {
+                    hit |= class[i] <= c && c <= class[i + 2];
+                    i += 3;
+                } else {
+                    hit |= class[i] == c;
+                    i += 1;
+                }
+            }
+            hit != negated && glob_match(&rest[close + 1..], tail)
+        }
+        Some((p, rest)) => name.first() == Some(p) && glob_match(rest, &name[1..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_are_read_from_jsonc_with_comments_and_trailing_commas() {
+        let text = "{\n  // a comment\n  \"$schema\": \"x\",\n  \"instructions\": [\"r1.md\",],\n}\n";
+        assert_eq!(instructions_of(text), Some(vec!["r1.md".to_owned()]));
+        assert_eq!(
+            instructions_of("{\"instructions\": [\"a,]\", 3, \"b\"]}"),
+            Some(vec!["a,]".to_owned(), "b".to_owned()])
+        );
+        assert_eq!(instructions_of("{}"), Some(vec![]));
+        assert_eq!(instructions_of("[1]"), None);
+        assert_eq!(instructions_of("{\"instructions\": [}"), None);
+    }
+
+    #[test]
+    fn one_part_globs_match_as_opencode_s_glob_does() {
+        assert!(glob_match(b"*.md", b"a.md"));
+        assert!(glob_match(b"*.md", b".hidden.md"));
+        assert!(!glob_match(b"*.md", b"a.txt"));
+        assert!(glob_match(b"g?.md", b"g1.md"));
+        assert!(!glob_match(b"g?.md", b"g12.md"));
+        assert!(glob_match(b"[a-c]x", b"bx"));
+        assert!(!glob_match(b"[!a-c]x", b"bx"));
+        assert!(glob_match(b"RULES.md", b"RULES.md"));
+    }
+
+    #[test]
+    fn entries_are_placed_beneath_the_root_or_out_of_the_project() {
+        let root = Path::new("/p");
+        let inside =
+            |dir: &str, pattern: &str, last_only: bool| match place(root, Path::new(dir), pattern, last_only)
+            {
+                Place::Inside { base, segments } => Some((base, segments)),
+                Place::Outside(_) => None,
+            };
+        assert_eq!(
+            inside("/p/pkg", "deep/**/*.md", false),
+            Some(("pkg/deep".to_owned(), vec![Segment::Globstar, Segment::Pattern("*.md".to_owned())]))
+        );
+        assert_eq!(
+            inside("/p/pkg", "../notes.md", false),
+            Some((String::new(), vec![Segment::Literal("notes.md".to_owned())]))
+        );
+        assert_eq!(
+            inside("/p", "./dot/rel.md", false),
+            Some(("dot".to_owned(), vec![Segment::Literal("rel.md".to_owned())]))
+        );
+        // An absolute entry is a glob in its last part only.
+        assert_eq!(
+            inside("/p/in*", "g*.md", true),
+            Some(("in*".to_owned(), vec![Segment::Pattern("g*.md".to_owned())]))
+        );
+        assert!(
+            matches!(place(root, Path::new("/p"), "../outside/rel.md", false), Place::Outside(p) if p == Path::new("/outside/rel.md"))
+        );
+        assert!(matches!(place(root, Path::new("/h/abs"), "*.md", true), Place::Outside(_)));
+    }
+}
