@@ -53,7 +53,11 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         if let Some(text) = &text {
             let parsed = if path.extension().is_some_and(|e| e == "toml") {
                 text.parse::<toml_edit::DocumentMut>()
-                    .map(|doc| json!({ "hooks": doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null) }))
+                    .map(|doc| {
+                        let hooks = doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null);
+                        // Kimi Code's `[[hooks]]` entries each name their event.
+                        json!({ "hooks": super::kimi::as_groups(&hooks).unwrap_or(hooks) })
+                    })
                     .map_err(|e| format!("not valid TOML ({e})"))
             } else if install.json_comments {
                 serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(text))

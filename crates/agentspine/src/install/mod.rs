@@ -1,6 +1,7 @@
-//! `agentspine install|uninstall claude|codex|gemini|pi|opencode`: registers
-//! agentspine's hook (pi: its extension, opencode: its plugin) and MCP server in a host's own
-//! configuration files, and takes them out again.
+//! `agentspine install|uninstall claude|codex|gemini|pi|opencode|kimi`:
+//! registers agentspine's hook (pi: its extension, opencode: its plugin)
+//! and MCP server in a host's own configuration files, and takes them out
+//! again.
 //!
 //! Guarantees:
 //! - install then uninstall gives every file back byte for byte: a file
@@ -48,10 +49,12 @@ mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
+mod kimi;
 mod opencode;
 mod pi;
 mod splice;
 pub mod startup;
+mod toml_doc;
 pub(crate) mod trust;
 
 use std::io::Write;
@@ -68,7 +71,7 @@ use command::PORTABLE;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi or opencode.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi, opencode or Kimi Code.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -93,6 +96,10 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// which asks `agentspine hook opencode`) and `mcp.agentspine` in
 /// `opencode.json`, both in `$OPENCODE_CONFIG_DIR` (or
 /// `$XDG_CONFIG_HOME/opencode`, `~/.config/opencode`).
+///
+/// Kimi Code: a `[[hooks]]` entry for UserPromptSubmit in `config.toml`
+/// and `mcpServers.agentspine` in `mcp.json`, both in `$KIMI_CODE_HOME`
+/// (or `~/.kimi-code`); user hooks run without a trust step.
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -318,6 +325,15 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
                 .opencode_home()
                 .context("neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set")?;
             (opencode::changes(&config_dir, &bin, adding)?, Vec::new())
+        }
+        Host::Kimi => {
+            anyhow::ensure!(
+                args.settings == Settings::User && !trust_hooks,
+                "Kimi Code takes neither `--settings project` (it never runs a project's hooks) nor \
+                 `--trust-hooks` (it runs user hooks without a trust step)"
+            );
+            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
+            (kimi::changes(&env, &bin, adding)?, Vec::new())
         }
         other => anyhow::bail!("agentspine does not install into {other}"),
     };

@@ -24,6 +24,7 @@ mod hook_install;
 mod hook_pi;
 mod install;
 mod install_command;
+mod install_kimi;
 mod install_opencode;
 mod install_pi;
 mod mcp;
