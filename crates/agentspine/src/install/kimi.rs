@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use agentspine_core::Environment;
-use agentspine_core::hosts::HookEvent;
+use agentspine_core::hosts::{HookEvent, kimi};
 
 use super::json::Json;
 use super::{Change, claude, hooks, json_change, toml_doc};
@@ -154,7 +154,7 @@ fn set_hooks(
         let extra: Vec<String> = entry
             .iter()
             .map(|(key, _)| key.to_owned())
-            .filter(|key| !["event", "command", "matcher", "timeout"].contains(&key.as_str()))
+            .filter(|key| !kimi::HOOK_KEYS.contains(&key.as_str()))
             .collect();
         for key in extra {
             entry.remove(&key);
@@ -189,6 +189,39 @@ fn set(entry: &mut toml_edit::Table, key: &str, value: toml_edit::Item) {
     if !same {
         entry.insert(key, value);
     }
+}
+
+/// Why Kimi Code would run none of the hooks in config.toml's `hooks`
+/// (as JSON): each entry it refuses, with the reason; empty when it takes
+/// them all.
+pub fn refused(hooks: &serde_json::Value) -> Vec<String> {
+    let Some(entries) = hooks.as_array() else { return Vec::new() };
+    let mut out = Vec::new();
+    for (n, entry) in entries.iter().enumerate() {
+        let Some(entry) = entry.as_object() else { continue };
+        let mut why: Vec<String> = entry
+            .keys()
+            .filter(|key| !kimi::HOOK_KEYS.contains(&key.as_str()))
+            .map(|key| format!("key `{key}`"))
+            .collect();
+        match entry.get("event").and_then(serde_json::Value::as_str) {
+            Some(event) if kimi::HOOK_EVENTS.contains(&event) => {}
+            Some(event) => why.push(format!("event `{event}`")),
+            None => why.push("no event".to_owned()),
+        }
+        if entry.get("command").and_then(serde_json::Value::as_str).is_none() {
+            why.push("no command".to_owned());
+        }
+        if let Some(timeout) = entry.get("timeout")
+            && !timeout.as_i64().is_some_and(|t| kimi::HOOK_TIMEOUT.contains(&t))
+        {
+            why.push(format!("timeout {timeout} (1 to 600 seconds)"));
+        }
+        if !why.is_empty() {
+            out.push(format!("entry {} ({})", n + 1, why.join(", ")));
+        }
+    }
+    out
 }
 
 /// Kimi's `[[hooks]]` entries grouped by event, in the shape the other
@@ -258,5 +291,22 @@ mod tests {
             }))
         );
         assert_eq!(as_groups(&serde_json::json!({})), None);
+    }
+
+    #[test]
+    fn an_entry_kimi_refuses_is_named_with_why() {
+        let hooks = serde_json::json!([
+            { "event": "Stop", "command": "notify", "matcher": "x", "timeout": 600 },
+            { "event": "BeforeTool", "command": "a", "fail_mode": "open" },
+            { "event": "Stop", "timeout": 0 },
+        ]);
+        assert_eq!(
+            refused(&hooks),
+            [
+                "entry 2 (key `fail_mode`, event `BeforeTool`)",
+                "entry 3 (no command, timeout 0 (1 to 600 seconds))"
+            ]
+        );
+        assert!(refused(&serde_json::json!({ "PreToolUse": [] })).is_empty(), "Codex's table");
     }
 }

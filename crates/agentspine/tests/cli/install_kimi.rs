@@ -158,6 +158,25 @@ fn kimi_install_writes_one_prompt_hook_and_the_mcp_server_and_uninstall_takes_ou
     ok(&ex.run(".", &["install", "kimi"]));
     assert_eq!(std::fs::read_to_string(home.join("config.toml")).unwrap(), config);
 
+    // One entry of the user's that Kimi refuses costs every hook, ours too.
+    let refused = config.replacen("timeout = 5\n", "timeout = 5\nfail_mode = \"open\"\n", 1);
+    std::fs::write(home.join("config.toml"), &refused).unwrap();
+    let out = ex.run(".", &["doctor", "--host", "kimi", "--json"]);
+    let report = ex.json_any(&out);
+    assert_eq!(report["install"]["ok"], false);
+    assert_eq!(
+        report["install"]["summary"],
+        "Kimi Code ignores every hook in [HOME]/.kimi-code/config.toml; hooks installed once per event; MCP \
+         server registered in [HOME]/.kimi-code/mcp.json"
+    );
+    assert!(
+        report["actions"].as_array().unwrap().iter().any(|a| a
+            == "[HOME]/.kimi-code/config.toml: Kimi Code runs none of its hooks, agentspine's included, while \
+                it refuses entry 1 (key `fail_mode`): fix or remove them"),
+        "{report}"
+    );
+    std::fs::write(home.join("config.toml"), &config).unwrap();
+
     ok(&ex.run(".", &["uninstall", "kimi"]));
     assert_eq!(std::fs::read_to_string(home.join("config.toml")).unwrap(), CONFIG);
     assert_eq!(std::fs::read_to_string(home.join("mcp.json")).unwrap(), MCP);
