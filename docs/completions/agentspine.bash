@@ -1072,7 +1072,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__install)
-            opts="-q -h --settings --project --dry-run --json --quiet --color --trust-hooks --command --help codex claude gemini pi pi-0.73 opencode copilot"
+            opts="-q -h --settings --project --dry-run --json --quiet --color --trust-hooks --command --help codex claude gemini pi pi-0.73 opencode kimi copilot"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1824,7 +1824,7 @@ _agentspine() {
             return 0
             ;;
         agentspine__subcmd__uninstall)
-            opts="-q -h --settings --project --dry-run --json --quiet --color --help codex claude gemini pi pi-0.73 opencode copilot"
+            opts="-q -h --settings --project --dry-run --json --quiet --color --help codex claude gemini pi pi-0.73 opencode kimi copilot"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

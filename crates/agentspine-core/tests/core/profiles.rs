@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use agentspine_core::hosts::profile::{CapUnit, Carrier, ContextCap, VERIFIED, verified};
+use agentspine_core::hosts::profile::{CapUnit, Carrier, ConfigFormat, ContextCap, VERIFIED, verified};
 use agentspine_core::hosts::{HookEvent, Profile};
 use agentspine_core::{Environment, Host};
 
@@ -134,6 +134,19 @@ fn installed_files_live_in_each_host_s_home() {
         files(Host::Pi),
         (vec!["/h/.pi/agent/extensions/agentspine.js".to_owned()], vec!["/h/.pi/agent/mcp.json".to_owned()])
     );
+    // Kimi Code: `[[hooks]]` in its config.toml, the server in its mcp.json.
+    assert_eq!(
+        files(Host::Kimi),
+        (vec!["/h/.kimi-code/config.toml".to_owned()], vec!["/h/.kimi-code/mcp.json".to_owned()])
+    );
+    let env = Environment::from_vars(|name| match name {
+        "HOME" => Some("/h".into()),
+        "KIMI_CODE_HOME" => Some("/k".into()),
+        _ => None,
+    });
+    let install = Host::Kimi.profile().install.as_ref().expect("installable");
+    assert_eq!(install.hook_files(&env, root), [Path::new("/k/config.toml")]);
+    assert_eq!(install.mcp_files(&env, root), [(Path::new("/k/mcp.json").to_path_buf(), ConfigFormat::Json)]);
     assert_eq!(
         Host::Pi073.profile().install.as_ref().map(|i| i.carrier),
         Some(Carrier::Extension { mcp: false })

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Change, hooks, json_change, read_config, trust};
+use super::{Change, hooks, json_change, toml_doc, trust};
 
 /// The events agentspine answers, with Codex's matcher for each.
 pub const EVENTS: &[(&str, Option<&str>)] = &[
@@ -99,23 +99,8 @@ fn holds_server(text: &str) -> bool {
         .is_ok_and(|doc| doc.get("mcp_servers").and_then(|s| s.get("agentspine")).is_some())
 }
 
-/// Whether the TOML document `doc` has the key path `path`.
-fn has_path(doc: Option<&toml_edit::DocumentMut>, path: &[&str]) -> bool {
-    let Some(doc) = doc else { return false };
-    let Some((first, rest)) = path.split_first() else { return true };
-    let mut item = doc.get(first);
-    for key in rest {
-        item = item.and_then(|i| i.get(key));
-    }
-    item.is_some()
-}
-
-/// The change to config.toml: the MCP server and the trust records,
-/// edited with `toml_edit` (comments and layout stay). A file that uses
-/// CRLF keeps it. On uninstall a table the removal empties stays when the
-/// original (see [`super::backup`]) has it, the original's bytes come back
-/// when what remains equals it value for value, and the file is removed
-/// only when it is left blank and has no original (install created it).
+/// The change to config.toml: the MCP server and the trust records (see
+/// [`super::toml_doc`] for what stays and what comes back).
 fn config_change(
     dir: &Path,
     make_dir: Option<(PathBuf, String)>,
@@ -123,87 +108,42 @@ fn config_change(
     adding: bool,
     trusting: Trusting<'_>,
 ) -> anyhow::Result<Change> {
-    let name = "config.toml";
-    let path = dir.join(name);
-    let before = read_config(dir, name)?;
-    let parse = |text: &str| -> anyhow::Result<toml_edit::DocumentMut> {
-        text.parse().map_err(|e| anyhow::anyhow!("{}: refused: not valid TOML ({e})", path.display()))
-    };
-    let mut doc = parse(before.as_deref().unwrap_or(""))?;
-    let kept = match &before {
-        Some(_) if !adding => super::backup::original(dir, name, holds_server),
-        _ => None,
-    };
-    let kept_doc = kept.as_deref().and_then(|text| text.parse::<toml_edit::DocumentMut>().ok());
-    let had = |path: &[&str]| has_path(kept_doc.as_ref(), path);
-    if adding {
-        let servers = doc.entry("mcp_servers").or_insert_with(|| {
-            let mut table = toml_edit::Table::new();
-            table.set_implicit(true);
-            toml_edit::Item::Table(table)
-        });
-        let Some(servers) = servers.as_table_like_mut() else {
-            anyhow::bail!("{}: refused: `mcp_servers` is not a table", path.display())
-        };
-        if servers.get("agentspine").is_none() {
-            servers.insert("agentspine", toml_edit::Item::Table(toml_edit::Table::new()));
+    let path = dir.join("config.toml");
+    toml_doc::change(dir, "config.toml", make_dir, holds_server, adding, |doc, had| {
+        if adding {
+            let servers = doc.entry("mcp_servers").or_insert_with(|| {
+                let mut table = toml_edit::Table::new();
+                table.set_implicit(true);
+                toml_edit::Item::Table(table)
+            });
+            let Some(servers) = servers.as_table_like_mut() else {
+                anyhow::bail!("{}: refused: `mcp_servers` is not a table", path.display())
+            };
+            if servers.get("agentspine").is_none() {
+                servers.insert("agentspine", toml_edit::Item::Table(toml_edit::Table::new()));
+            }
+            let Some(server) = servers.get_mut("agentspine").and_then(toml_edit::Item::as_table_like_mut)
+            else {
+                anyhow::bail!("{}: refused: `mcp_servers.agentspine` is not a table", path.display())
+            };
+            server.insert("command", toml_edit::value(bin));
+            let mut args = toml_edit::Array::new();
+            args.push("mcp");
+            server.insert("args", toml_edit::value(args));
+        } else if let Some(servers) = doc.get_mut("mcp_servers").and_then(toml_edit::Item::as_table_like_mut)
+            && servers.remove("agentspine").is_some()
+            && servers.is_empty()
+            && !had(&["mcp_servers"])
+        {
+            doc.remove("mcp_servers");
         }
-        let Some(server) = servers.get_mut("agentspine").and_then(toml_edit::Item::as_table_like_mut) else {
-            anyhow::bail!("{}: refused: `mcp_servers.agentspine` is not a table", path.display())
-        };
-        server.insert("command", toml_edit::value(bin));
-        let mut args = toml_edit::Array::new();
-        args.push("mcp");
-        server.insert("args", toml_edit::value(args));
-    } else if let Some(servers) = doc.get_mut("mcp_servers").and_then(toml_edit::Item::as_table_like_mut)
-        && servers.remove("agentspine").is_some()
-        && servers.is_empty()
-        && !had(&["mcp_servers"])
-    {
-        doc.remove("mcp_servers");
-    }
-    match trusting {
-        Trusting::Leave => {}
-        Trusting::Trust(records) => trust::trust(records, &mut doc)
-            .map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?,
-        Trusting::Forget(records) => trust::forget(records, &mut doc, &had),
-    }
-    let mut text = doc.to_string();
-    if before.as_deref().is_some_and(|b| b.contains("\r\n")) {
-        text = crlf(&text);
-    }
-    let same_value = |a: &str, b: &str| match (a.parse::<toml::Table>(), b.parse::<toml::Table>()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    let after = match (&before, &kept) {
-        (Some(old), _) if *old == text => Some(old.clone()),
-        (None, _) if !adding => None,
-        (Some(_), Some(original)) if !adding && same_value(&text, original) => Some(original.clone()),
-        (Some(_), None) if !adding && text.trim().is_empty() => None,
-        _ => Some(text),
-    };
-    Ok(Change {
-        dir: dir.to_path_buf(),
-        name: name.into(),
-        make_dir,
-        before,
-        after,
-        mode: 0o600,
-        ours: holds_server,
+        match trusting {
+            Trusting::Leave => {}
+            Trusting::Trust(records) => {
+                trust::trust(records, doc).map_err(|e| anyhow::anyhow!("{}: refused: {e}", path.display()))?
+            }
+            Trusting::Forget(records) => trust::forget(records, doc, had),
+        }
+        Ok(())
     })
-}
-
-/// `text` with every line ending in CRLF (`toml_edit` writes LF).
-fn crlf(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 32);
-    let mut previous = '\0';
-    for c in text.chars() {
-        if c == '\n' && previous != '\r' {
-            out.push('\r');
-        }
-        out.push(c);
-        previous = c;
-    }
-    out
 }

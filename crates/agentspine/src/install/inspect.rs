@@ -47,13 +47,30 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     // Distinct commands per event: Claude Code runs identical commands from
     // several settings files once.
     let mut per_event: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    // Files whose hooks the host ignores altogether (Kimi Code).
+    let mut ignored: Vec<String> = Vec::new();
     for path in &settings {
         let (text, problem) = read_config(path);
         let mut counts = BTreeMap::new();
         if let Some(text) = &text {
             let parsed = if path.extension().is_some_and(|e| e == "toml") {
                 text.parse::<toml_edit::DocumentMut>()
-                    .map(|doc| json!({ "hooks": doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null) }))
+                    .map(|doc| {
+                        let hooks = doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null);
+                        // Kimi Code's `[[hooks]]` entries each name their
+                        // event; one it refuses costs every hook.
+                        let refused = super::kimi::refused(&hooks);
+                        if host == Host::Kimi && !refused.is_empty() {
+                            actions.push(format!(
+                                "{}: Kimi Code runs none of its hooks, agentspine's included, while it refuses {}: \
+                                 fix or remove them",
+                                path.display(),
+                                refused.join("; ")
+                            ));
+                            ignored.push(path.display().to_string());
+                        }
+                        json!({ "hooks": super::kimi::as_groups(&hooks).unwrap_or(hooks) })
+                    })
                     .map_err(|e| format!("not valid TOML ({e})"))
             } else if install.json_comments {
                 serde_json::from_str::<Value>(&agentspine_core::hosts::gemini::strip_comments(text))
@@ -185,6 +202,10 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
             all.join("; ")
         }
     };
+    let summary = match ignored.as_slice() {
+        [] => summary,
+        files => format!("{} ignores every hook in {}; {summary}", host.profile().display, files.join(", ")),
+    };
     if !problems.is_empty() {
         actions.push(format!("{}: {fixes}", problems.join("; ")));
     }
@@ -211,7 +232,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         "codex_trust": trust,
         "plugin": plugin,
         "binaries": binaries,
-        "ok": problems.is_empty() && skipped.is_empty() && stale.is_empty(),
+        "ok": problems.is_empty() && skipped.is_empty() && stale.is_empty() && ignored.is_empty(),
     });
     if let Some(note) = install.trust_note {
         report["trust_note"] = json!(note);

@@ -1,4 +1,4 @@
-//! `agentspine install|uninstall claude|codex|gemini|pi|opencode|copilot`:
+//! `agentspine install|uninstall claude|codex|gemini|pi|opencode|copilot|kimi`:
 //! registers agentspine's hook (pi: its extension, opencode: its plugin)
 //! and MCP server in a host's own configuration files, and takes them out
 //! again.
@@ -50,10 +50,12 @@ mod gemini;
 mod hooks;
 pub mod inspect;
 mod json;
+mod kimi;
 mod opencode;
 mod pi;
 mod splice;
 pub mod startup;
+mod toml_doc;
 pub(crate) mod trust;
 
 use std::io::Write;
@@ -70,8 +72,8 @@ use command::PORTABLE;
 /// Largest configuration file agentspine will edit.
 const MAX_CONFIG: u64 = 16 << 20;
 
-/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi, opencode or
-/// GitHub Copilot CLI.
+/// Add agentspine's hooks and MCP server to Claude Code, Codex, Gemini CLI, pi, opencode,
+/// GitHub Copilot CLI or Kimi Code.
 ///
 /// Claude Code, user scope: hooks in `$CLAUDE_CONFIG_DIR/settings.json`
 /// (or `~/.claude/settings.json`) and `mcpServers.agentspine` in
@@ -100,6 +102,10 @@ const MAX_CONFIG: u64 = 16 << 20;
 /// GitHub Copilot CLI: the hook file `hooks/agentspine.json` and
 /// `mcpServers.agentspine` in `mcp-config.json`, both in `$COPILOT_HOME`
 /// (or `~/.copilot`); user hooks run without a trust step.
+///
+/// Kimi Code: a `[[hooks]]` entry for UserPromptSubmit in `config.toml`
+/// and `mcpServers.agentspine` in `mcp.json`, both in `$KIMI_CODE_HOME`
+/// (or `~/.kimi-code`); user hooks run without a trust step.
 ///
 /// Every changed file is backed up beside itself first. Examples:
 ///
@@ -336,6 +342,15 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
             let copilot_home = env.copilot_home().context("neither COPILOT_HOME nor HOME is set")?;
             (copilot::changes(&copilot_home, &bin, adding)?, Vec::new())
+        }
+        Host::Kimi => {
+            anyhow::ensure!(
+                args.settings == Settings::User && !trust_hooks,
+                "Kimi Code takes neither `--settings project` (it never runs a project's hooks) nor \
+                 `--trust-hooks` (it runs user hooks without a trust step)"
+            );
+            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
+            (kimi::changes(&env, &bin, adding)?, Vec::new())
         }
         other => anyhow::bail!("agentspine does not install into {other}"),
     };

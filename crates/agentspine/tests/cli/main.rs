@@ -25,6 +25,7 @@ mod hook_pi;
 mod install;
 mod install_command;
 mod install_copilot;
+mod install_kimi;
 mod install_opencode;
 mod install_pi;
 mod mcp;

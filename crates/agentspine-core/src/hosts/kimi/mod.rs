@@ -32,6 +32,38 @@ use crate::resolution::{Part, Scope, Verdict};
 /// first of the others that has text.
 pub const NAMES: [&str; 3] = [".kimi-code/AGENTS.md", "AGENTS.md", "agents.md"];
 
+/// The keys a `[[hooks]]` entry of Kimi's config.toml may hold (measured
+/// on 2.1.0): one other key in any entry makes Kimi drop every hook.
+pub const HOOK_KEYS: [&str; 4] = ["event", "command", "matcher", "timeout"];
+
+/// The events a `[[hooks]]` entry may name (2.1.0's list, from its config
+/// error): one other event drops every hook too.
+pub const HOOK_EVENTS: [&str; 20] = [
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionResult",
+    "UserPromptSubmit",
+    "UserPromptQueued",
+    "TurnStarted",
+    "Stop",
+    "StopFailure",
+    "Interrupt",
+    "SessionStart",
+    "SessionEnd",
+    "SessionHeartbeat",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskStarted",
+    "PreCompact",
+    "PostCompact",
+    "Notification",
+];
+
+/// The seconds a `timeout` may give (outside them every hook is dropped).
+pub const HOOK_TIMEOUT: std::ops::RangeInclusive<i64> = 1..=600;
+
 /// The text Kimi keeps of a file: invalid bytes dropped, trimmed as
 /// JavaScript trims.
 fn text_of(bytes: &[u8]) -> String {

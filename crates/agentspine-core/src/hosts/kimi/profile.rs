@@ -5,8 +5,8 @@
 use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, CheckFacts, ContextCap, HookEvent, HookOutput, Hooks, NO_CHECKS, Profile, SessionFiles,
-    VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
+    Profile, SessionFiles, VersionProbe,
 };
 
 /// Kimi Code.
@@ -37,9 +37,26 @@ pub const PROFILE: Profile = Profile {
         started_in: None,
         output: HookOutput::Message,
     }),
-    // `install kimi` writes `[[hooks]]` into its config.toml: not shipped
-    // yet.
-    install: None,
+    // Both files are in Kimi's home, which it reads for every project
+    // without a trust step (measured on 2.1.0: user hooks run in a folder
+    // never trusted, `$KIMI_CODE_HOME/mcp.json` always loads). A project's
+    // `.kimi-code/config.toml` hooks never run, so there are no project
+    // hook files; its `.mcp.json` and `.kimi-code/mcp.json` load only in a
+    // trusted folder, and agentspine writes neither.
+    install: Some(Install {
+        carrier: Carrier::CommandHooks,
+        user_hook_files: |env| env.kimi_home().map(|h| h.join("config.toml")).into_iter().collect(),
+        project_hook_files: &[],
+        user_mcp_files: |env| {
+            env.kimi_home().map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect()
+        },
+        project_mcp_files: &[],
+        json_comments: false,
+        project_settings: false,
+        hook_trust: false,
+        plugin: false,
+        trust_note: None,
+    }),
     check: CheckFacts {
         follows_links: true,
         stops_at_link_loop: false,
