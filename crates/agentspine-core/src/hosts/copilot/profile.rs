@@ -43,7 +43,11 @@ pub const PROFILE: Profile = Profile {
             Tool { names: &["create", "edit"], paths: ToolPaths::Field(&["path"]), loads_nested: false },
             // Their argument is `paths` (COPILOT-MEASURED.md, the tools
             // offered); a string there names the searched path.
-            Tool { names: &["grep", "glob"], paths: ToolPaths::Field(&["paths", "path"]), loads_nested: false },
+            Tool {
+                names: &["grep", "glob"],
+                paths: ToolPaths::Field(&["paths", "path"]),
+                loads_nested: false,
+            },
             Tool {
                 names: &["bash"],
                 paths: ToolPaths::Shell { command: &["command"], workdir: &[] },
