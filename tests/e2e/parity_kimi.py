@@ -2,7 +2,7 @@
 """Byte parity between the real Kimi Code 2.1.0 and
 `agentspine resolve --host kimi --format native`, on the shared fixtures.
 
-    PYTHONPATH=tests/lib python3 tests/e2e/parity_kimi.py --agentspine BIN [--fixture NAME ...] [--keep DIR]
+    PYTHONPATH=tests/lib python3 tests/e2e/parity_kimi.py --agentspine BIN [--fixture NAME ...] [--keep DIR] [--jobs 2]
 
 For each fixture of fixtures.py (the shared trees every host's parity runs
 on; Gemini's own `gemini_*` trees left out): build it, capture what Kimi
@@ -31,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.dont_write_bytecode = True
 
@@ -74,6 +75,7 @@ def main(argv=None) -> int:
     ap.add_argument("--agentspine", required=True)
     ap.add_argument("--fixture", action="append", default=[])
     ap.add_argument("--keep", metavar="DIR", help="keep raw requests per case in DIR/<fixture>/")
+    ap.add_argument("--jobs", type=int, default=2, help="cases captured at once (default 2)")
     a = ap.parse_args(argv)
     # Runs start in the fixtures' directories: the binary is named absolutely.
     a.agentspine = harness.agentspine(a.agentspine)
@@ -85,48 +87,48 @@ def main(argv=None) -> int:
         return 2
     work = tempfile.mkdtemp(prefix="agentspine-parity-kimi-")
     tally = {"equal": 0, "declared": 0, "skipped": 0, "mismatch": 0}
-    try:
-        for f in chosen:
-            dest = os.path.join(work, f.name)
-            tree, cwd, home = fx.build_fixture(f.name, dest)
-            env = fx.fixture_env(f.name, tree, home)
-            why = parity.bind_mounts(f, tree) or parity.wrap_refused(f, tree)
-            if why:
-                parity.unmount([os.path.join(tree, t) for _, t in f.mounts])
-                tally["skipped"] += 1
-                print(f"{f.name:34} skipped   {why}")
-                harness.remove(dest)
-                continue
-            t0 = time.monotonic()
-            try:
-                keep = os.path.join(a.keep, f.name) if a.keep else None
-                recs = kimi.run(tree, cwd, home, env=env, wrap=f.wrap, keep=keep)
-                theirs = kimi.to_bytes(kimi.extract(recs))
-                ours = agentspine(a.agentspine, f, cwd, home, env)
-            except (kimi.KimiError, RuntimeError) as e:
-                tally["mismatch"] += 1
-                lines = str(e).strip().splitlines()
-                print(f"{f.name:34} ERROR     {lines[0] if lines else repr(e)}")
-                continue
-            finally:
-                parity.unmount([os.path.join(tree, t) for _, t in f.mounts])
-            secs = time.monotonic() - t0
-            off = parity_offset(theirs, ours)
-            why = DECLARED.get(f.name)
-            if off is None and why:
-                tally["mismatch"] += 1
-                print(f"{f.name:34} STALE     declared ({why}) but equal: {len(ours)} bytes")
-            elif off is None:
-                tally["equal"] += 1
-                print(f"{f.name:34} equal     {len(ours)} bytes ({secs:.1f} s)")
-            elif why:
-                tally["declared"] += 1
-                print(f"{f.name:34} declared  {why}")
-            else:
-                tally["mismatch"] += 1
-                print(f"{f.name:34} MISMATCH  at byte {off}: kimi {theirs[off:off + 70]!r}"
-                      f" / agentspine {ours[off:off + 70]!r}")
+
+    def case(f) -> tuple[str, str]:
+        """One fixture: its kind (a key of tally) and its line."""
+        dest = os.path.join(work, f.name)
+        tree, cwd, home = fx.build_fixture(f.name, dest)
+        env = fx.fixture_env(f.name, tree, home)
+        why = parity.bind_mounts(f, tree) or parity.wrap_refused(f, tree)
+        if why:
+            parity.unmount([os.path.join(tree, t) for _, t in f.mounts])
             harness.remove(dest)
+            return "skipped", f"{f.name:34} skipped   {why}"
+        t0 = time.monotonic()
+        try:
+            keep = os.path.join(a.keep, f.name) if a.keep else None
+            recs = kimi.run(tree, cwd, home, env=env, wrap=f.wrap, keep=keep)
+            theirs = kimi.to_bytes(kimi.extract(recs))
+            ours = agentspine(a.agentspine, f, cwd, home, env)
+        except (kimi.KimiError, RuntimeError) as e:
+            lines = str(e).strip().splitlines()
+            return "mismatch", f"{f.name:34} ERROR     {lines[0] if lines else repr(e)}"
+        finally:
+            parity.unmount([os.path.join(tree, t) for _, t in f.mounts])
+        secs = time.monotonic() - t0
+        harness.remove(dest)
+        off = parity_offset(theirs, ours)
+        why = DECLARED.get(f.name)
+        if off is None and why:
+            return "mismatch", f"{f.name:34} STALE     declared ({why}) but equal: {len(ours)} bytes"
+        if off is None:
+            return "equal", f"{f.name:34} equal     {len(ours)} bytes ({secs:.1f} s)"
+        if why:
+            return "declared", f"{f.name:34} declared  {why}"
+        return "mismatch", (f"{f.name:34} MISMATCH  at byte {off}: kimi {theirs[off:off + 70]!r}"
+                            f" / agentspine {ours[off:off + 70]!r}")
+
+    try:
+        # Each case runs Kimi in its own namespace and tree: --jobs at once
+        # (a run keeps one core busy for most of its ~4.7 s).
+        with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            for kind, line in pool.map(case, chosen):
+                tally[kind] += 1
+                print(line, flush=True)
     finally:
         harness.remove(work)
     print(", ".join(f"{n} {k}" for k, n in tally.items()))
