@@ -59,8 +59,8 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                         let hooks = doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null);
                         // Kimi Code's `[[hooks]]` entries each name their
                         // event; one it refuses costs every hook.
-                        let refused = super::kimi::refused(&hooks);
-                        if host == Host::Kimi && !refused.is_empty() {
+                        let refused = if host == Host::Kimi { super::kimi::refused(&hooks) } else { Vec::new() };
+                        if !refused.is_empty() {
                             actions.push(format!(
                                 "{}: Kimi Code runs none of its hooks, agentspine's included, while it refuses {}: \
                                  fix or remove them",
