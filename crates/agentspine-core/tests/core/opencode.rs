@@ -96,20 +96,47 @@ fn a_relative_entry_is_tried_from_the_cwd_up_to_the_root_closest_first_never_bel
     p.file("notes.md", "root notes\n")
         .file("pkg/notes.md", "pkg notes\n")
         .file("pkg/sub/notes.md", "below\n");
-    p.file("pkg/z/RULES.md", "pkg z\n").file("pkg/RULES.md", "pkg\n").file("pkg/a/RULES.md", "pkg a\n");
+    for sub in ["z", "a", "m", "b", "y", "k"] {
+        p.file(&format!("pkg/{sub}/RULES.md"), &format!("pkg {sub}\n"));
+    }
+    p.file("pkg/RULES.md", "pkg\n");
     p.file("RULES.md", "root\n").file("other/RULES.md", "other\n");
     let r = p.resolve(Host::Opencode, "pkg");
-    // A directory's own match first, then its subdirectories' as the walk meets them.
-    let pkg_subdirs: Vec<String> = walk_order(&p.tree.join("pkg"))
-        .into_iter()
-        .filter(|n| n.len() == 1)
-        .map(|n| format!("pkg/{n}/RULES.md"))
-        .collect();
-    let mut expected = vec!["pkg/notes.md".to_owned(), "notes.md".to_owned(), "pkg/RULES.md".to_owned()];
-    expected.extend(pkg_subdirs);
-    expected.extend(["RULES.md".to_owned(), "other/RULES.md".to_owned()]);
+    // A directory's own match first, then its subdirectories' in name order
+    // (opencode reads sibling directories concurrently, in no fixed order).
+    let expected = [
+        "pkg/notes.md",
+        "notes.md",
+        "pkg/RULES.md",
+        "pkg/a/RULES.md",
+        "pkg/b/RULES.md",
+        "pkg/k/RULES.md",
+        "pkg/m/RULES.md",
+        "pkg/y/RULES.md",
+        "pkg/z/RULES.md",
+        "RULES.md",
+        "other/RULES.md",
+    ];
     assert_eq!(labels(&r), expected);
     assert_eq!(verdict_of(&r, "pkg/RULES.md"), "duplicate", "the root's walk meets it again");
+}
+
+#[test]
+fn directories_a_glob_part_matches_are_walked_in_name_order_their_files_in_walk_order() {
+    let p = Project::git();
+    p.file("opencode.json", format!("{CFG}[\"pkg/*/*.md\"]}}\n"));
+    for sub in ["z", "a", "m", "b", "y", "k"] {
+        p.file(&format!("pkg/{sub}/one.md"), &format!("{sub} one\n"));
+        p.file(&format!("pkg/{sub}/two.md"), &format!("{sub} two\n"));
+    }
+    p.file("pkg/top.md", "not two parts deep\n");
+    let r = p.resolve(Host::Opencode, "");
+    let mut expected = Vec::new();
+    for sub in ["a", "b", "k", "m", "y", "z"] {
+        expected
+            .extend(walk_order(&p.tree.join("pkg").join(sub)).into_iter().map(|n| format!("pkg/{sub}/{n}")));
+    }
+    assert_eq!(labels(&r), expected);
 }
 
 #[test]

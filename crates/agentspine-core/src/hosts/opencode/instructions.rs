@@ -18,9 +18,13 @@
 //! files included, labelled by their absolute path as matched (a link by
 //! its own path); a path already sent is not sent again, and an empty file
 //! gives nothing. Several matches of one glob come in the order its walk
-//! meets them: a directory's own before its subdirectories', each
-//! directory's entries in the reverse of their order on disk (measured on
-//! ext4; two fixtures, so an inference). agentspine resolves the matches
+//! meets them: a directory's own files first, in the reverse of their
+//! order on disk (measured on ext4; two fixtures, so an inference), then
+//! its subdirectories'. opencode's walk reads sibling subdirectories
+//! concurrently, so their matches come in a different order from one run
+//! to the next (measured: five runs over ten siblings, four orders);
+//! agentspine takes them in the byte order of their names, the one order
+//! that is the same on every machine. agentspine resolves the matches
 //! inside the root with the confined reader (one bounded listing per
 //! directory a glob part reaches; links are matched, never walked through;
 //! `.git` is never entered); a path out of the project (`../…` past the
@@ -334,10 +338,11 @@ fn join(base: &str, name: &str) -> String {
     if base.is_empty() { name.to_owned() } else { format!("{base}/{name}") }
 }
 
-/// The files under `base` that `segments` match, in the order opencode's
-/// glob finds them: a directory's own matches before those of its
-/// subdirectories, each directory's entries last on disk first. Links are matched as files, never walked through; `.git` is
-/// never entered.
+/// The files under `base` that `segments` match: a directory's own files
+/// as opencode's glob meets them (last on disk first), then its
+/// subdirectories' in the byte order of their names (opencode reads them
+/// concurrently, in no fixed order). Links are matched as files, never
+/// walked through; `.git` is never entered.
 fn matches(
     root: &Root,
     base: &str,
@@ -361,7 +366,10 @@ fn matches(
             }
         }
         Segment::Pattern(pattern) => {
-            let Some(names) = list(root, base, listings, warnings) else { return };
+            let Some(mut names) = list(root, base, listings, warnings) else { return };
+            if !last {
+                names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            }
             for (name, kind) in names {
                 if !glob_match(pattern.as_bytes(), name.as_bytes()) {
                     continue;
@@ -378,7 +386,8 @@ fn matches(
         }
         Segment::Globstar => {
             matches(root, base, rest, found, listings, warnings);
-            let Some(names) = list(root, base, listings, warnings) else { return };
+            let Some(mut names) = list(root, base, listings, warnings) else { return };
+            names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             for (name, kind) in names {
                 if kind == FileKind::Directory && name != ".git" {
                     matches(root, &join(base, &name), segments, found, listings, warnings);
