@@ -97,7 +97,7 @@ fn a_relative_entry_is_tried_from_the_cwd_up_to_the_root_closest_first_never_bel
         .file("pkg/notes.md", "pkg notes\n")
         .file("pkg/sub/notes.md", "below\n");
     for sub in ["z", "a", "m", "b", "y", "k"] {
-        p.file(&format!("pkg/{sub}/RULES.md"), &format!("pkg {sub}\n"));
+        p.file(&format!("pkg/{sub}/RULES.md"), format!("pkg {sub}\n"));
     }
     p.file("pkg/RULES.md", "pkg\n");
     p.file("RULES.md", "root\n").file("other/RULES.md", "other\n");
@@ -126,8 +126,8 @@ fn directories_a_glob_part_matches_are_walked_in_name_order_their_files_in_walk_
     let p = Project::git();
     p.file("opencode.json", format!("{CFG}[\"pkg/*/*.md\"]}}\n"));
     for sub in ["z", "a", "m", "b", "y", "k"] {
-        p.file(&format!("pkg/{sub}/one.md"), &format!("{sub} one\n"));
-        p.file(&format!("pkg/{sub}/two.md"), &format!("{sub} two\n"));
+        p.file(&format!("pkg/{sub}/one.md"), format!("{sub} one\n"));
+        p.file(&format!("pkg/{sub}/two.md"), format!("{sub} two\n"));
     }
     p.file("pkg/top.md", "not two parts deep\n");
     let r = p.resolve(Host::Opencode, "");
