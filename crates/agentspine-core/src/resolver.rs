@@ -16,7 +16,7 @@
 //! print!("{}", render_native(&chain));
 //! ```
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -79,6 +79,10 @@ pub struct Resolver<'a> {
     named: crate::policy::NamedRoots,
     /// Whether chains explain themselves (see [`Resolver::explaining`]).
     explain: bool,
+    /// The chains already resolved, by request and whether AGENTS.md was
+    /// forced in (see [`Resolver::remembering_chains`]); `None`: every
+    /// call resolves afresh.
+    chains: Option<RefCell<Vec<(Request, bool, Resolution)>>>,
 }
 
 /// The memory a request has: the directory, and what was loaded from it.
@@ -105,7 +109,37 @@ impl<'a> Resolver<'a> {
             policy_through_reader: false,
             named: crate::policy::NamedRoots::default(),
             explain: false,
+            chains: None,
         }
+    }
+
+    /// Chains resolved once per request: a second [`Resolver::chain`] (or
+    /// [`Resolver::chain_with_agents_md`]) of the same request answers
+    /// with the first one's resolution. For one short run that asks the
+    /// same question from two places (a hook's session start: the files
+    /// it adds, then its report), never for a server, whose tree changes
+    /// between requests.
+    pub fn remembering_chains(mut self) -> Resolver<'a> {
+        self.chains = Some(RefCell::default());
+        self
+    }
+
+    /// `resolve` of `request`, through the remembered chains when on.
+    fn remembered(
+        &self,
+        request: &Request,
+        agents_md: bool,
+        resolve: impl FnOnce() -> Result<Resolution, ResolveError>,
+    ) -> Result<Resolution, ResolveError> {
+        let Some(chains) = &self.chains else { return resolve() };
+        if let Some((_, _, found)) =
+            chains.borrow().iter().find(|(r, with, _)| *with == agents_md && r == request)
+        {
+            return Ok(found.clone());
+        }
+        let resolution = resolve()?;
+        chains.borrow_mut().push((request.clone(), agents_md, resolution.clone()));
+        Ok(resolution)
     }
 
     /// Chains that explain themselves (`resolve --explain`): host rules
@@ -141,6 +175,9 @@ impl<'a> Resolver<'a> {
     pub fn with_env(mut self, change: impl FnOnce(&mut Environment)) -> Resolver<'a> {
         change(&mut self.env);
         self.never = OnceCell::new();
+        if let Some(chains) = &self.chains {
+            chains.borrow_mut().clear();
+        }
         self
     }
 
@@ -211,7 +248,16 @@ impl<'a> Resolver<'a> {
     /// The chain the host loads natively for `request`: user-wide files,
     /// then, when the root is a project, the project chain root to target.
     pub fn chain(&self, request: &Request) -> Result<Resolution, ResolveError> {
-        crate::hosts::resolve_as(request, &self.env, &self.reader, self.never_projects(), None, self.explain)
+        self.remembered(request, false, || {
+            crate::hosts::resolve_as(
+                request,
+                &self.env,
+                &self.reader,
+                self.never_projects(),
+                None,
+                self.explain,
+            )
+        })
     }
 
     /// The chain Claude Code would read if its `instructionFiles` mode were
@@ -220,14 +266,16 @@ impl<'a> Resolver<'a> {
     /// needs when its Claude Code version or mode leaves AGENTS.md out.
     /// Other hosts resolve as usual.
     pub fn chain_with_agents_md(&self, request: &Request) -> Result<Resolution, ResolveError> {
-        crate::hosts::resolve_as(
-            request,
-            &self.env,
-            &self.reader,
-            self.never_projects(),
-            Some(crate::hosts::claude::AgentsMdMode::ClaudeAndAgents),
-            self.explain,
-        )
+        self.remembered(request, true, || {
+            crate::hosts::resolve_as(
+                request,
+                &self.env,
+                &self.reader,
+                self.never_projects(),
+                Some(crate::hosts::claude::AgentsMdMode::ClaudeAndAgents),
+                self.explain,
+            )
+        })
     }
 
     /// The project root `request` binds to (explicit, or by the host's

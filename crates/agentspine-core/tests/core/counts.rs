@@ -161,3 +161,41 @@ fn a_depth_twelve_chain_costs_the_same_beside_fifty_thousand_files() {
         }
     }
 }
+
+/// A resolver remembering its chains answers a second ask of the same
+/// request (a hook's session start asks twice) without one more file
+/// system call; a changed request, or a resolver that does not remember,
+/// reads again.
+#[test]
+fn a_remembered_chain_is_resolved_once_per_request() {
+    use agentspine_core::Resolver;
+    use agentspine_fs::{Budget, Reader};
+    let p = Project::git();
+    p.file("CLAUDE.md", "root\n").file("pkg/CLAUDE.md", "pkg\n").file(".claude/rules/a.md", "rule\n");
+    p.home_file(".claude/CLAUDE.md", "user\n");
+    let work = |c: &Counters| (c.opens, c.reopens, c.stats, c.reads, c.dir_enumerations);
+    let remembering = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED)).remembering_chains();
+    let first = remembering.chain(&p.request(Host::Claude, "pkg")).unwrap();
+    let after_first = work(&remembering.reader().counters());
+    assert!(after_first.0 > 0, "{after_first:?}");
+    let second = remembering.chain(&p.request(Host::Claude, "pkg")).unwrap();
+    assert_eq!(work(&remembering.reader().counters()), after_first);
+    assert_eq!(
+        serde_json::to_string(&first).unwrap(),
+        serde_json::to_string(&second).unwrap(),
+        "the same resolution"
+    );
+    // Another request (the root's chain, or AGENTS.md forced in) reads.
+    remembering.chain(&p.request(Host::Claude, "")).unwrap();
+    let after_root = work(&remembering.reader().counters());
+    assert!(after_root.0 > after_first.0, "{after_root:?} after {after_first:?}");
+    remembering.chain_with_agents_md(&p.request(Host::Claude, "pkg")).unwrap();
+    assert!(work(&remembering.reader().counters()).0 > after_root.0);
+    // Without remembering, the same ask twice reads twice as much.
+    let fresh = Resolver::new(p.env(), Reader::new(Budget::UNLIMITED));
+    fresh.chain(&p.request(Host::Claude, "pkg")).unwrap();
+    let once = work(&fresh.reader().counters());
+    fresh.chain(&p.request(Host::Claude, "pkg")).unwrap();
+    let twice = work(&fresh.reader().counters());
+    assert_eq!(twice, (once.0 * 2, once.1 * 2, once.2 * 2, once.3 * 2, once.4 * 2));
+}

@@ -118,8 +118,12 @@ fn event(
     // reader, when first needed: the profile a host's rules read next is
     // then opened once.
     // The host names the cwd: taken as given, never through a link.
-    let resolver =
-        resolver.policy_through_reader().with_named_roots(agentspine_core::NamedRoots::TakenAsGiven);
+    // One event asks some chains twice (a session start's added files,
+    // then its report): resolved once.
+    let resolver = resolver
+        .policy_through_reader()
+        .with_named_roots(agentspine_core::NamedRoots::TakenAsGiven)
+        .remembering_chains();
     let Some(hooks) = host.profile().hooks.as_ref() else { return };
     let hook = Hook {
         host,
