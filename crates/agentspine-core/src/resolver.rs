@@ -63,6 +63,10 @@ pub enum RootCheck {
     Refused(crate::policy::RootRefused),
 }
 
+/// A chain a resolver remembers: its request, Claude Code's AGENTS.md mode
+/// it was resolved under, and the resolution.
+type RememberedChain = (Request, Option<crate::hosts::claude::AgentsMdMode>, Resolution);
+
 /// The resolver of one process or request (see the module docs).
 pub struct Resolver<'a> {
     env: Environment,
@@ -79,10 +83,10 @@ pub struct Resolver<'a> {
     named: crate::policy::NamedRoots,
     /// Whether chains explain themselves (see [`Resolver::explaining`]).
     explain: bool,
-    /// The chains already resolved, by request and whether AGENTS.md was
-    /// forced in (see [`Resolver::remembering_chains`]); `None`: every
+    /// The chains already resolved, by request and Claude Code's AGENTS.md
+    /// mode (see [`Resolver::remembering_chains`]); `None`: every
     /// call resolves afresh.
-    chains: Option<RefCell<Vec<(Request, bool, Resolution)>>>,
+    chains: Option<RefCell<Vec<RememberedChain>>>,
 }
 
 /// The memory a request has: the directory, and what was loaded from it.
@@ -124,21 +128,29 @@ impl<'a> Resolver<'a> {
         self
     }
 
-    /// `resolve` of `request`, through the remembered chains when on.
-    fn remembered(
+    /// `request`'s chain under Claude Code's AGENTS.md `mode` (`None`: the
+    /// host's own rules), through the remembered chains when on.
+    fn chain_in(
         &self,
         request: &Request,
-        agents_md: bool,
-        resolve: impl FnOnce() -> Result<Resolution, ResolveError>,
+        mode: Option<crate::hosts::claude::AgentsMdMode>,
     ) -> Result<Resolution, ResolveError> {
+        let resolve = || {
+            crate::hosts::resolve_as(
+                request,
+                &self.env,
+                &self.reader,
+                self.never_projects(),
+                mode,
+                self.explain,
+            )
+        };
         let Some(chains) = &self.chains else { return resolve() };
-        if let Some((_, _, found)) =
-            chains.borrow().iter().find(|(r, with, _)| *with == agents_md && r == request)
-        {
+        if let Some((_, _, found)) = chains.borrow().iter().find(|(r, m, _)| *m == mode && r == request) {
             return Ok(found.clone());
         }
         let resolution = resolve()?;
-        chains.borrow_mut().push((request.clone(), agents_md, resolution.clone()));
+        chains.borrow_mut().push((request.clone(), mode, resolution.clone()));
         Ok(resolution)
     }
 
@@ -248,16 +260,7 @@ impl<'a> Resolver<'a> {
     /// The chain the host loads natively for `request`: user-wide files,
     /// then, when the root is a project, the project chain root to target.
     pub fn chain(&self, request: &Request) -> Result<Resolution, ResolveError> {
-        self.remembered(request, false, || {
-            crate::hosts::resolve_as(
-                request,
-                &self.env,
-                &self.reader,
-                self.never_projects(),
-                None,
-                self.explain,
-            )
-        })
+        self.chain_in(request, None)
     }
 
     /// The chain Claude Code would read if its `instructionFiles` mode were
@@ -266,16 +269,7 @@ impl<'a> Resolver<'a> {
     /// needs when its Claude Code version or mode leaves AGENTS.md out.
     /// Other hosts resolve as usual.
     pub fn chain_with_agents_md(&self, request: &Request) -> Result<Resolution, ResolveError> {
-        self.remembered(request, true, || {
-            crate::hosts::resolve_as(
-                request,
-                &self.env,
-                &self.reader,
-                self.never_projects(),
-                Some(crate::hosts::claude::AgentsMdMode::ClaudeAndAgents),
-                self.explain,
-            )
-        })
+        self.chain_in(request, Some(crate::hosts::claude::AgentsMdMode::ClaudeAndAgents))
     }
 
     /// The project root `request` binds to (explicit, or by the host's
