@@ -100,7 +100,8 @@ impl Resolver<'_> {
         let session_dir = native.cwd.clone();
         let with_agents = session.host.profile().leaves_agents_md_out()
             && crate::hosts::claude::agents_md::adds(agents_md, &native);
-        let mut known: BTreeSet<PathBuf> = native.parts.iter().map(|p| p.path.clone()).collect();
+        let mut known: std::collections::HashSet<PathBuf> =
+            native.parts.iter().map(|p| p.path.clone()).collect();
         let base = Request { root: Some(native.project_root.clone()), ..session.clone() };
         let mut audited = BTreeSet::new();
         for target in targets {

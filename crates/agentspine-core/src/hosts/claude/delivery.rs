@@ -19,7 +19,7 @@ impl Resolver<'_> {
         &self,
         request: &Request,
         native: &Resolution,
-        known: &mut BTreeSet<PathBuf>,
+        known: &mut std::collections::HashSet<PathBuf>,
         out: &mut ToolDelta,
     ) {
         let Ok(with) = self.chain_with_agents_md(request) else { return };

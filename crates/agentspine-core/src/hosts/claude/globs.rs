@@ -409,6 +409,15 @@ fn expand(tokens: &[Token]) -> Option<Vec<Vec<Token>>> {
 /// token over the path, from the last token back (time tokens × bytes,
 /// memory a few rows of bytes, whatever the pattern).
 fn glob_match(tokens: &[Token], path: &[u8]) -> bool {
+    // A sequence that starts with literal bytes matches only a path that
+    // starts with them (the common case: `src/**` against a path
+    // elsewhere), answered without the table.
+    let lead = tokens.iter().take_while(|t| matches!(t, Token::Literal(_))).count();
+    if lead > path.len()
+        || tokens[..lead].iter().zip(path).any(|(t, &b)| !matches!(t, Token::Literal(l) if *l == b))
+    {
+        return false;
+    }
     let n = path.len();
     // `rest[k]`: the tokens after the current one match `path[k..]`.
     let mut rest = vec![false; n + 1];

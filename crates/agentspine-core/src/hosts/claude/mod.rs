@@ -147,7 +147,11 @@ struct Walk<'a> {
     located: &'a Located,
     settings: &'a ClaudeSettings,
     home: Option<Base<'a>>,
-    seen: BTreeSet<PathBuf>,
+    /// Claude Code's config home (`env.claude_home()`), once per walk: a
+    /// label says `~/…` for a file beneath it.
+    claude_home: Option<PathBuf>,
+    /// Paths looked at so far (membership only: hashed, not ordered).
+    seen: std::collections::HashSet<PathBuf>,
     /// Files included so far, by device and inode: Claude Code sends a file
     /// once, under the first name it meets (a link and its target, two
     /// links to one file).
@@ -171,7 +175,8 @@ pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSet
             (Some(root), Some(path)) => Some(Base { root, path: path.clone(), prefix: String::new() }),
             _ => None,
         },
-        seen: BTreeSet::new(),
+        claude_home: home_path.clone(),
+        seen: std::collections::HashSet::new(),
         files: std::collections::HashSet::new(),
         prefetched: std::collections::HashMap::new(),
         imports: 0,
@@ -423,7 +428,7 @@ impl<'a> Walk<'a> {
         gather: &mut Gather,
     ) {
         let path = lexical(&base.path.join(rel));
-        let label = label_for(base, self.env, rel);
+        let label = self.label_of(base, &path, rel);
         if !self.seen.insert(path.clone()) {
             gather.probe(label, scope, Verdict::Duplicate);
             return;
@@ -599,10 +604,29 @@ fn import_lines(decoded: &str, found: &[String]) -> (Vec<Option<u64>>, Vec<(Stri
 }
 
 fn label_for(base: &Base<'_>, env: &Environment, rel: &str) -> String {
-    let path = lexical(&base.path.join(rel));
-    match env.claude_home() {
-        Some(home) if path.starts_with(&home) => tilde(&path, env.home.as_deref()),
+    label_of(base, env, env.claude_home().as_deref(), &lexical(&base.path.join(rel)), rel)
+}
+
+/// The label of `rel` beneath `base`, whose lexically reduced absolute
+/// path is `path`: `~/…` beneath Claude Code's config home `claude_home`,
+/// else relative to the project root.
+fn label_of(
+    base: &Base<'_>,
+    env: &Environment,
+    claude_home: Option<&Path>,
+    path: &Path,
+    rel: &str,
+) -> String {
+    match claude_home {
+        Some(home) if path.starts_with(home) => tilde(path, env.home.as_deref()),
         _ => base.project_rel(rel),
+    }
+}
+
+impl Walk<'_> {
+    /// [`label_of`] with this walk's config home.
+    fn label_of(&self, base: &Base<'_>, path: &Path, rel: &str) -> String {
+        label_of(base, self.env, self.claude_home.as_deref(), path, rel)
     }
 }
 
