@@ -83,7 +83,7 @@ def main() -> int:
         generated, _ = hooks.generate(base)
         example = os.path.join(base, "example")
         shutil.copytree(os.path.join(ROOT, "examples", "monorepo"), example)
-        os.makedirs(os.path.join(example, ".git"))
+        hooks.git_marker(example)
         results = {}
         for name, tree in [("generated (50,000 files, depth 12)", generated), ("examples/monorepo", example)]:
             results[name] = run(binary, tree, home, args.runs)

@@ -99,18 +99,27 @@ def install_copy(binary: str, path: str) -> str:
     return path
 
 
+def git_marker(tree: str) -> None:
+    """A `.git` directory every host counts as a repository's: `HEAD`,
+    `objects/` and `refs/` (GitHub Copilot CLI passes over an empty one)."""
+    os.makedirs(os.path.join(tree, ".git", "objects"))
+    os.makedirs(os.path.join(tree, ".git", "refs"))
+    with open(os.path.join(tree, ".git", "HEAD"), "w") as f:
+        f.write("ref: refs/heads/main\n")
+
+
 def copy_example(base: str) -> str:
     tree = os.path.join(base, "monorepo")
     shutil.copytree(os.path.join(ROOT, "examples", "monorepo"), tree)
-    os.mkdir(os.path.join(tree, ".git"))
+    git_marker(tree)
     return tree
 
 
 def generate(base: str) -> tuple[str, str]:
-    """A monorepo of exactly FILES regular files (the `.git` marker is an
-    empty directory); returns the root and the deepest file's path."""
+    """A monorepo of exactly FILES regular files besides its `.git` marker
+    (see `git_marker`); returns the root and the deepest file's path."""
     tree = os.path.join(base, "generated")
-    os.makedirs(os.path.join(tree, ".git"))
+    git_marker(tree)
     count = 0
 
     def put(rel: str, text: str) -> None:

@@ -13,7 +13,7 @@ same HOME and the fixture's variables, and compare bytes. Each case is one of
   declared  a difference agentspine declares (COPILOT-MEASURED.md; the doc
             comment of crates/agentspine-core/src/hosts/copilot/mod.rs):
             a link out of the project Copilot follows, a name in another
-            case, a `.git` that git would not accept;
+            case;
   gap       the fixture needs what agentspine does not model
             (COPILOT_CUSTOM_INSTRUCTIONS_DIRS, `--no-custom-instructions`,
             a feature flag): listed, never a pass;
@@ -47,9 +47,6 @@ DECLARED = {
     "lowercase_alone": "names in another case: Copilot matches them case-insensitively, agentspine exact names",
     "links_outside": "links out of the project: Copilot follows them, agentspine never does",
     "links_path_dir_outside": "links out of the project: Copilot follows them, agentspine never does",
-    "git_file_empty": "a .git git would not accept: Copilot passes it over, agentspine's git rule binds it",
-    "git_dir_empty": "a .git git would not accept: Copilot passes it over, agentspine's git rule binds it",
-    "git_dir_head_only": "a .git git would not accept: Copilot passes it over, agentspine's git rule binds it",
 }
 
 

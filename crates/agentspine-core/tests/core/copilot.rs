@@ -112,3 +112,73 @@ fn a_linked_instruction_file_is_read_inside_the_root_and_never_outside() {
     assert!(out.host_differs.as_deref().unwrap().contains("follows this link"), "{out:?}");
     assert!(!r.parts.iter().any(|part| part.text.contains("OUTSIDE")));
 }
+
+#[test]
+fn the_root_is_the_nearest_git_copilot_accepts_and_a_half_made_one_is_passed_over() {
+    // Each `.git` at the tree's root, the session in `x/y` (measured:
+    // git_dir_minimal, git_file_bogus, git_dir_empty, git_dir_head_only,
+    // git_file_empty in tests/e2e/COPILOT-MEASURED.md).
+    let cases: [(&str, fn(&Project), bool); 6] = [
+        ("HEAD, objects/ and refs/", |_| {}, true),
+        (
+            "a file naming nothing",
+            |p| {
+                p.file(".git", "gitdir: /nonexistent\n");
+            },
+            true,
+        ),
+        (
+            "an empty directory",
+            |p| {
+                std::fs::create_dir(p.tree.join(".git")).unwrap();
+            },
+            false,
+        ),
+        (
+            "only HEAD",
+            |p| {
+                p.file(".git/HEAD", "ref: refs/heads/main\n");
+            },
+            false,
+        ),
+        (
+            "an empty file",
+            |p| {
+                p.file(".git", "");
+            },
+            false,
+        ),
+        (
+            "a file without `gitdir: `",
+            |p| {
+                p.file(".git", "gitdir:/x\n");
+            },
+            false,
+        ),
+    ];
+    for (what, make, counts) in cases {
+        let p = if counts && what.starts_with("HEAD") { Project::git() } else { Project::new() };
+        make(&p);
+        p.file("AGENTS.md", "root\n").file("x/AGENTS.md", "x\n").file("x/y/AGENTS.md", "xy\n");
+        let r = p.resolve(Host::Copilot, "x/y");
+        let (root, text) = if counts {
+            (
+                p.tree.clone(),
+                "<custom_instruction>\nroot\n\n</custom_instruction>\n\n<custom_instruction>\nxy\n\n</custom_instruction>\n\n<custom_instruction>\nx\n\n</custom_instruction>",
+            )
+        } else {
+            (p.tree.join("x/y"), "<custom_instruction>\nxy\n\n</custom_instruction>")
+        };
+        assert_eq!(r.project_root, std::fs::canonicalize(&root).unwrap(), "{what}");
+        assert_eq!(render_native(&r), text, "{what}");
+    }
+    // A `.git` passed over does not stop the walk: the next one up counts.
+    let p = Project::git();
+    p.file("x/.git", "").file("AGENTS.md", "root\n").file("x/y/AGENTS.md", "xy\n");
+    assert_eq!(p.resolve(Host::Copilot, "x/y").project_root, std::fs::canonicalize(&p.tree).unwrap());
+    // Every other host keeps its own rule: an empty `.git` binds Codex's root.
+    let p = Project::new();
+    std::fs::create_dir(p.tree.join(".git")).unwrap();
+    p.file("x/y/AGENTS.md", "xy\n");
+    assert_eq!(p.resolve(Host::Codex, "x/y").project_root, std::fs::canonicalize(&p.tree).unwrap());
+}

@@ -33,10 +33,13 @@ impl Project {
         Project { dir, tree, home }
     }
 
-    /// A project whose root holds a `.git` directory.
+    /// A project whose root holds a `.git` directory git would accept
+    /// (`HEAD`, `objects/`, `refs/`: what every host counts).
     pub fn git() -> Project {
         let p = Project::new();
-        std::fs::create_dir(p.tree.join(".git")).unwrap();
+        p.file(".git/HEAD", "ref: refs/heads/main\n");
+        std::fs::create_dir(p.tree.join(".git/objects")).unwrap();
+        std::fs::create_dir(p.tree.join(".git/refs")).unwrap();
         p
     }
 

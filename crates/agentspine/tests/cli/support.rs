@@ -24,7 +24,10 @@ impl Example {
         let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
         copy_dir(&examples.join("monorepo"), &tree);
         copy_dir(&examples.join("claude-memory"), &memory);
-        std::fs::create_dir(tree.join(".git")).unwrap();
+        // A `.git` every host counts (Copilot passes over an empty one).
+        std::fs::create_dir_all(tree.join(".git/objects")).unwrap();
+        std::fs::create_dir_all(tree.join(".git/refs")).unwrap();
+        std::fs::write(tree.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(&home).unwrap();
         Example { dir, tree, home, memory, state }
     }

@@ -1,12 +1,11 @@
 //! GitHub Copilot CLI's rules (HOSTS.md, "GitHub Copilot CLI"; measured on
 //! 1.0.102: tests/e2e/COPILOT-MEASURED.md).
 //!
-//! - Root: the nearest directory at or above the cwd holding a `.git`.
-//!   Copilot counts only a `.git` git itself would accept (a directory with
-//!   `HEAD`, `objects/` and `refs/`, or a file starting `gitdir: `);
-//!   agentspine's git rule, shared by every host, counts any `.git`, so an
-//!   empty or half-made `.git` binds a root here that Copilot passes over.
-//!   Without a root only the cwd is read.
+//! - Root: the nearest directory at or above the cwd holding a `.git`
+//!   git itself would accept ([`git_accepts`]: a directory with `HEAD`,
+//!   `objects/` and `refs/`, or a file starting `gitdir: `, whatever it
+//!   names); an empty `.git` file or directory, or one with only `HEAD`,
+//!   is passed over. Without a root only the cwd is read.
 //! - Elements, in order: `$COPILOT_HOME/copilot-instructions.md` (else
 //!   `~/.copilot/…`); the root's `.github/copilot-instructions.md`, then the
 //!   cwd's; the root's `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, then the
@@ -440,6 +439,22 @@ pub fn render(r: &Resolution) -> String {
         (_, true) => a,
         (true, false) => b,
         (false, false) => format!("{a}\n\n{b}\n"),
+    }
+}
+
+/// Whether Copilot counts `dir`'s `.git` (an entry of `kind`) as a
+/// repository's: a directory git would take
+/// ([`crate::hosts::git_dir_is_whole`]); a file whose text starts
+/// `gitdir: ` (the path it names is not looked at: `gitdir: /nonexistent`
+/// counts). A `.git` that is a link is counted, as the git rule of every
+/// host does, without following it (unmeasured for Copilot).
+pub(crate) fn git_accepts(dir: &agentspine_fs::Root, kind: agentspine_fs::FileKind) -> bool {
+    use agentspine_fs::FileKind;
+    match kind {
+        FileKind::Directory => crate::hosts::git_dir_is_whole(dir),
+        FileKind::File => dir.read_head(".git", 8).is_ok_and(|snap| snap.bytes == b"gitdir: "),
+        FileKind::Symlink => true,
+        _ => false,
     }
 }
 

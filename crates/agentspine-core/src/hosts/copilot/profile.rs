@@ -106,15 +106,20 @@ pub const HOOK_FILE: &str = "agentspine.json";
 /// The user's file that registers MCP servers, in `$COPILOT_HOME`.
 pub const MCP_FILE: &str = "mcp-config.json";
 
+/// Binds a request by Copilot's git rule ([`super::git_accepts`]).
+fn bind(ask: &crate::hosts::Ask<'_>) -> Result<crate::locate::Located, crate::error::ResolveError> {
+    crate::hosts::bind_by_git_where(ask, super::git_accepts)
+}
+
 /// Copilot's rules: the git root, its names at the root, the cwd and
 /// between.
 const RULES: crate::hosts::Rules = crate::hosts::Rules {
     resolve: |ask, gather, warnings| {
-        let located = crate::hosts::bind_by_git(ask)?;
+        let located = bind(ask)?;
         super::resolve(ask.env, &located, gather, warnings);
         Ok(located)
     },
-    bind: crate::hosts::bind_by_git,
+    bind,
     render: super::render,
     names: |_, _, _| super::names(),
 };
