@@ -122,12 +122,20 @@ pub struct Install {
     pub project_mcp_files: &'static [(&'static str, ConfigFormat)],
     /// The host's JSON settings may hold comments.
     pub json_comments: bool,
-    /// `install --settings project` writes a project's settings (Claude
-    /// Code; other hosts are installed for the user only).
-    pub project_settings: bool,
-    /// The host skips hooks the user has not trusted (Codex); `install
-    /// --trust-hooks` records the trust.
-    pub hook_trust: bool,
+    /// `Ok`: `install --settings project` writes a project's settings
+    /// (Claude Code); `Err`: what `install` says when asked to (the host is
+    /// installed for the user only).
+    pub project_settings: Result<(), &'static str>,
+    /// `Ok`: the host skips hooks the user has not trusted (Codex), and
+    /// `install --trust-hooks` records the trust; `Err`: what `install`
+    /// says to `--trust-hooks` (there is no trust to record).
+    pub hook_trust: Result<(), &'static str>,
+    /// The directory the user's files `install` writes lie in (`$HOME`,
+    /// pi's agent directory, opencode's and Copilot's config directories),
+    /// from the environment.
+    pub dir: fn(&Environment) -> Option<PathBuf>,
+    /// Why [`Install::dir`] is `None`: the variables it comes from.
+    pub dir_unset: &'static str,
     /// A plugin of the host's own can carry agentspine's hooks and server
     /// (Claude Code's marketplace plugin).
     pub plugin: bool,

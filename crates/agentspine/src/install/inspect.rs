@@ -59,7 +59,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                         let hooks = doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null);
                         // Kimi Code's `[[hooks]]` entries each name their
                         // event; one it refuses costs every hook.
-                        let refused = if host == Host::Kimi { super::kimi::refused(&hooks) } else { Vec::new() };
+                        let refused = super::refused_hooks(host, &hooks);
                         if !refused.is_empty() {
                             actions.push(format!(
                                 "{}: Kimi Code runs none of its hooks, agentspine's included, while it refuses {}: \
@@ -167,7 +167,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
         problems.push("the MCP server is not registered".to_owned());
     }
     let (trust, untrusted, disabled) =
-        if install.hook_trust { codex_trust(env) } else { (Value::Null, Vec::new(), Vec::new()) };
+        if install.hook_trust.is_ok() { codex_trust(env) } else { (Value::Null, Vec::new(), Vec::new()) };
     let skipped: Vec<&String> = untrusted.iter().chain(&disabled).collect();
     let binaries = super::drift::check(&named);
     let stale: Vec<String> = binaries.iter().filter_map(|b| b.action(word)).collect();
@@ -181,7 +181,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
             )
         }
         (true, true) => {
-            let trusted = if install.hook_trust { " and trusted" } else { "" };
+            let trusted = if install.hook_trust.is_ok() { " and trusted" } else { "" };
             match &plugin {
                 Some(id) => format!("hooks and MCP server installed by the plugin {id}"),
                 None => format!(
@@ -352,21 +352,16 @@ fn extension(
     actions: &mut Vec<String>,
 ) -> serde_json::Value {
     use serde_json::json;
+    let Some(file) = super::extension_file(host) else {
+        return json!({ "applicable": false, "summary": "not a host agentspine installs a file of its own into" });
+    };
     let (Some(path), Some((mcp_path, _))) =
         ((install.user_hook_files)(env).pop(), (install.user_mcp_files)(env).pop())
     else {
-        let unset = if host == Host::Opencode {
-            "neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set"
-        } else {
-            "neither PI_CODING_AGENT_DIR nor HOME is set"
-        };
-        return json!({ "applicable": false, "summary": unset });
+        return json!({ "applicable": false, "summary": install.dir_unset });
     };
-    let opencode = host == Host::Opencode;
     let (text, problem) = read_config(&path);
-    let current = super::command::running()
-        .ok()
-        .map(|bin| if opencode { super::opencode::plugin_for(&bin) } else { super::pi::extension_for(&bin) });
+    let current = super::command::running().ok().map(|bin| (file.text_for)(&bin));
     let state = match (&text, &current) {
         (None, _) => "missing",
         (Some(text), Some(current)) if text == current => "current",
@@ -374,14 +369,9 @@ fn extension(
     };
     let registered = read_config(&mcp_path).0.is_some_and(|t| {
         let t = if install.json_comments { agentspine_core::hosts::gemini::strip_comments(&t) } else { t };
-        if opencode {
-            super::opencode::holds_server(&t)
-        } else {
-            serde_json::from_str::<serde_json::Value>(&t)
-                .is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
-        }
+        (file.holds_server)(&t)
     });
-    let (what, word) = if opencode { ("plugin", "opencode") } else { ("extension", "pi") };
+    let (what, word) = (file.what, host.profile().binds_as.as_str());
     let mut problems = Vec::new();
     if let Some(problem) = &problem {
         problems.push(format!("{}: {problem}", path.display()));

@@ -284,76 +284,28 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             chosen.program
         }
     };
-    let home = std::env::var_os("HOME").map(PathBuf::from).context("HOME is not set")?;
-    let (changes, host_steps) = match args.host {
-        Host::Claude => {
-            anyhow::ensure!(!trust_hooks, "Claude Code has no hook trust to record: drop `--trust-hooks`");
-            let project = match args.settings {
-                Settings::Project => Some(crate::surface::project_root(args.project.as_deref())?),
-                Settings::User => None,
-            };
-            (claude::changes(&home, project.as_deref(), &bin, adding)?, Vec::new())
-        }
-        Host::Codex => {
-            anyhow::ensure!(
-                args.settings == Settings::User,
-                "Codex has no project settings here: drop `--settings project`"
-            );
-            codex::changes(&home, &bin, adding, trust_hooks)?
-        }
-        Host::Gemini => {
-            anyhow::ensure!(
-                args.settings == Settings::User,
-                "Gemini CLI is installed for the user only here: drop `--settings project`"
-            );
-            anyhow::ensure!(
-                !trust_hooks,
-                "Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`"
-            );
-            (gemini::changes(&home, &bin, adding)?, Vec::new())
-        }
-        Host::Pi | Host::Pi073 => {
-            anyhow::ensure!(
-                args.settings == Settings::User && !trust_hooks,
-                "pi takes neither `--settings project` (project extensions need pi's project trust) nor `--trust-hooks`"
-            );
-            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
-            let agent_dir = env.pi_home().context("neither PI_CODING_AGENT_DIR nor HOME is set")?;
-            (pi::changes(&agent_dir, &bin, adding)?, Vec::new())
-        }
-        Host::Opencode => {
-            anyhow::ensure!(
-                args.settings == Settings::User && !trust_hooks,
-                "opencode takes neither `--settings project` (agentspine installs its plugin for the user) nor `--trust-hooks`"
-            );
-            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
-            let config_dir = env
-                .opencode_home()
-                .context("neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set")?;
-            (opencode::changes(&config_dir, &bin, adding)?, Vec::new())
-        }
-        Host::Copilot => {
-            anyhow::ensure!(
-                args.settings == Settings::User && !trust_hooks,
-                "GitHub Copilot CLI takes neither `--settings project` (a repository's .github/hooks run only \
-                 in a folder Copilot trusts; agentspine installs for the user, whose hooks need no trust) nor \
-                 `--trust-hooks`"
-            );
-            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
-            let copilot_home = env.copilot_home().context("neither COPILOT_HOME nor HOME is set")?;
-            (copilot::changes(&copilot_home, &bin, adding)?, Vec::new())
-        }
-        Host::Kimi => {
-            anyhow::ensure!(
-                args.settings == Settings::User && !trust_hooks,
-                "Kimi Code takes neither `--settings project` (it never runs a project's hooks) nor \
-                 `--trust-hooks` (it runs user hooks without a trust step)"
-            );
-            let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
-            (kimi::changes(&env, &bin, adding)?, Vec::new())
-        }
-        other => anyhow::bail!("agentspine does not install into {other}"),
+    let profile = args.host.profile();
+    let install = profile
+        .install
+        .as_ref()
+        .with_context(|| format!("agentspine does not install into {}", args.host))?;
+    if args.settings == Settings::Project
+        && let Err(refused) = install.project_settings
+    {
+        anyhow::bail!("{refused}");
+    }
+    if trust_hooks && let Err(refused) = install.hook_trust {
+        anyhow::bail!("{refused}");
+    }
+    let env = agentspine_core::Environment::from_vars(|k| std::env::var_os(k));
+    let dir = (install.dir)(&env).context(install.dir_unset)?;
+    let project = match args.settings {
+        Settings::Project => Some(crate::surface::project_root(args.project.as_deref())?),
+        Settings::User => None,
     };
+    let at =
+        Destination { env: &env, dir: &dir, project: project.as_deref(), bin: &bin, adding, trust_hooks };
+    let (changes, host_steps) = host_changes(args.host, &at)?;
     next_steps.extend(host_steps);
     let mut reports = Vec::new();
     let mut diffs = String::new();
@@ -387,7 +339,7 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
             "files": reports,
             "next_steps": next_steps,
         });
-        if args.host.profile().install.as_ref().is_some_and(|i| i.project_settings) {
+        if args.host.profile().install.as_ref().is_some_and(|i| i.project_settings.is_ok()) {
             value["scope"] = serde_json::json!(args.settings);
         }
         if args.dry_run {
@@ -414,6 +366,76 @@ fn run(args: Target, trust_hooks: bool, explicit: Option<&str>, adding: bool) ->
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where and what one `install` or `uninstall` writes, as each host's
+/// adapter takes it; the checks every host shares (its profile's
+/// [`agentspine_core::hosts::profile::Install`]) are made before.
+struct Destination<'a> {
+    env: &'a agentspine_core::Environment,
+    /// The profile's [`agentspine_core::hosts::profile::Install::dir`].
+    dir: &'a Path,
+    /// The project root, for `--settings project`.
+    project: Option<&'a Path>,
+    /// The command the hooks run.
+    bin: &'a str,
+    adding: bool,
+    trust_hooks: bool,
+}
+
+/// The file changes of `host`'s adapter (one module per host), and the
+/// next steps it asks of the user.
+fn host_changes(host: Host, at: &Destination<'_>) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
+    let Destination { env, dir, project, bin, adding, trust_hooks } = *at;
+    let alone = |changes: Vec<Change>| (changes, Vec::new());
+    Ok(match host {
+        Host::Claude => alone(claude::changes(dir, project, bin, adding)?),
+        Host::Codex => codex::changes(dir, bin, adding, trust_hooks)?,
+        Host::Gemini => alone(gemini::changes(dir, bin, adding)?),
+        Host::Pi | Host::Pi073 => alone(pi::changes(dir, bin, adding)?),
+        Host::Opencode => alone(opencode::changes(dir, bin, adding)?),
+        Host::Copilot => alone(copilot::changes(dir, bin, adding)?),
+        Host::Kimi => alone(kimi::changes(env, bin, adding)?),
+        other => anyhow::bail!("agentspine does not install into {other}"),
+    })
+}
+
+/// The file of its own a host runs agentspine from (pi's extension,
+/// opencode's plugin), as `doctor` checks it.
+pub(super) struct ExtensionFile {
+    /// What the host calls it.
+    pub what: &'static str,
+    /// Its text for hooks that run `bin`.
+    pub text_for: fn(&str) -> String,
+    /// Whether a text of the host's MCP configuration registers the server.
+    pub holds_server: fn(&str) -> bool,
+}
+
+/// [`ExtensionFile`] of `host`, for a host whose profile's carrier is an
+/// extension.
+pub(super) fn extension_file(host: Host) -> Option<ExtensionFile> {
+    match host {
+        Host::Opencode => Some(ExtensionFile {
+            what: "plugin",
+            text_for: opencode::plugin_for,
+            holds_server: opencode::holds_server,
+        }),
+        Host::Pi | Host::Pi073 => Some(ExtensionFile {
+            what: "extension",
+            text_for: pi::extension_for,
+            holds_server: pi::holds_server,
+        }),
+        _ => None,
+    }
+}
+
+/// The hook entries of `host`'s settings (`hooks`, as parsed) that the host
+/// refuses, each of which costs every hook (Kimi Code's).
+pub(super) fn refused_hooks(host: Host, hooks: &serde_json::Value) -> Vec<String> {
+    match host {
+        Host::Kimi => kimi::refused(hooks),
+        _ => Vec::new(),
+    }
 }
 
 /// Writes one change: the directory if missing, a backup of the old file

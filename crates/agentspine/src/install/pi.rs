@@ -28,7 +28,13 @@ fn holds_extension(text: &str) -> bool {
     text.contains("const AGENTSPINE = ")
 }
 
+/// Whether `text` (pi's `mcp.json`) registers agentspine's server.
+pub(super) fn holds_server(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["mcpServers"]["agentspine"].is_object())
+}
+
 /// The extension's text with `bin` as the binary it runs.
+
 pub fn extension_for(bin: &str) -> String {
     let quoted = serde_json::to_string(bin).expect("a string always serializes");
     EXTENSION.replacen(

@@ -175,3 +175,23 @@ fn copilot_install_json_output() {
     assert_eq!(diff.matches("\"bash\": \"[BIN] hook copilot\"").count(), 4, "{diff}");
     assert!(!ex.home.join(".copilot/hooks").exists(), "a dry run writes nothing");
 }
+
+#[test]
+fn every_host_names_the_variables_its_directory_comes_from_when_none_is_set_and_writes_nothing() {
+    let ex = Example::new();
+    for (host, why) in [
+        ("copilot", "neither COPILOT_HOME nor HOME is set"),
+        ("opencode", "neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set"),
+        ("pi", "neither PI_CODING_AGENT_DIR nor HOME is set"),
+        ("claude", "HOME is not set"),
+        ("codex", "HOME is not set"),
+    ] {
+        let out = ex.command(".", &["install", host, "--json"]).env_remove("HOME").output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{host}: {out:?}");
+        let error: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(error["error"]["message"], why, "{host}");
+    }
+    let mut left: Vec<_> = std::fs::read_dir(&ex.home).unwrap().map(|e| e.unwrap().file_name()).collect();
+    left.sort();
+    assert!(left.is_empty(), "nothing written: {left:?}");
+}

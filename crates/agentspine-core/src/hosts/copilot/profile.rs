@@ -9,6 +9,10 @@ use crate::hosts::profile::{
     Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
+/// What `install` says to `--settings project` or `--trust-hooks`: the
+/// host has neither.
+const REFUSED: &str = "GitHub Copilot CLI takes neither `--settings project` (a repository's .github/hooks run only in a folder Copilot trusts; agentspine installs for the user, whose hooks need no trust) nor `--trust-hooks`";
+
 /// GitHub Copilot CLI.
 pub const PROFILE: Profile = Profile {
     host: Host::Copilot,
@@ -83,8 +87,10 @@ pub const PROFILE: Profile = Profile {
         },
         project_mcp_files: &[],
         json_comments: false,
-        project_settings: false,
-        hook_trust: false,
+        project_settings: Err(REFUSED),
+        hook_trust: Err(REFUSED),
+        dir: |env| env.copilot_home(),
+        dir_unset: "neither COPILOT_HOME nor HOME is set",
         plugin: false,
         trust_note: Some(
             "user hooks (~/.copilot/hooks) run without a trust step; a repository's .github/hooks run only in a trusted folder",

@@ -79,8 +79,10 @@ pub const PROFILE: Profile = Profile {
         },
         project_mcp_files: &[],
         json_comments: true,
-        project_settings: false,
-        hook_trust: false,
+        project_settings: Err("Gemini CLI is installed for the user only here: drop `--settings project`"),
+        hook_trust: Err("Gemini CLI runs user hooks without a trust step: drop `--trust-hooks`"),
+        dir: |env| env.home.clone(),
+        dir_unset: "HOME is not set",
         plugin: false,
         trust_note: Some(
             "user hooks run without a trust step; hooks in a project's .gemini/settings.json run only in a trusted folder",

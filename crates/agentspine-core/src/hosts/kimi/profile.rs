@@ -9,6 +9,10 @@ use crate::hosts::profile::{
     Profile, SessionFiles, VersionProbe,
 };
 
+/// What `install` says to `--settings project` or `--trust-hooks`: the
+/// host has neither.
+const REFUSED: &str = "Kimi Code takes neither `--settings project` (it never runs a project's hooks) nor `--trust-hooks` (it runs user hooks without a trust step)";
+
 /// Kimi Code.
 pub const PROFILE: Profile = Profile {
     host: Host::Kimi,
@@ -52,8 +56,10 @@ pub const PROFILE: Profile = Profile {
         },
         project_mcp_files: &[],
         json_comments: false,
-        project_settings: false,
-        hook_trust: false,
+        project_settings: Err(REFUSED),
+        hook_trust: Err(REFUSED),
+        dir: |env| env.home.clone(),
+        dir_unset: "HOME is not set",
         plugin: false,
         trust_note: None,
     }),

@@ -9,6 +9,10 @@ use crate::hosts::profile::{
     Profile, SessionFiles, Tool, ToolPaths, VersionProbe,
 };
 
+/// What `install` says to `--settings project` or `--trust-hooks`: the
+/// host has neither.
+const REFUSED: &str = "opencode takes neither `--settings project` (agentspine installs its plugin for the user) nor `--trust-hooks`";
+
 /// opencode.
 pub const PROFILE: Profile = Profile {
     host: Host::Opencode,
@@ -76,8 +80,10 @@ pub const PROFILE: Profile = Profile {
         },
         project_mcp_files: &[],
         json_comments: true,
-        project_settings: false,
-        hook_trust: false,
+        project_settings: Err(REFUSED),
+        hook_trust: Err(REFUSED),
+        dir: |env| env.opencode_home(),
+        dir_unset: "neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set",
         plugin: false,
         trust_note: None,
     }),

@@ -44,6 +44,11 @@ const HOOKS: Hooks = Hooks {
     output: HookOutput::Specific,
 };
 
+/// What `install` says to `--settings project` or `--trust-hooks`: the
+/// host has neither.
+const PI_REFUSED: &str =
+    "pi takes neither `--settings project` (project extensions need pi's project trust) nor `--trust-hooks`";
+
 /// What `install pi` writes.
 const PI_INSTALL: Install = Install {
     carrier: Carrier::Extension { mcp: true },
@@ -54,8 +59,10 @@ const PI_INSTALL: Install = Install {
     },
     project_mcp_files: &[],
     json_comments: false,
-    project_settings: false,
-    hook_trust: false,
+    project_settings: Err(PI_REFUSED),
+    hook_trust: Err(PI_REFUSED),
+    dir: |env| env.pi_home(),
+    dir_unset: "neither PI_CODING_AGENT_DIR nor HOME is set",
     plugin: false,
     trust_note: None,
 };
