@@ -118,7 +118,9 @@ fn the_root_is_the_nearest_git_copilot_accepts_and_a_half_made_one_is_passed_ove
     // Each `.git` at the tree's root, the session in `x/y` (measured:
     // git_dir_minimal, git_file_bogus, git_dir_empty, git_dir_head_only,
     // git_file_empty in tests/e2e/COPILOT-MEASURED.md).
-    let cases: [(&str, fn(&Project), bool); 6] = [
+    // What the `.git` is, how to make it, whether Copilot counts it.
+    type Case = (&'static str, fn(&Project), bool);
+    let cases: [Case; 6] = [
         ("HEAD, objects/ and refs/", |_| {}, true),
         (
             "a file naming nothing",
