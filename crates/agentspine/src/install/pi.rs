@@ -34,7 +34,6 @@ pub(super) fn holds_server(text: &str) -> bool {
 }
 
 /// The extension's text with `bin` as the binary it runs.
-
 pub fn extension_for(bin: &str) -> String {
     let quoted = serde_json::to_string(bin).expect("a string always serializes");
     EXTENSION.replacen(
