@@ -260,6 +260,14 @@ FIXTURES: list[OcFixture] = [
               files={"opencode.json": (PROJ_CFG % '["**/RULES.md"]').encode(),
                      "pkg/z/RULES.md": b"pkg z\n", "pkg/RULES.md": b"pkg\n", "pkg/a/RULES.md": b"pkg a\n",
                      "RULES.md": b"root\n", "other/RULES.md": b"other\n"}, git=G, cwd="pkg"),
+    # The order of several matches of one brace group varies from run to
+    # run in opencode (measured: `{b,a}/R.md` with both, `n/{z,y}.md` with
+    # both), so each group here has one match besides names it must skip.
+    OcFixture("oc_cfg_braces", "Braces in instructions globs: alternatives in one name and in a directory part.",
+              files={"opencode.json": (PROJ_CFG % '["docs/*.{txt,md}", "{b,a}/R.md", "n/{z,y}.md", "{c}/R.md"]').encode(),
+                     "docs/x.md": b"docs x md\n", "docs/y.txt": b"docs y txt\n", "docs/z.rst": b"docs z rst\n",
+                     "docs/w.md": b"docs w md\n", "a/R.md": b"a R\n", "d/R.md": b"d R\n",
+                     "n/y.md": b"n y\n", "n/x.md": b"n x\n", "c/R.md": b"c R\n"}, git=G),
     OcFixture("oc_cfg_outside", "instructions naming files outside the project: ../ relative, absolute, ~/, an absolute glob; and absolute paths inside.",
               files={"opencode.json": (PROJ_CFG % '["../outside/rel.md", "{home}/abs/*.md", "~/tilde.md", "{tree}/inside/abs.md", "{tree}/inside/g*.md", "~/nope.md"]').encode(),
                      "inside/abs.md": b"inside absolute\n", "inside/g1.md": b"inside glob\n"},

@@ -14,6 +14,12 @@
 //!   when project config is off); below the cwd as far as the glob
 //!   reaches.
 //!
+//! Braces (`{a,b}`, nested too) expand within one part of a path: in a
+//! directory part each alternative is walked in the order written, in the
+//! last part a name matches any alternative (measured: `oc_cfg_braces`;
+//! opencode's order among several matches of one group changes from run
+//! to run). A group that spans a `/` is matched as written.
+//!
 //! Matches are files (a link to a file counts; directories never), dot
 //! files included, labelled by their absolute path as matched (a link by
 //! its own path); a path already sent is not sent again, and an empty file
@@ -160,16 +166,82 @@ fn without_trailing_commas(text: &str) -> String {
     out
 }
 
+/// Alternatives one brace group may expand into (all of a part's groups
+/// together); a part past it is matched as written.
+const MAX_ALTERNATIVES: usize = 64;
+
 /// One part of a glob.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Segment {
     Literal(String),
     Pattern(String),
     Globstar,
+    /// A directory part with braces (`{b,a}`): each alternative in the
+    /// order written, walked in turn (measured: `oc_cfg_braces`).
+    Either(Vec<Segment>),
 }
 
 fn is_pattern(part: &str) -> bool {
-    part.contains(['*', '?', '['])
+    part.contains(['*', '?', '[']) || expand_braces(part).is_some()
+}
+
+/// `part` with its `{a,b}` groups expanded, in the order written (`x{b,a}`:
+/// `xb`, `xa`; nested groups too); `None` when it holds no group with a
+/// comma, or more than [`MAX_ALTERNATIVES`] alternatives.
+fn expand_braces(part: &str) -> Option<Vec<String>> {
+    expand(part).ok().flatten()
+}
+
+/// [`expand_braces`], telling the bound (`Err`) from no group (`Ok(None)`).
+fn expand(part: &str) -> Result<Option<Vec<String>>, ()> {
+    let bytes = part.as_bytes();
+    // The first `{` whose group closes, with a comma at its own depth.
+    for (open, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b'{') {
+        let mut depth = 0usize;
+        let mut commas = vec![open];
+        for (i, &b) in bytes.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if commas.len() == 1 {
+                            break;
+                        }
+                        commas.push(i);
+                        let (head, tail) = (&part[..open], &part[i + 1..]);
+                        let mut out = Vec::new();
+                        for pair in commas.windows(2) {
+                            let whole = format!("{head}{}{tail}", &part[pair[0] + 1..pair[1]]);
+                            match expand(&whole)? {
+                                Some(more) => out.extend(more),
+                                None => out.push(whole),
+                            }
+                            if out.len() > MAX_ALTERNATIVES {
+                                return Err(());
+                            }
+                        }
+                        return Ok(Some(out));
+                    }
+                }
+                b',' if depth == 1 => commas.push(i),
+                _ => {}
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The segment of one part of a glob below its base.
+fn segment(part: &str, last: bool) -> Segment {
+    if !last && let Some(alternatives) = expand_braces(part) {
+        return Segment::Either(alternatives.iter().map(|p| segment(p, last)).collect());
+    }
+    match part {
+        "**" if !last => Segment::Globstar,
+        p if is_pattern(p) => Segment::Pattern(p.to_owned()),
+        p => Segment::Literal(p.to_owned()),
+    }
 }
 
 /// Where an entry's matches are looked for.
@@ -201,6 +273,11 @@ fn normalise(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
+/// The one glob part of an absolute entry (its last).
+fn segment_last_only(part: &str) -> Segment {
+    if is_pattern(part) { Segment::Pattern(part.to_owned()) } else { Segment::Literal(part.to_owned()) }
+}
+
 /// Where the absolute `dir` joined with the glob `pattern` lies: beneath
 /// `root`, or out of it. `last_only`: only the last part is a glob (an
 /// absolute entry).
@@ -213,13 +290,11 @@ fn place(root: &Path, dir: &Path, pattern: &str, last_only: bool) -> Place {
     let split =
         if last_only { dirs.len() } else { parts.iter().position(|p| is_pattern(p)).unwrap_or(dirs.len()) };
     let base = parts[..split].join("/");
+    let count = parts.len() - split;
     let segments: Vec<Segment> = parts[split..]
         .iter()
-        .map(|p| match p.as_str() {
-            "**" if !last_only => Segment::Globstar,
-            p if is_pattern(p) => Segment::Pattern(p.to_owned()),
-            p => Segment::Literal(p.to_owned()),
-        })
+        .enumerate()
+        .map(|(i, p)| if last_only { segment_last_only(p) } else { segment(p, i + 1 == count) })
         .collect();
     Place::Inside { base, segments }
 }
@@ -384,6 +459,13 @@ fn matches(
                 }
             }
         }
+        Segment::Either(alternatives) => {
+            for alternative in alternatives {
+                let mut one = vec![alternative.clone()];
+                one.extend_from_slice(rest);
+                matches(root, base, &one, found, listings, warnings);
+            }
+        }
         Segment::Globstar => {
             matches(root, base, rest, found, listings, warnings);
             let Some(mut names) = list(root, base, listings, warnings) else { return };
@@ -436,15 +518,24 @@ fn list(
 }
 
 /// Whether `name` matches the one-part glob `pattern` (`*`, `?`, `[…]`,
-/// `[!…]`); dot files match as any name (opencode globs with `dot`).
+/// `[!…]`, `{a,b}`); dot files match as any name (opencode globs with
+/// `dot`).
 fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
+    if let Some(alternatives) = std::str::from_utf8(pattern).ok().and_then(expand_braces) {
+        return alternatives.iter().any(|p| glob_match_plain(p.as_bytes(), name));
+    }
+    glob_match_plain(pattern, name)
+}
+
+/// [`glob_match`] of a pattern without braces.
+fn glob_match_plain(pattern: &[u8], name: &[u8]) -> bool {
     match pattern.split_first() {
         None => name.is_empty(),
-        Some((b'*', rest)) => (0..=name.len()).any(|i| glob_match(rest, &name[i..])),
-        Some((b'?', rest)) => !name.is_empty() && glob_match(rest, &name[1..]),
+        Some((b'*', rest)) => (0..=name.len()).any(|i| glob_match_plain(rest, &name[i..])),
+        Some((b'?', rest)) => !name.is_empty() && glob_match_plain(rest, &name[1..]),
         Some((b'[', rest)) => {
             let Some(close) = rest.iter().skip(1).position(|b| *b == b']').map(|p| p + 1) else {
-                return name.first() == Some(&b'[') && glob_match(rest, &name[1..]);
+                return name.first() == Some(&b'[') && glob_match_plain(rest, &name[1..]);
             };
             let Some((&c, tail)) = name.split_first() else { return false };
             let (negated, class) = match rest[..close].split_first() {
@@ -462,9 +553,9 @@ fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
                     i += 1;
                 }
             }
-            hit != negated && glob_match(&rest[close + 1..], tail)
+            hit != negated && glob_match_plain(&rest[close + 1..], tail)
         }
-        Some((p, rest)) => name.first() == Some(p) && glob_match(rest, &name[1..]),
+        Some((p, rest)) => name.first() == Some(p) && glob_match_plain(rest, &name[1..]),
     }
 }
 
@@ -495,6 +586,36 @@ mod tests {
         assert!(glob_match(b"[a-c]x", b"bx"));
         assert!(!glob_match(b"[!a-c]x", b"bx"));
         assert!(glob_match(b"RULES.md", b"RULES.md"));
+        assert!(glob_match(b"*.{txt,md}", b"a.md") && glob_match(b"*.{txt,md}", b"a.txt"));
+        assert!(!glob_match(b"*.{txt,md}", b"a.rst"));
+        assert!(glob_match(b"{c}.md", b"{c}.md") && !glob_match(b"{c}.md", b"c.md"), "no comma: as written");
+    }
+
+    #[test]
+    fn braces_expand_in_the_order_written_nested_and_bounded() {
+        let expand = |p: &str| expand_braces(p).map(|v| v.join(" "));
+        assert_eq!(expand("{b,a}").as_deref(), Some("b a"));
+        assert_eq!(expand("x{b,{c,d}}y").as_deref(), Some("xby xcy xdy"));
+        assert_eq!(expand("{a,b}{1,2}").as_deref(), Some("a1 a2 b1 b2"));
+        assert_eq!(expand("{}{a}{b,").as_deref(), None, "no group with a comma that closes");
+        assert_eq!(expand(&"{a,b}".repeat(7)), None, "128 alternatives: past the bound");
+        // A directory part with braces is each alternative in turn; the
+        // last part matches names with them.
+        let segments = |pattern: &str| match place(Path::new("/r"), Path::new("/r"), pattern, false) {
+            Place::Inside { base, segments } => (base, segments),
+            Place::Outside(p) => panic!("{}", p.display()),
+        };
+        assert_eq!(
+            segments("{b,a}/x/*.{md,txt}"),
+            (
+                String::new(),
+                vec![
+                    Segment::Either(vec![Segment::Literal("b".to_owned()), Segment::Literal("a".to_owned())]),
+                    Segment::Literal("x".to_owned()),
+                    Segment::Pattern("*.{md,txt}".to_owned())
+                ]
+            )
+        );
     }
 
     #[test]
