@@ -51,6 +51,9 @@ pub struct Environment {
     /// `$OPENCODE_DISABLE_PROJECT_CONFIG` set to `1` or `true`: opencode
     /// reads no project instruction file and no project config.
     pub opencode_project_config_off: bool,
+    /// `$OPENCODE_CONFIG`: a config file opencode merges after its global
+    /// config and before the project's.
+    pub opencode_config: Option<PathBuf>,
     /// `$OPENCODE_CONFIG_CONTENT`: a config opencode merges last (its
     /// `instructions` count like a file's).
     pub opencode_config_content: Option<String>,
@@ -101,6 +104,7 @@ impl Environment {
                 .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
             opencode_project_config_off: var("OPENCODE_DISABLE_PROJECT_CONFIG")
                 .is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true")),
+            opencode_config: path("OPENCODE_CONFIG"),
             opencode_config_content: var("OPENCODE_CONFIG_CONTENT").and_then(|v| v.into_string().ok()),
             kimi_code_home: path("KIMI_CODE_HOME"),
             copilot_home_dir: path("COPILOT_HOME"),

@@ -254,3 +254,33 @@ fn a_file_over_claude_s_4_mib_is_sent_whole() {
     assert_eq!(r.parts[0].text.len(), 5 * 1024 * 1024);
     assert_eq!(render_native(&r), entry(&p, "CLAUDE.md", &big));
 }
+
+#[test]
+fn the_config_file_opencode_config_names_is_merged_after_the_global_one_and_before_the_project_s() {
+    // Measured: oc_cfg_custom_file (global, then $OPENCODE_CONFIG, then the
+    // project's; an entry twice is taken once).
+    let p = Project::git();
+    p.home_file(".config/opencode/opencode.json", &format!("{CFG}[\"g.md\"]}}"))
+        .home_file("custom/my.json", &format!("{CFG}[\"c.md\", \"g.md\"]}}"));
+    p.file("opencode.json", format!("{CFG}[\"p.md\"]}}"))
+        .file("g.md", "global-listed\n")
+        .file("p.md", "project-listed\n")
+        .file("c.md", "custom-listed\n");
+    let named = p.home.join("custom/my.json").display().to_string();
+    let r = resolve_with(&p, ".", &[("OPENCODE_CONFIG", named)]);
+    let want = [
+        entry(&p, "g.md", "global-listed\n"),
+        entry(&p, "c.md", "custom-listed\n"),
+        entry(&p, "p.md", "project-listed\n"),
+    ]
+    .join("\n");
+    assert_eq!(render_native(&r), want);
+    // Unset, or a relative path (ignored): only the global and the project's.
+    for vars in [&[][..], &[("OPENCODE_CONFIG", "custom/my.json".to_owned())][..]] {
+        let r = resolve_with(&p, ".", vars);
+        assert_eq!(
+            render_native(&r),
+            [entry(&p, "g.md", "global-listed\n"), entry(&p, "p.md", "project-listed\n")].join("\n")
+        );
+    }
+}

@@ -3,7 +3,8 @@
 //!
 //! The arrays of every config opencode reads are joined, each string
 //! once, in its merge order: the global config directory's `config.json`,
-//! `opencode.json`, `opencode.jsonc`; unless project config is off, each
+//! `opencode.json`, `opencode.jsonc`; the file `$OPENCODE_CONFIG` names;
+//! unless project config is off, each
 //! `opencode.json` then `opencode.jsonc` from the root down to the cwd,
 //! then each `.opencode/opencode.json(c)` from the cwd up to the root;
 //! `~/.opencode/opencode.json(c)`; `$OPENCODE_CONFIG_CONTENT`. Each entry:
@@ -92,6 +93,16 @@ fn entries(
         && let Ok(handle) = reader.open_root(&config)
     {
         take(&handle, &["config.json", "opencode.json", "opencode.jsonc"], &mut out);
+    }
+    // `$OPENCODE_CONFIG`, a file the user names (an absolute path): read
+    // through its own directory, never through a link.
+    if let Some(named) = &env.opencode_config {
+        let named = crate::paths::lexical(named);
+        if let (Some(dir), Some(name)) = (named.parent(), named.file_name().and_then(|n| n.to_str()))
+            && let Ok(handle) = reader.open_root(dir)
+        {
+            take(&handle, &[name], &mut out);
+        }
     }
     if !env.opencode_project_config_off {
         for dir in dirs {

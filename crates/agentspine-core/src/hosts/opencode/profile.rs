@@ -23,6 +23,7 @@ pub const PROFILE: Profile = Profile {
     profile_inputs: |env| {
         vec![
             ("opencode_home", env.opencode_home()),
+            ("opencode_config", env.opencode_config.clone()),
             ("opencode_claude_off", env.opencode_claude_off.then(|| "on".into())),
             ("opencode_project_config_off", env.opencode_project_config_off.then(|| "on".into())),
         ]
