@@ -260,8 +260,8 @@ fn the_config_file_opencode_config_names_is_merged_after_the_global_one_and_befo
     // Measured: oc_cfg_custom_file (global, then $OPENCODE_CONFIG, then the
     // project's; an entry twice is taken once).
     let p = Project::git();
-    p.home_file(".config/opencode/opencode.json", &format!("{CFG}[\"g.md\"]}}"))
-        .home_file("custom/my.json", &format!("{CFG}[\"c.md\", \"g.md\"]}}"));
+    p.home_file(".config/opencode/opencode.json", format!("{CFG}[\"g.md\"]}}"))
+        .home_file("custom/my.json", format!("{CFG}[\"c.md\", \"g.md\"]}}"));
     p.file("opencode.json", format!("{CFG}[\"p.md\"]}}"))
         .file("g.md", "global-listed\n")
         .file("p.md", "project-listed\n")
