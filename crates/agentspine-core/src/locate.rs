@@ -61,9 +61,20 @@ pub(crate) fn find_marked_root(
     if markers.is_empty() {
         return None;
     }
-    // Each directory is opened as its own root (its path is the user's
-    // working directory and its ancestors): one open and one stat per
-    // marker and level, on either reader backend.
+    find_root_where(reader, never, cwd, |handle| markers.iter().find(|m| handle.stat(m).is_ok()).cloned())
+}
+
+/// Walks up from `cwd` (included) to the nearest directory that `found`
+/// says holds a root's marker (its evidence), passing over one that is
+/// never a project. Each directory is opened as its own root (its path is
+/// the user's working directory and its ancestors): one open per level,
+/// and what `found` looks at there.
+pub(crate) fn find_root_where(
+    reader: &Reader,
+    never: &NeverProjects,
+    cwd: &Path,
+    found: impl Fn(&agentspine_fs::Root) -> Option<String>,
+) -> Option<(PathBuf, String)> {
     let mut dir = Some(cwd);
     while let Some(at) = dir {
         dir = at.parent();
@@ -71,10 +82,8 @@ pub(crate) fn find_marked_root(
             continue;
         }
         let Ok(handle) = reader.open_root(at) else { continue };
-        for marker in markers {
-            if handle.stat(marker).is_ok() {
-                return Some((at.to_path_buf(), marker.clone()));
-            }
+        if let Some(evidence) = found(&handle) {
+            return Some((at.to_path_buf(), evidence));
         }
     }
     None

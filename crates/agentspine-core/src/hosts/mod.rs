@@ -122,37 +122,17 @@ pub(crate) fn bind_by_git(ask: &Ask<'_>) -> Result<Located, ResolveError> {
 /// `.git` entry is of `kind`, never followed) as a repository's.
 pub(crate) type GitAccepts = fn(dir: &agentspine_fs::Root, kind: agentspine_fs::FileKind) -> bool;
 
-/// Whether `dir`'s `.git` directory holds what git needs of a repository:
-/// `HEAD` (a file or a link), `objects/` and `refs/` (the contents are not
-/// looked at). An empty or half-made `.git` does not.
-pub(crate) fn git_dir_is_whole(dir: &agentspine_fs::Root) -> bool {
-    use agentspine_fs::FileKind;
-    let Ok(git) = dir.subdir(".git") else { return false };
-    let is = |name: &str, kinds: &[FileKind]| git.stat(name).is_ok_and(|m| kinds.contains(&m.kind));
-    is("HEAD", &[FileKind::File, FileKind::Symlink])
-        && is("objects", &[FileKind::Directory])
-        && is("refs", &[FileKind::Directory])
-}
-
 /// Binds `ask` to its root by a host's own git rule: the nearest directory
 /// at or above the cwd holding a `.git` that `accepts` counts (one that it
 /// does not is passed over, and the walk goes on up), else the cwd.
 pub(crate) fn bind_by_git_where(ask: &Ask<'_>, accepts: GitAccepts) -> Result<Located, ResolveError> {
     bind_by(ask, |cwd| {
-        let mut dir = Some(cwd);
-        while let Some(at) = dir {
-            dir = at.parent();
-            if !ask.never.may_root(at) {
-                continue;
-            }
-            let Ok(handle) = ask.reader.open_root(at) else { continue };
-            if let Ok(git) = handle.stat(".git")
-                && accepts(&handle, git.kind)
-            {
-                return (at.to_path_buf(), GIT_EVIDENCE.to_owned());
-            }
-        }
-        (cwd.to_path_buf(), "the working directory (no .git above it)".to_owned())
+        let git = |handle: &agentspine_fs::Root| {
+            let kind = handle.stat(".git").ok()?.kind;
+            accepts(handle, kind).then(|| GIT_EVIDENCE.to_owned())
+        };
+        crate::locate::find_root_where(ask.reader, ask.never, cwd, git)
+            .unwrap_or_else(|| (cwd.to_path_buf(), "the working directory (no .git above it)".to_owned()))
     })
 }
 

@@ -177,7 +177,7 @@ fn copilot_install_json_output() {
 }
 
 #[test]
-fn every_host_names_the_variables_its_directory_comes_from_when_none_is_set_and_writes_nothing() {
+fn every_host_names_the_variables_its_directory_comes_from_when_none_is_set() {
     let ex = Example::new();
     for (host, why) in [
         ("copilot", "neither COPILOT_HOME nor HOME is set"),
@@ -191,7 +191,4 @@ fn every_host_names_the_variables_its_directory_comes_from_when_none_is_set_and_
         let error: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(error["error"]["message"], why, "{host}");
     }
-    let mut left: Vec<_> = std::fs::read_dir(&ex.home).unwrap().map(|e| e.unwrap().file_name()).collect();
-    left.sort();
-    assert!(left.is_empty(), "nothing written: {left:?}");
 }

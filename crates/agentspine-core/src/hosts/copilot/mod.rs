@@ -443,15 +443,22 @@ pub fn render(r: &Resolution) -> String {
 }
 
 /// Whether Copilot counts `dir`'s `.git` (an entry of `kind`) as a
-/// repository's: a directory git would take
-/// ([`crate::hosts::git_dir_is_whole`]); a file whose text starts
+/// repository's: a directory holding what git needs of one (`HEAD`, a
+/// file or a link; `objects/` and `refs/`; their contents are not looked
+/// at); a file whose text starts
 /// `gitdir: ` (the path it names is not looked at: `gitdir: /nonexistent`
 /// counts). A `.git` that is a link is counted, as the git rule of every
 /// host does, without following it (unmeasured for Copilot).
 pub(crate) fn git_accepts(dir: &agentspine_fs::Root, kind: agentspine_fs::FileKind) -> bool {
     use agentspine_fs::FileKind;
     match kind {
-        FileKind::Directory => crate::hosts::git_dir_is_whole(dir),
+        FileKind::Directory => {
+            let Ok(git) = dir.subdir(".git") else { return false };
+            let is = |name: &str, kinds: &[FileKind]| git.stat(name).is_ok_and(|m| kinds.contains(&m.kind));
+            is("HEAD", &[FileKind::File, FileKind::Symlink])
+                && is("objects", &[FileKind::Directory])
+                && is("refs", &[FileKind::Directory])
+        }
         FileKind::File => dir.read_head(".git", 8).is_ok_and(|snap| snap.bytes == b"gitdir: "),
         FileKind::Symlink => true,
         _ => false,
