@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use agentspine_fs::Reader;
 
 use crate::env::Environment;
+use crate::host::Host;
 pub use crate::resolution::RootKind;
 
 /// The profile directories the user names besides the built-in ones:
@@ -91,9 +92,8 @@ impl NeverProjects {
         };
         let homes = env.home.clone().map(both).unwrap_or_default();
         let mut profiles = Vec::new();
-        let built_in =
-            [env.codex_home(), env.claude_home(), env.gemini_home(), env.pi_home(), env.desktop_home()];
-        for profile in built_in.into_iter().flatten().chain(configured_profiles(env, reader)) {
+        let built_in = Host::ALL.iter().filter_map(|host| (host.profile().home)(env));
+        for profile in built_in.chain(configured_profiles(env, reader)) {
             for p in both(profile) {
                 if !profiles.contains(&p) {
                     profiles.push(p);

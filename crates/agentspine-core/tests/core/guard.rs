@@ -47,3 +47,28 @@ fn configured_profile_directories_are_never_a_project() {
     assert_eq!(nested.root_kind, RootKind::Project);
     assert_eq!(nested.parts.iter().map(|p| p.text.trim()).collect::<Vec<_>>(), ["nested project"]);
 }
+
+/// Every host's home, as its profile names it, is a profile: never a
+/// project, even holding a `.git` of its own (a dotfiles repository).
+#[test]
+fn every_host_home_is_never_a_project() {
+    use agentspine_core::{Host, Request, RootKind, resolve};
+    use agentspine_fs::{Budget, Reader};
+    let p = crate::support::Project::new();
+    let env = p.env();
+    let mut homes = 0;
+    for host in Host::ALL {
+        let Some(home) = (host.profile().home)(&env) else { continue };
+        homes += 1;
+        std::fs::create_dir_all(home.join(".git/objects")).unwrap();
+        std::fs::create_dir_all(home.join(".git/refs")).unwrap();
+        std::fs::write(home.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(home.join("AGENTS.md"), "a profile's file\n").unwrap();
+        for asked in Host::ALL {
+            let r = resolve(&Request::new(asked, home.clone()), &env, &Reader::new(Budget::UNLIMITED)).unwrap();
+            assert_eq!(r.root_kind, RootKind::Profile, "{asked} started in {host}'s home {home:?}");
+            assert_eq!(r.counters.dir_enumerations, 0, "{asked} in {home:?}");
+        }
+    }
+    assert_eq!(homes, Host::ALL.len() - 1, "every host but generic has a home");
+}
