@@ -2,8 +2,11 @@
 //! reads process variables itself, so a hook, the MCP server and a test can
 //! each say exactly which homes and profiles apply.
 
-use std::ffi::OsString;
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
+
+use crate::host::Host;
 
 /// Homes and settings that come from the process environment or the
 /// command line, never from a repository or a model.
@@ -42,28 +45,11 @@ pub struct Environment {
     /// user configuration's `[roots] profiles` they are treated exactly as
     /// the built-in profiles (see [`crate::policy`]).
     pub extra_profiles: Vec<PathBuf>,
-    /// `$OPENCODE_CONFIG_DIR`: opencode's configuration directory, named
-    /// outright.
-    pub opencode_config_dir: Option<PathBuf>,
-    /// `$OPENCODE_DISABLE_CLAUDE_CODE` or `$OPENCODE_DISABLE_CLAUDE_CODE_PROMPT`
-    /// set to `1` or `true`: opencode reads no `CLAUDE.md`.
-    pub opencode_claude_off: bool,
-    /// `$OPENCODE_DISABLE_PROJECT_CONFIG` set to `1` or `true`: opencode
-    /// reads no project instruction file and no project config.
-    pub opencode_project_config_off: bool,
-    /// `$OPENCODE_CONFIG`: a config file opencode merges after its global
-    /// config and before the project's.
-    pub opencode_config: Option<PathBuf>,
-    /// `$OPENCODE_CONFIG_CONTENT`: a config opencode merges last (its
-    /// `instructions` count like a file's).
-    pub opencode_config_content: Option<String>,
-    /// `$KIMI_CODE_HOME`: Kimi Code's home, named outright.
-    pub kimi_code_home: Option<PathBuf>,
-    /// `$COPILOT_HOME`: GitHub Copilot CLI's home, named outright.
-    pub copilot_home_dir: Option<PathBuf>,
-    /// `$COPILOT_CUSTOM_INSTRUCTIONS_DIRS`: more directories of instruction
-    /// files GitHub Copilot CLI reads (agentspine does not).
-    pub copilot_custom_dirs: Option<String>,
+    /// The variables the host folders read beyond the fields above (each
+    /// profile's `variables`: `$OPENCODE_CONFIG`, `$COPILOT_HOME`…), as
+    /// set, empty ones dropped. A host's folder asks for them by name, so
+    /// a new host adds its variables to its own profile and nothing here.
+    vars: BTreeMap<&'static str, OsString>,
     /// `$XDG_CONFIG_HOME`: where the user's `agentspine/config.toml` is.
     pub config_home: Option<PathBuf>,
     /// `$AGENTSPINE_CONFIG`: the user's configuration file, named outright.
@@ -98,19 +84,11 @@ impl Environment {
             extra_profiles: var("AGENTSPINE_PROFILE_DIRS")
                 .map(|v| std::env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default(),
-            opencode_config_dir: path("OPENCODE_CONFIG_DIR"),
-            opencode_claude_off: ["OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT"]
+            vars: Host::ALL
                 .iter()
-                .any(|name| var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))),
-            opencode_project_config_off: var("OPENCODE_DISABLE_PROJECT_CONFIG")
-                .is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true")),
-            opencode_config: path("OPENCODE_CONFIG"),
-            opencode_config_content: var("OPENCODE_CONFIG_CONTENT").and_then(|v| v.into_string().ok()),
-            kimi_code_home: path("KIMI_CODE_HOME"),
-            copilot_home_dir: path("COPILOT_HOME"),
-            copilot_custom_dirs: var("COPILOT_CUSTOM_INSTRUCTIONS_DIRS")
-                .map(|v| v.to_string_lossy().into_owned())
-                .filter(|v| !v.is_empty()),
+                .flat_map(|host| host.profile().variables)
+                .filter_map(|&name| var(name).filter(|v| !v.is_empty()).map(|v| (name, v)))
+                .collect(),
             config_home: path("XDG_CONFIG_HOME"),
             config_file: path("AGENTSPINE_CONFIG"),
         }
@@ -167,30 +145,71 @@ impl Environment {
         })
     }
 
-    /// opencode's configuration directory: `$OPENCODE_CONFIG_DIR`, else
-    /// `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
-    pub fn opencode_home(&self) -> Option<PathBuf> {
-        if let Some(dir) = &self.opencode_config_dir {
-            return Some(dir.clone());
-        }
-        let base = self.config_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
-        Some(base.join("opencode"))
+    /// A variable a host's profile names (its `variables`), as set; `None`
+    /// when unset or empty.
+    pub fn var(&self, name: &str) -> Option<&OsStr> {
+        debug_assert!(
+            Host::ALL.iter().any(|host| host.profile().variables.contains(&name)),
+            "${name} is named by no host's profile"
+        );
+        self.vars.get(name).map(OsString::as_os_str)
     }
 
-    /// Kimi Code's home: `$KIMI_CODE_HOME`, else `~/.kimi-code`.
-    pub fn kimi_home(&self) -> Option<PathBuf> {
-        self.kimi_code_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".kimi-code")))
+    /// [`Environment::var`] as a path: an absolute one, a relative value
+    /// ignored (as the hosts ignore it).
+    pub fn var_path(&self, name: &str) -> Option<PathBuf> {
+        self.var(name).map(PathBuf::from).filter(|p| p.is_absolute())
     }
 
-    /// GitHub Copilot CLI's home: `$COPILOT_HOME`, else `~/.copilot`
-    /// (`$XDG_CONFIG_HOME` has no effect, measured on 1.0.102).
-    pub fn copilot_home(&self) -> Option<PathBuf> {
-        self.copilot_home_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".copilot")))
+    /// [`Environment::var`] as UTF-8 text; `None` when it is not.
+    pub fn var_text(&self, name: &str) -> Option<&str> {
+        self.var(name).and_then(OsStr::to_str)
+    }
+
+    /// Whether [`Environment::var`] turns a setting on: `1` or `true` (any
+    /// case).
+    pub fn var_on(&self, name: &str) -> bool {
+        self.var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
     }
 
     /// The desktop rule's fixed global file directory: `~/.pi/agent`
     /// (ADR 0037 fixes the path; no variable moves it).
     pub fn desktop_home(&self) -> Option<PathBuf> {
         self.home.as_ref().map(|h| h.join(".pi/agent"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Environment {
+        Environment::from_vars(|name| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| OsString::from(v)))
+    }
+
+    #[test]
+    fn a_host_variable_is_kept_by_name_as_its_profile_names_it() {
+        let e = env(&[
+            ("COPILOT_HOME", "/c"),
+            ("KIMI_CODE_HOME", "relative/k"),
+            ("OPENCODE_CONFIG_CONTENT", ""),
+            ("OPENCODE_DISABLE_CLAUDE_CODE", "TRUE"),
+            ("OPENCODE_DISABLE_PROJECT_CONFIG", "yes"),
+            ("NOT_A_HOST_VARIABLE", "x"),
+        ]);
+        assert_eq!(e.var_path("COPILOT_HOME"), Some(PathBuf::from("/c")));
+        assert_eq!(e.var("KIMI_CODE_HOME"), Some(OsStr::new("relative/k")));
+        assert_eq!(e.var_path("KIMI_CODE_HOME"), None, "a relative path is ignored");
+        assert_eq!(e.var("OPENCODE_CONFIG_CONTENT"), None, "an empty value is unset");
+        assert!(e.var_on("OPENCODE_DISABLE_CLAUDE_CODE"));
+        assert!(!e.var_on("OPENCODE_DISABLE_PROJECT_CONFIG"), "only 1 or true turn a setting on");
+        assert_eq!(e.vars.len(), 4, "only the variables a profile names: {:?}", e.vars);
+    }
+
+    #[test]
+    #[should_panic(expected = "named by no host's profile")]
+    #[cfg(debug_assertions)]
+    fn asking_for_a_variable_no_profile_names_is_a_bug() {
+        env(&[]).var("NOT_A_HOST_VARIABLE");
     }
 }

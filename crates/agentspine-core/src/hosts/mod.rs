@@ -5,7 +5,8 @@
 //!
 //! A new host is:
 //! - a folder here with its rules (`mod.rs`: candidates, root rule, chain,
-//!   text format) and its `profile.rs` (names, home, hook events and
+//!   text format) and its `profile.rs` (names, home and the process
+//!   variables it reads, hook events and
 //!   tools, context cap, install files, check facts, version probe, and
 //!   the [`Rules`] the registry calls);
 //! - a variant of [`Host`] with its name (`host.rs`: the enum, `ALL`) and

@@ -31,6 +31,10 @@ pub struct Profile {
     /// The user-level home (`~/.claude`, `$CODEX_HOME`…), from the
     /// environment; `None` for a host without one.
     pub home: fn(&Environment) -> Option<PathBuf>,
+    /// The process variables its folder reads through
+    /// [`Environment::var`] (`$OPENCODE_CONFIG`, `$COPILOT_HOME`), by
+    /// name: what [`Environment::from_vars`] keeps for it.
+    pub variables: &'static [&'static str],
     /// What of the environment decides which user files this host
     /// reads (its home, Codex's profile name), by name: part of a
     /// catalog's digest.

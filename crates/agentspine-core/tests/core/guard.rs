@@ -65,7 +65,8 @@ fn every_host_home_is_never_a_project() {
         std::fs::write(home.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::write(home.join("AGENTS.md"), "a profile's file\n").unwrap();
         for asked in Host::ALL {
-            let r = resolve(&Request::new(asked, home.clone()), &env, &Reader::new(Budget::UNLIMITED)).unwrap();
+            let r =
+                resolve(&Request::new(asked, home.clone()), &env, &Reader::new(Budget::UNLIMITED)).unwrap();
             assert_eq!(r.root_kind, RootKind::Profile, "{asked} started in {host}'s home {home:?}");
             assert_eq!(r.counters.dir_enumerations, 0, "{asked} in {home:?}");
         }

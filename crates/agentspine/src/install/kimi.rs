@@ -52,7 +52,7 @@ fn is_ours(entry: &toml_edit::Table) -> bool {
 /// directory; `~/.kimi-code` is created when missing.
 pub(super) fn changes(env: &Environment, bin: &str, adding: bool) -> anyhow::Result<Vec<Change>> {
     if let Some(set) = std::env::var_os("KIMI_CODE_HOME")
-        && env.kimi_code_home.is_none()
+        && env.var_path("KIMI_CODE_HOME").is_none()
     {
         anyhow::bail!(
             "KIMI_CODE_HOME={:?} is not an absolute path (Kimi Code reads it relative to the directory it \
@@ -60,8 +60,9 @@ pub(super) fn changes(env: &Environment, bin: &str, adding: bool) -> anyhow::Res
             set
         );
     }
-    let dir = env.kimi_home().ok_or_else(|| anyhow::anyhow!("neither KIMI_CODE_HOME nor HOME is set"))?;
-    let make_dir = match &env.kimi_code_home {
+    let dir = (agentspine_core::Host::Kimi.profile().home)(env)
+        .ok_or_else(|| anyhow::anyhow!("neither KIMI_CODE_HOME nor HOME is set"))?;
+    let make_dir = match env.var_path("KIMI_CODE_HOME") {
         Some(_) => {
             let reader = agentspine_fs::Reader::new(agentspine_fs::Budget::UNLIMITED);
             if let Err(e) = reader.open_root(&dir)

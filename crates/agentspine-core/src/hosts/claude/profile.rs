@@ -14,6 +14,7 @@ pub const PROFILE: Profile = Profile {
     binds_as: Host::Claude,
     display: "Claude Code",
     home: Environment::claude_home,
+    variables: &[],
     profile_inputs: |env| vec![("claude_home", env.claude_home())],
     project_dir: Some(".claude"),
     evidence_names: &["CLAUDE.md", "CLAUDE.local.md", ".claude"],

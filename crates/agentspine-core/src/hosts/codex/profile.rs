@@ -14,6 +14,7 @@ pub const PROFILE: Profile = Profile {
     binds_as: Host::Codex,
     display: "Codex",
     home: Environment::codex_home,
+    variables: &[],
     profile_inputs: |env| {
         vec![
             ("codex_home", env.codex_home()),

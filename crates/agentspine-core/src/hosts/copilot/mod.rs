@@ -62,7 +62,14 @@ pub const END_NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
 pub const BETWEEN_NAMES: [&str; 5] =
     [GITHUB_FILE, "AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "GEMINI.md"];
 
+/// GitHub Copilot CLI's home: `$COPILOT_HOME`, else `~/.copilot`
+/// (`$XDG_CONFIG_HOME` has no effect, measured on 1.0.102).
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    env.var_path("COPILOT_HOME").or_else(|| env.home.as_ref().map(|h| h.join(".copilot")))
+}
+
 /// Every name Copilot reads in some project directory.
+
 pub fn names() -> Vec<String> {
     BETWEEN_NAMES.iter().map(|n| (*n).to_owned()).collect()
 }
@@ -80,7 +87,7 @@ pub(crate) fn resolve(
 ) {
     let mut sent: Vec<String> = Vec::new();
     // Copilot's home, opened once for its file and its `instructions/`.
-    let home = env.copilot_home().map(|path| {
+    let home = home(env).map(|path| {
         let handle = located.root.reader().open_root(&path).ok();
         (path, handle)
     });
@@ -217,7 +224,7 @@ fn instruction_dirs(
             project_tree(&tree, rel, gather, warnings);
         }
     }
-    if let Some(custom) = &env.copilot_custom_dirs {
+    if let Some(custom) = env.var("COPILOT_CUSTOM_INSTRUCTIONS_DIRS").map(|v| v.to_string_lossy()) {
         warnings.push(Warning {
             code: "not-modelled".to_owned(),
             message: format!(

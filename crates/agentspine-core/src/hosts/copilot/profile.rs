@@ -2,7 +2,6 @@
 //! CLI"). Its command hooks (`~/.copilot/hooks/*.json`, camelCase events)
 //! send on `{"additionalContext": …}` (measured on 1.0.102).
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
@@ -19,8 +18,9 @@ pub const PROFILE: Profile = Profile {
     name: "copilot",
     binds_as: Host::Copilot,
     display: "GitHub Copilot CLI",
-    home: Environment::copilot_home,
-    profile_inputs: |env| vec![("copilot_home", env.copilot_home())],
+    home: super::home,
+    variables: &["COPILOT_HOME", "COPILOT_CUSTOM_INSTRUCTIONS_DIRS"],
+    profile_inputs: |env| vec![("copilot_home", super::home(env))],
     project_dir: Some(".github/instructions"),
     evidence_names: &[],
     configurable_names: false,
@@ -77,19 +77,19 @@ pub const PROFILE: Profile = Profile {
     install: Some(Install {
         carrier: Carrier::CommandHooks,
         user_hook_files: |env| {
-            env.copilot_home()
+            super::home(env)
                 .map(|h| vec![h.join("hooks").join(HOOK_FILE), h.join("settings.json")])
                 .unwrap_or_default()
         },
         project_hook_files: &[],
         user_mcp_files: |env| {
-            env.copilot_home().map(|h| (h.join(MCP_FILE), ConfigFormat::Json)).into_iter().collect()
+            super::home(env).map(|h| (h.join(MCP_FILE), ConfigFormat::Json)).into_iter().collect()
         },
         project_mcp_files: &[],
         json_comments: false,
         project_settings: Err(REFUSED),
         hook_trust: Err(REFUSED),
-        dir: |env| env.copilot_home(),
+        dir: |env| super::home(env),
         dir_unset: "neither COPILOT_HOME nor HOME is set",
         plugin: false,
         trust_note: Some(

@@ -14,6 +14,7 @@ pub const PROFILE: Profile = Profile {
     binds_as: Host::Gemini,
     display: "Gemini CLI",
     home: Environment::gemini_home,
+    variables: &[],
     profile_inputs: |env| vec![("gemini_home", env.gemini_home())],
     project_dir: Some(".gemini"),
     evidence_names: &["GEMINI.md"],

@@ -18,7 +18,7 @@
 
 pub mod profile;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::chain::{FILE_CAP, NotRead, fetch};
 use crate::env::Environment;
@@ -66,6 +66,11 @@ pub const HOOK_TIMEOUT: std::ops::RangeInclusive<i64> = 1..=600;
 
 /// The text Kimi keeps of a file: invalid bytes dropped, trimmed as
 /// JavaScript trims.
+/// Kimi Code's home: `$KIMI_CODE_HOME`, else `~/.kimi-code`.
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    env.var_path("KIMI_CODE_HOME").or_else(|| env.home.as_ref().map(|h| h.join(".kimi-code")))
+}
+
 fn text_of(bytes: &[u8]) -> String {
     let decoded: String = bytes.utf8_chunks().map(|chunk| chunk.valid()).collect();
     js_trim(&decoded).to_owned()
@@ -73,7 +78,7 @@ fn text_of(bytes: &[u8]) -> String {
 
 pub(crate) fn resolve(env: &Environment, located: &Located, gather: &mut Gather) {
     let reader = located.root.reader();
-    if let Some(home) = env.kimi_home() {
+    if let Some(home) = home(env) {
         read_first(reader, &home, &["AGENTS.md"], env, Scope::User, gather);
     }
     if let Some(home) = &env.home {

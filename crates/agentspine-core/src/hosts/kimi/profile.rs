@@ -2,7 +2,6 @@
 //! events only `UserPromptSubmit`'s output reaches the model (measured on
 //! 2.1.0), as the `message` of the hook's JSON.
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
@@ -19,8 +18,9 @@ pub const PROFILE: Profile = Profile {
     name: "kimi",
     binds_as: Host::Kimi,
     display: "Kimi Code",
-    home: Environment::kimi_home,
-    profile_inputs: |env| vec![("kimi_home", env.kimi_home())],
+    home: super::home,
+    variables: &["KIMI_CODE_HOME"],
+    profile_inputs: |env| vec![("kimi_home", super::home(env))],
     project_dir: Some(".kimi-code"),
     evidence_names: &[],
     configurable_names: false,
@@ -49,10 +49,10 @@ pub const PROFILE: Profile = Profile {
     // trusted folder, and agentspine writes neither.
     install: Some(Install {
         carrier: Carrier::CommandHooks,
-        user_hook_files: |env| env.kimi_home().map(|h| h.join("config.toml")).into_iter().collect(),
+        user_hook_files: |env| super::home(env).map(|h| h.join("config.toml")).into_iter().collect(),
         project_hook_files: &[],
         user_mcp_files: |env| {
-            env.kimi_home().map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect()
+            super::home(env).map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect()
         },
         project_mcp_files: &[],
         json_comments: false,

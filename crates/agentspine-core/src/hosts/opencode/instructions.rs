@@ -89,14 +89,14 @@ fn entries(
         }
     };
     const NAMES: [&str; 2] = ["opencode.json", "opencode.jsonc"];
-    if let Some(config) = env.opencode_home()
+    if let Some(config) = super::home(env)
         && let Ok(handle) = reader.open_root(&config)
     {
         take(&handle, &["config.json", "opencode.json", "opencode.jsonc"], &mut out);
     }
     // `$OPENCODE_CONFIG`, a file the user names (an absolute path): read
     // through its own directory, never through a link.
-    if let Some(named) = &env.opencode_config {
+    if let Some(named) = &env.var_path("OPENCODE_CONFIG") {
         let named = crate::paths::lexical(named);
         if let (Some(dir), Some(name)) = (named.parent(), named.file_name().and_then(|n| n.to_str()))
             && let Ok(handle) = reader.open_root(dir)
@@ -104,7 +104,7 @@ fn entries(
             take(&handle, &[name], &mut out);
         }
     }
-    if !env.opencode_project_config_off {
+    if !super::project_config_off(env) {
         for dir in dirs {
             if let Ok(handle) = &dir.dir {
                 take(handle, &NAMES, &mut out);
@@ -123,7 +123,7 @@ fn entries(
     {
         take(&handle, &NAMES, &mut out);
     }
-    if let Some(list) = env.opencode_config_content.as_deref().and_then(instructions_of) {
+    if let Some(list) = env.var_text("OPENCODE_CONFIG_CONTENT").and_then(instructions_of) {
         for entry in list {
             if !out.contains(&entry) {
                 out.push(entry);
@@ -342,8 +342,8 @@ pub(crate) fn resolve(
             let dir = expanded.parent().unwrap_or(Path::new("/"));
             let name = expanded.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             vec![place(&located.root_path, dir, &name, true)]
-        } else if env.opencode_project_config_off {
-            let config = env.opencode_home().unwrap_or_default();
+        } else if super::project_config_off(env) {
+            let config = super::home(env).unwrap_or_default();
             vec![Place::Outside(config.join(&entry))]
         } else {
             dirs.iter()

@@ -58,7 +58,29 @@ pub const NAMES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 /// The names opencode reads under `env` (without `CLAUDE.md` when its
 /// Claude Code compatibility is turned off).
 pub fn names(env: &Environment) -> Vec<&'static str> {
-    NAMES.into_iter().filter(|n| *n != "CLAUDE.md" || !env.opencode_claude_off).collect()
+    NAMES.into_iter().filter(|n| *n != "CLAUDE.md" || !claude_off(env)).collect()
+}
+
+/// opencode's configuration directory: `$OPENCODE_CONFIG_DIR`, else
+/// `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    if let Some(dir) = env.var_path("OPENCODE_CONFIG_DIR") {
+        return Some(dir);
+    }
+    let base = env.config_home.clone().or_else(|| env.home.as_ref().map(|h| h.join(".config")))?;
+    Some(base.join("opencode"))
+}
+
+/// `$OPENCODE_DISABLE_CLAUDE_CODE` or `$OPENCODE_DISABLE_CLAUDE_CODE_PROMPT`
+/// on: opencode reads no `CLAUDE.md`.
+pub(crate) fn claude_off(env: &Environment) -> bool {
+    env.var_on("OPENCODE_DISABLE_CLAUDE_CODE") || env.var_on("OPENCODE_DISABLE_CLAUDE_CODE_PROMPT")
+}
+
+/// `$OPENCODE_DISABLE_PROJECT_CONFIG` on: opencode reads no project
+/// instruction file and no project config.
+pub(crate) fn project_config_off(env: &Environment) -> bool {
+    env.var_on("OPENCODE_DISABLE_PROJECT_CONFIG")
 }
 
 /// Whether a candidate that was not read exists for opencode (it takes
@@ -91,7 +113,7 @@ pub(crate) fn resolve(
 /// (`dirs`: the chain's directories from the root down).
 fn project(env: &Environment, located: &Located, dirs: &[ChainDir], found_git: bool, gather: &mut Gather) {
     let names = names(env);
-    if env.opencode_project_config_off {
+    if project_config_off(env) {
         for dir in dirs.iter().rev() {
             for name in &names {
                 if let Ok(handle) = &dir.dir
@@ -214,8 +236,8 @@ fn project(env: &Environment, located: &Located, dirs: &[ChainDir], found_git: b
 /// The global file: the first candidate that exists takes the slot.
 fn global(env: &Environment, located: &Located, gather: &mut Gather) {
     let reader = located.root.reader();
-    let mut candidates: Vec<PathBuf> = env.opencode_home().map(|c| c.join("AGENTS.md")).into_iter().collect();
-    if !env.opencode_claude_off
+    let mut candidates: Vec<PathBuf> = home(env).map(|c| c.join("AGENTS.md")).into_iter().collect();
+    if !claude_off(env)
         && let Some(home) = &env.home
     {
         candidates.push(home.join(".claude").join("CLAUDE.md"));

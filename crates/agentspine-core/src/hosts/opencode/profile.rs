@@ -2,7 +2,6 @@
 //! command hooks: its plugin (`plugins/opencode`) carries its events to
 //! `agentspine hook opencode` in the same payload shape as the others.
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
@@ -19,13 +18,21 @@ pub const PROFILE: Profile = Profile {
     name: "opencode",
     binds_as: Host::Opencode,
     display: "opencode",
-    home: Environment::opencode_home,
+    home: super::home,
+    variables: &[
+        "OPENCODE_CONFIG_DIR",
+        "OPENCODE_CONFIG",
+        "OPENCODE_CONFIG_CONTENT",
+        "OPENCODE_DISABLE_CLAUDE_CODE",
+        "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+        "OPENCODE_DISABLE_PROJECT_CONFIG",
+    ],
     profile_inputs: |env| {
         vec![
-            ("opencode_home", env.opencode_home()),
-            ("opencode_config", env.opencode_config.clone()),
-            ("opencode_claude_off", env.opencode_claude_off.then(|| "on".into())),
-            ("opencode_project_config_off", env.opencode_project_config_off.then(|| "on".into())),
+            ("opencode_home", super::home(env)),
+            ("opencode_config", env.var_path("OPENCODE_CONFIG")),
+            ("opencode_claude_off", super::claude_off(env).then(|| "on".into())),
+            ("opencode_project_config_off", super::project_config_off(env).then(|| "on".into())),
         ]
     },
     project_dir: Some(".opencode"),
@@ -72,18 +79,16 @@ pub const PROFILE: Profile = Profile {
     // (the server is `mcp.agentspine`, opencode's shape: install/opencode.rs).
     install: Some(Install {
         carrier: Carrier::Extension { mcp: true },
-        user_hook_files: |env| {
-            env.opencode_home().map(|h| h.join("plugins").join(PLUGIN)).into_iter().collect()
-        },
+        user_hook_files: |env| super::home(env).map(|h| h.join("plugins").join(PLUGIN)).into_iter().collect(),
         project_hook_files: &[],
         user_mcp_files: |env| {
-            env.opencode_home().map(|h| (h.join("opencode.json"), ConfigFormat::Json)).into_iter().collect()
+            super::home(env).map(|h| (h.join("opencode.json"), ConfigFormat::Json)).into_iter().collect()
         },
         project_mcp_files: &[],
         json_comments: true,
         project_settings: Err(REFUSED),
         hook_trust: Err(REFUSED),
-        dir: |env| env.opencode_home(),
+        dir: |env| super::home(env),
         dir_unset: "neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set",
         plugin: false,
         trust_note: None,

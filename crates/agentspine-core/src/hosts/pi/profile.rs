@@ -74,6 +74,7 @@ pub const PROFILE: Profile = Profile {
     binds_as: Host::Pi,
     display: "pi",
     home: Environment::pi_home,
+    variables: &[],
     profile_inputs: |env| vec![("pi_home", env.pi_home())],
     project_dir: Some(".pi"),
     evidence_names: &[],
