@@ -14,32 +14,15 @@ use crate::host::Host;
 pub struct Environment {
     /// `$HOME`.
     pub home: Option<PathBuf>,
-    /// `$CODEX_HOME` (Codex's profile; `~/.codex` when unset).
-    pub codex_home: Option<PathBuf>,
     /// `--profile NAME` for Codex: adds `$CODEX_HOME/NAME.config.toml`.
     pub codex_profile: Option<String>,
     /// Directory of Codex's system config (`/etc/codex`).
     pub codex_system_dir: PathBuf,
-    /// `$CLAUDE_CONFIG_DIR` (Claude Code's profile; `~/.claude` when unset).
-    pub claude_config_dir: Option<PathBuf>,
-    /// `$PI_CODING_AGENT_DIR` (pi's profile; `~/.pi/agent` when unset).
-    pub pi_agent_dir: Option<PathBuf>,
-    /// `$GEMINI_CLI_HOME` (replaces `$HOME` for Gemini CLI: its profile is
-    /// `$GEMINI_CLI_HOME/.gemini`).
-    pub gemini_cli_home: Option<PathBuf>,
     /// Gemini CLI's system settings file (`$GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
     /// else `/etc/gemini-cli/settings.json`); its system defaults file sits
     /// beside it as `system-defaults.json` unless
     /// `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH` says otherwise.
     pub gemini_system_settings: PathBuf,
-    /// `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH`.
-    pub gemini_system_defaults: Option<PathBuf>,
-    /// `$CLAUDE_CODE_PROJECT_DIR_NAME` (Claude Code's memory directory name,
-    /// honoured only with `CLAUDE_CONFIG_DIR`).
-    pub claude_project_dir_name: Option<String>,
-    /// `$CLAUDE_PROJECT_DIR`: the directory Claude Code was started in, as
-    /// it tells its hooks.
-    pub claude_project_dir: Option<PathBuf>,
     /// `$AGENTSPINE_PROFILE_DIRS`: further profile directories the user
     /// keeps (other agents' homes), `:`-separated absolute paths. With the
     /// user configuration's `[roots] profiles` they are treated exactly as
@@ -70,17 +53,10 @@ impl Environment {
         };
         Environment {
             home: path("HOME"),
-            codex_home: path("CODEX_HOME"),
             codex_profile: None,
             codex_system_dir: PathBuf::from("/etc/codex"),
-            claude_config_dir: path("CLAUDE_CONFIG_DIR"),
-            pi_agent_dir: path("PI_CODING_AGENT_DIR"),
-            gemini_cli_home: path("GEMINI_CLI_HOME"),
             gemini_system_settings: path("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
                 .unwrap_or_else(|| PathBuf::from("/etc/gemini-cli/settings.json")),
-            gemini_system_defaults: path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
-            claude_project_dir_name: var("CLAUDE_CODE_PROJECT_DIR_NAME").and_then(|v| v.into_string().ok()),
-            claude_project_dir: path("CLAUDE_PROJECT_DIR"),
             extra_profiles: var("AGENTSPINE_PROFILE_DIRS")
                 .map(|v| std::env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default(),
@@ -104,45 +80,6 @@ impl Environment {
         }
         let base = self.config_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
         Some(base.join("agentspine").join("config.toml"))
-    }
-
-    /// Codex's home: `$CODEX_HOME`, else `~/.codex`.
-    pub fn codex_home(&self) -> Option<PathBuf> {
-        self.codex_home.clone().or_else(|| self.home.as_ref().map(|h| h.join(".codex")))
-    }
-
-    /// Claude Code's config home: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-    pub fn claude_home(&self) -> Option<PathBuf> {
-        self.claude_config_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".claude")))
-    }
-
-    /// Claude Code's global state file: `~/.claude.json`, or
-    /// `$CLAUDE_CONFIG_DIR/.claude.json` when the config dir is set.
-    pub fn claude_state_file(&self) -> Option<PathBuf> {
-        match &self.claude_config_dir {
-            Some(dir) => Some(dir.join(".claude.json")),
-            None => self.home.as_ref().map(|h| h.join(".claude.json")),
-        }
-    }
-
-    /// pi's agent directory: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
-    pub fn pi_home(&self) -> Option<PathBuf> {
-        self.pi_agent_dir.clone().or_else(|| self.home.as_ref().map(|h| h.join(".pi/agent")))
-    }
-
-    /// Gemini CLI's profile: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`.
-    pub fn gemini_home(&self) -> Option<PathBuf> {
-        self.gemini_cli_home.as_ref().or(self.home.as_ref()).map(|h| h.join(".gemini"))
-    }
-
-    /// Gemini CLI's system defaults file (the lowest settings layer).
-    pub fn gemini_system_defaults_file(&self) -> PathBuf {
-        self.gemini_system_defaults.clone().unwrap_or_else(|| {
-            self.gemini_system_settings
-                .parent()
-                .unwrap_or(std::path::Path::new("/"))
-                .join("system-defaults.json")
-        })
     }
 
     /// A variable a host's profile names (its `variables`), as set; `None`
@@ -170,12 +107,6 @@ impl Environment {
     /// case).
     pub fn var_on(&self, name: &str) -> bool {
         self.var(name).is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
-    }
-
-    /// The desktop rule's fixed global file directory: `~/.pi/agent`
-    /// (ADR 0037 fixes the path; no variable moves it).
-    pub fn desktop_home(&self) -> Option<PathBuf> {
-        self.home.as_ref().map(|h| h.join(".pi/agent"))
     }
 }
 

@@ -5,10 +5,10 @@
 //!
 //! A new host is:
 //! - a folder here with its rules (`mod.rs`: candidates, root rule, chain,
-//!   text format) and its `profile.rs` (names, home and the process
-//!   variables it reads, hook events and
-//!   tools, context cap, install files, check facts, version probe, and
-//!   the [`Rules`] the registry calls);
+//!   text format, how its home is found) and its `profile.rs` (names, home,
+//!   the process variables it reads, hook events and tools, context cap,
+//!   install files, check facts, version probe, and the [`Rules`] the
+//!   registry calls);
 //! - a variant of [`Host`] with its name (`host.rs`: the enum, `ALL`) and
 //!   one arm in [`Host::profile`] below;
 //! - a line in `verified-versions` (the version its profile was measured

@@ -245,7 +245,9 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
 /// would skip for want of trust, and those turned off in Codex.
 fn codex_trust(env: &Environment) -> (Value, Vec<String>, Vec<String>) {
     use crate::install::trust;
-    let Some(home) = env.codex_home() else { return (Value::Null, Vec::new(), Vec::new()) };
+    let Some(home) = (agentspine_core::Host::Codex.profile().home)(env) else {
+        return (Value::Null, Vec::new(), Vec::new());
+    };
     let hooks_path = home.join("hooks.json");
     let hooks: Value =
         read_config(&hooks_path).0.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();

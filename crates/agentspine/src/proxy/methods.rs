@@ -354,7 +354,7 @@ impl Server {
     }
 
     fn global_dir(&self) -> Result<PathBuf, Fault> {
-        Ok(self.env.desktop_home().unwrap_or(self.home()?.join(".pi/agent")))
+        Ok((super::HOST.profile().home)(&self.env).unwrap_or(self.home()?.join(".pi/agent")))
     }
 
     /// The root chain, resolved on a worker within [`DEADLINE`] (a worker

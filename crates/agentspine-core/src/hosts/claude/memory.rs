@@ -79,14 +79,14 @@ fn worktree_main(reader: &agentspine_fs::Reader, git_root: &Path, text: &[u8]) -
 
 /// Finds the memory directory from evidence.
 pub(crate) fn find(env: &Environment, located: &Located, settings: &ClaudeSettings) -> Option<MemoryDir> {
-    let config = env.claude_home()?;
+    let config = super::home(env)?;
     let project = project_path(located);
     let evidence = Evidence {
         home: env.home.as_deref(),
         config: &config,
-        config_dir_set: env.claude_config_dir.is_some(),
+        config_dir_set: env.var_path("CLAUDE_CONFIG_DIR").is_some(),
         auto_memory_directory: settings.auto_memory_directory.as_deref(),
-        project_dir_name: env.claude_project_dir_name.as_deref(),
+        project_dir_name: env.var_text("CLAUDE_CODE_PROJECT_DIR_NAME"),
         project_path: &project,
     };
     let reader = located.root.reader();

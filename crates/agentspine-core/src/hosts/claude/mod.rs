@@ -73,6 +73,20 @@ pub(crate) struct ClaudeSettings {
     pub(crate) auto_memory_directory: Option<String>,
 }
 
+/// Claude Code's config home: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    env.var_path("CLAUDE_CONFIG_DIR").or_else(|| env.home.as_ref().map(|h| h.join(".claude")))
+}
+
+/// Claude Code's global state file: `~/.claude.json`, or
+/// `$CLAUDE_CONFIG_DIR/.claude.json` when the config dir is set.
+pub fn state_file(env: &Environment) -> Option<PathBuf> {
+    match env.var_path("CLAUDE_CONFIG_DIR") {
+        Some(dir) => Some(dir.join(".claude.json")),
+        None => env.home.as_ref().map(|h| h.join(".claude.json")),
+    }
+}
+
 pub(crate) fn load_settings(
     reader: &Reader,
     env: &Environment,
@@ -84,7 +98,7 @@ pub(crate) fn load_settings(
         external_imports_approved: false,
         auto_memory_directory: None,
     };
-    if let Some(home) = env.claude_home() {
+    if let Some(home) = home(env) {
         let file = home.join("settings.json");
         if let Some(text) = read_config(reader, &home, "settings.json", warnings)
             && let Some(json) = parse_json(&file, &text, warnings)
@@ -109,7 +123,7 @@ pub(crate) fn load_settings(
             };
         }
     }
-    if let Some(state) = env.claude_state_file()
+    if let Some(state) = state_file(env)
         && let (Some(dir), Some(name)) = (state.parent(), state.file_name().and_then(|n| n.to_str()))
         && let Some(text) = read_config(reader, dir, name, warnings)
         && let Some(json) = parse_json(&state, &text, warnings)
@@ -147,7 +161,7 @@ struct Walk<'a> {
     located: &'a Located,
     settings: &'a ClaudeSettings,
     home: Option<Base<'a>>,
-    /// Claude Code's config home (`env.claude_home()`), once per walk: a
+    /// Claude Code's config home (`home(env)`), once per walk: a
     /// label says `~/…` for a file beneath it.
     claude_home: Option<PathBuf>,
     /// Paths looked at so far (membership only: hashed, not ordered).
@@ -165,7 +179,7 @@ struct Walk<'a> {
 
 pub(crate) fn resolve(env: &Environment, located: &Located, settings: &ClaudeSettings, gather: &mut Gather) {
     let reader = located.root.reader();
-    let home_path = env.claude_home();
+    let home_path = home(env);
     let home_root = home_path.as_ref().and_then(|h| reader.open_root(h).ok());
     let mut walk = Walk {
         env,
@@ -270,7 +284,7 @@ impl<'a> Walk<'a> {
     /// The user's `CLAUDE.md` and `rules/**/*.md`.
     fn user(&mut self, gather: &mut Gather) {
         let Some(home) = self.home.clone() else {
-            if let Some(path) = self.env.claude_home() {
+            if let Some(path) = home(self.env) {
                 gather.probe(
                     tilde(&path.join("CLAUDE.md"), self.env.home.as_deref()),
                     Scope::User,
@@ -604,7 +618,7 @@ fn import_lines(decoded: &str, found: &[String]) -> (Vec<Option<u64>>, Vec<(Stri
 }
 
 fn label_for(base: &Base<'_>, env: &Environment, rel: &str) -> String {
-    label_of(base, env, env.claude_home().as_deref(), &lexical(&base.path.join(rel)), rel)
+    label_of(base, env, home(env).as_deref(), &lexical(&base.path.join(rel)), rel)
 }
 
 /// The label of `rel` beneath `base`, whose lexically reduced absolute

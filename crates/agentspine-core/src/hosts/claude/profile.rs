@@ -1,6 +1,5 @@
 //! Claude Code, as the surfaces see it (HOSTS.md, "Claude Code").
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, HostChecks,
@@ -13,9 +12,9 @@ pub const PROFILE: Profile = Profile {
     name: "claude",
     binds_as: Host::Claude,
     display: "Claude Code",
-    home: Environment::claude_home,
-    variables: &[],
-    profile_inputs: |env| vec![("claude_home", env.claude_home())],
+    home: super::home,
+    variables: &["CLAUDE_CONFIG_DIR", "CLAUDE_CODE_PROJECT_DIR_NAME", "CLAUDE_PROJECT_DIR"],
+    profile_inputs: |env| vec![("claude_home", super::home(env))],
     project_dir: Some(".claude"),
     evidence_names: &["CLAUDE.md", "CLAUDE.local.md", ".claude"],
     configurable_names: false,
@@ -63,14 +62,14 @@ pub const PROFILE: Profile = Profile {
         context_cap: ContextCap { limit: 10_000, unit: CapUnit::Utf16 },
         heading: |absolute, _| format!("Contents of {}:", absolute.display()),
         session_files: SessionFiles::ClaudeAgentsMd,
-        started_in: Some(|env| env.claude_project_dir.clone()),
+        started_in: Some(|env| env.var_path("CLAUDE_PROJECT_DIR")),
         output: HookOutput::Specific,
     }),
     install: Some(Install {
         carrier: Carrier::CommandHooks,
-        user_hook_files: |env| env.claude_home().map(|h| h.join("settings.json")).into_iter().collect(),
+        user_hook_files: |env| super::home(env).map(|h| h.join("settings.json")).into_iter().collect(),
         project_hook_files: &[".claude/settings.json", ".claude/settings.local.json"],
-        user_mcp_files: |env| env.claude_state_file().map(|f| (f, ConfigFormat::Json)).into_iter().collect(),
+        user_mcp_files: |env| super::state_file(env).map(|f| (f, ConfigFormat::Json)).into_iter().collect(),
         project_mcp_files: &[(".mcp.json", ConfigFormat::Json)],
         json_comments: false,
         project_settings: Ok(()),

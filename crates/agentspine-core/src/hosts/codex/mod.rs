@@ -57,12 +57,17 @@ impl Default for CodexConfig {
     }
 }
 
+/// Codex's home: `$CODEX_HOME`, else `~/.codex`.
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    env.var_path("CODEX_HOME").or_else(|| env.home.as_ref().map(|h| h.join(".codex")))
+}
+
 /// Reads the system config, the user's config, then the profile's, later
 /// layers overriding earlier ones key by key.
 pub(crate) fn load_config(reader: &Reader, env: &Environment, warnings: &mut Vec<Warning>) -> CodexConfig {
     let mut config = CodexConfig::default();
     let mut layers: Vec<(PathBuf, String)> = vec![(env.codex_system_dir.clone(), "config.toml".to_owned())];
-    if let Some(home) = env.codex_home() {
+    if let Some(home) = home(env) {
         layers.push((home.clone(), "config.toml".to_owned()));
         if let Some(profile) = &env.codex_profile {
             layers.push((home, format!("{profile}.config.toml")));
@@ -143,7 +148,7 @@ fn candidates(config: &CodexConfig) -> Vec<String> {
 
 pub(crate) fn resolve(env: &Environment, located: &Located, config: &CodexConfig, gather: &mut Gather) {
     let reader = located.root.reader();
-    if let Some(home) = env.codex_home() {
+    if let Some(home) = home(env) {
         global(reader, env, &home, gather);
     }
     let untrusted = config.untrusted.iter().any(|p| p == &located.root_path || p == &located.cwd);

@@ -1,6 +1,5 @@
 //! Codex CLI, as the surfaces see it (HOSTS.md, "Codex").
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
@@ -13,11 +12,11 @@ pub const PROFILE: Profile = Profile {
     name: "codex",
     binds_as: Host::Codex,
     display: "Codex",
-    home: Environment::codex_home,
-    variables: &[],
+    home: super::home,
+    variables: &["CODEX_HOME"],
     profile_inputs: |env| {
         vec![
-            ("codex_home", env.codex_home()),
+            ("codex_home", super::home(env)),
             ("codex_profile", env.codex_profile.as_deref().map(Into::into)),
         ]
     },
@@ -68,11 +67,11 @@ pub const PROFILE: Profile = Profile {
         // Codex reads hooks from hooks.json and from `[hooks]` in
         // config.toml.
         user_hook_files: |env| {
-            env.codex_home().iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect()
+            super::home(env).iter().flat_map(|h| [h.join("hooks.json"), h.join("config.toml")]).collect()
         },
         project_hook_files: &[],
         user_mcp_files: |env| {
-            env.codex_home().map(|h| (h.join("config.toml"), ConfigFormat::Toml)).into_iter().collect()
+            super::home(env).map(|h| (h.join("config.toml"), ConfigFormat::Toml)).into_iter().collect()
         },
         project_mcp_files: &[],
         json_comments: false,

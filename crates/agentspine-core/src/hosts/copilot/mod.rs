@@ -69,7 +69,6 @@ pub fn home(env: &Environment) -> Option<PathBuf> {
 }
 
 /// Every name Copilot reads in some project directory.
-
 pub fn names() -> Vec<String> {
     BETWEEN_NAMES.iter().map(|n| (*n).to_owned()).collect()
 }

@@ -15,6 +15,8 @@
 //!   says that later, closer entries take precedence.
 
 pub mod profile;
+use std::path::PathBuf;
+
 use crate::chain::{FILE_CAP, fetch};
 use crate::env::Environment;
 use crate::gather::Gather;
@@ -29,6 +31,12 @@ pub const CANDIDATES: [&str; 4] = ["AGENTS.override.md", "AGENTS.md", "CLAUDE.md
 /// Bytes of content in one chain.
 pub const CAP: usize = 32 * 1024;
 
+/// The desktop rule's fixed global file directory: `~/.pi/agent` (ADR
+/// 0037 fixes the path; no variable moves it).
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    env.home.as_ref().map(|h| h.join(".pi/agent"))
+}
+
 /// The text of a file as this rule keeps it: BOM dropped, trimmed.
 fn clean(bytes: &[u8]) -> String {
     strip_bom(&String::from_utf8_lossy(bytes)).trim().to_owned()
@@ -36,7 +44,7 @@ fn clean(bytes: &[u8]) -> String {
 
 /// Resolves the chain; `with_global` is false for `generic`.
 pub(crate) fn resolve(env: &Environment, located: &Located, with_global: bool, gather: &mut Gather) {
-    if with_global && let Some(home) = env.desktop_home() {
+    if with_global && let Some(home) = home(env) {
         let path = home.join("AGENTS.md");
         let label = tilde(&path, env.home.as_deref());
         match located.root.reader().open_root(&home) {

@@ -1,7 +1,6 @@
 //! The desktop rule (ADR 0037) and `generic`, agentspine's own rules: no
 //! hooks (a desktop app loads agentspine through `agentspine serve`).
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{CheckFacts, NO_CHECKS, Profile};
 
@@ -11,9 +10,9 @@ pub const PROFILE: Profile = Profile {
     name: "desktop",
     binds_as: Host::Desktop,
     display: "a desktop app (ADR 0037)",
-    home: Environment::desktop_home,
+    home: super::home,
     variables: &[],
-    profile_inputs: |env| vec![("desktop_home", env.desktop_home())],
+    profile_inputs: |env| vec![("desktop_home", super::home(env))],
     project_dir: None,
     evidence_names: &[],
     configurable_names: false,

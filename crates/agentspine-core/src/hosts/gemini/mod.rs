@@ -47,6 +47,26 @@ pub use settings::{GeminiSettings, strip_comments};
 /// Gemini's default context file name, always among the names read.
 pub const DEFAULT_NAME: &str = "GEMINI.md";
 
+/// Gemini CLI's user home: `$GEMINI_CLI_HOME` (it replaces `$HOME` for
+/// Gemini CLI), else `$HOME`.
+pub fn user_home(env: &Environment) -> Option<PathBuf> {
+    env.var_path("GEMINI_CLI_HOME").or_else(|| env.home.clone())
+}
+
+/// Gemini CLI's profile: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`.
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    user_home(env).map(|h| h.join(".gemini"))
+}
+
+/// Gemini CLI's system defaults file (the lowest settings layer):
+/// `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else `system-defaults.json` beside
+/// its system settings file.
+pub fn system_defaults_file(env: &Environment) -> PathBuf {
+    env.var_path("GEMINI_CLI_SYSTEM_DEFAULTS_PATH").unwrap_or_else(|| {
+        env.gemini_system_settings.parent().unwrap_or(std::path::Path::new("/")).join("system-defaults.json")
+    })
+}
+
 /// Gemini CLI's root rule, for [`crate::locate::locate`].
 pub(crate) fn find_root(
     reader: &Reader,
@@ -75,7 +95,7 @@ struct Found {
 
 pub(crate) fn resolve(env: &Environment, located: &Located, settings: &GeminiSettings, gather: &mut Gather) {
     let reader = located.root.reader();
-    if let Some(home) = env.gemini_home() {
+    if let Some(home) = home(env) {
         global(reader, env, &home, settings, gather);
     }
     let root_marked = settings.markers.iter().any(|m| located.root.stat(m).is_ok());

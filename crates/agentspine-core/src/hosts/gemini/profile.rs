@@ -1,6 +1,5 @@
 //! Gemini CLI, as the surfaces see it (HOSTS.md, "Gemini CLI").
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
@@ -13,9 +12,9 @@ pub const PROFILE: Profile = Profile {
     name: "gemini",
     binds_as: Host::Gemini,
     display: "Gemini CLI",
-    home: Environment::gemini_home,
-    variables: &[],
-    profile_inputs: |env| vec![("gemini_home", env.gemini_home())],
+    home: super::home,
+    variables: &["GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"],
+    profile_inputs: |env| vec![("gemini_home", super::home(env))],
     project_dir: Some(".gemini"),
     evidence_names: &["GEMINI.md"],
     configurable_names: true,
@@ -73,10 +72,10 @@ pub const PROFILE: Profile = Profile {
         // The user's settings hold what `install gemini` writes; a
         // project's `.gemini/settings.json` may hold hooks too (run only in
         // a trusted folder).
-        user_hook_files: |env| env.gemini_home().map(|h| h.join("settings.json")).into_iter().collect(),
+        user_hook_files: |env| super::home(env).map(|h| h.join("settings.json")).into_iter().collect(),
         project_hook_files: &[".gemini/settings.json"],
         user_mcp_files: |env| {
-            env.gemini_home().map(|h| (h.join("settings.json"), ConfigFormat::Json)).into_iter().collect()
+            super::home(env).map(|h| (h.join("settings.json"), ConfigFormat::Json)).into_iter().collect()
         },
         project_mcp_files: &[],
         json_comments: true,

@@ -35,14 +35,14 @@ pub(crate) fn load_settings(
     let mut markers: Option<Vec<String>> = None;
     let mut layers: Vec<(PathBuf, Option<String>)> = Vec::new();
     let system = env.gemini_system_settings.clone();
-    let defaults = env.gemini_system_defaults_file();
+    let defaults = super::system_defaults_file(env);
     layers
         .push((defaults.clone(), split(&defaults).and_then(|(d, n)| read_config(reader, &d, &n, warnings))));
-    if let Some(home) = env.gemini_home() {
+    if let Some(home) = super::home(env) {
         let file = home.join("settings.json");
         layers.push((file, read_config(reader, &home, "settings.json", warnings)));
     }
-    let gemini_user_home = env.gemini_cli_home.as_ref().or(env.home.as_ref());
+    let gemini_user_home = super::user_home(env);
     if gemini_user_home.is_none_or(|h| h != cwd) {
         let file = cwd.join(".gemini/settings.json");
         layers.push((file.clone(), workspace(reader, cwd, &file, warnings)));

@@ -19,7 +19,7 @@ pub mod current;
 pub mod profile;
 pub mod v0_73;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::chain::{FILE_CAP, above_root, fetch};
 use crate::env::Environment;
@@ -49,9 +49,14 @@ impl Rules {
     }
 }
 
+/// pi's agent directory: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
+pub fn home(env: &Environment) -> Option<PathBuf> {
+    env.var_path("PI_CODING_AGENT_DIR").or_else(|| env.home.as_ref().map(|h| h.join(".pi/agent")))
+}
+
 pub(crate) fn resolve(rules: &Rules, env: &Environment, located: &Located, gather: &mut Gather) {
     let reader = located.root.reader();
-    if let Some(home) = env.pi_home() {
+    if let Some(home) = home(env) {
         match reader.open_root(&home) {
             Err(_) => gather.probe(
                 tilde(&home.join(rules.candidates[0]), env.home.as_deref()),

@@ -2,7 +2,6 @@
 //! command hooks: its extension (`plugins/pi`) carries pi's events to
 //! `agentspine hook pi` in the same payload shape.
 
-use crate::env::Environment;
 use crate::host::Host;
 use crate::hosts::profile::{
     CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
@@ -52,16 +51,18 @@ const PI_REFUSED: &str =
 /// What `install pi` writes.
 const PI_INSTALL: Install = Install {
     carrier: Carrier::Extension { mcp: true },
-    user_hook_files: |env| env.pi_home().map(|h| h.join("extensions").join(EXTENSION)).into_iter().collect(),
+    user_hook_files: |env| {
+        super::home(env).map(|h| h.join("extensions").join(EXTENSION)).into_iter().collect()
+    },
     project_hook_files: &[],
     user_mcp_files: |env| {
-        env.pi_home().map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect()
+        super::home(env).map(|h| (h.join("mcp.json"), ConfigFormat::Json)).into_iter().collect()
     },
     project_mcp_files: &[],
     json_comments: false,
     project_settings: Err(PI_REFUSED),
     hook_trust: Err(PI_REFUSED),
-    dir: |env| env.pi_home(),
+    dir: |env| super::home(env),
     dir_unset: "neither PI_CODING_AGENT_DIR nor HOME is set",
     plugin: false,
     trust_note: None,
@@ -73,9 +74,9 @@ pub const PROFILE: Profile = Profile {
     name: "pi",
     binds_as: Host::Pi,
     display: "pi",
-    home: Environment::pi_home,
-    variables: &[],
-    profile_inputs: |env| vec![("pi_home", env.pi_home())],
+    home: super::home,
+    variables: &["PI_CODING_AGENT_DIR"],
+    profile_inputs: |env| vec![("pi_home", super::home(env))],
     project_dir: Some(".pi"),
     evidence_names: &[],
     configurable_names: false,
