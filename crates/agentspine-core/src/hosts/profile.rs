@@ -145,6 +145,23 @@ pub struct Install {
     pub plugin: bool,
     /// What the user should know of how the host trusts hooks, if anything.
     pub trust_note: Option<&'static str>,
+    /// How a host whose hook files hold a list of entries (Kimi Code's
+    /// `[[hooks]]`) reads them; `None` for the hosts whose `hooks` is a
+    /// table of events.
+    pub hook_entries: Option<HookEntries>,
+}
+
+/// A hook file's `hooks` as a list of entries, each naming its event
+/// (parsed to JSON).
+#[derive(Debug, Clone, Copy)]
+pub struct HookEntries {
+    /// Each entry the host refuses, with why; the host then runs none of
+    /// the file's hooks. Empty when it takes them all.
+    pub refused: fn(&serde_json::Value) -> Vec<String>,
+    /// The entries grouped by event, in the shape of the other hosts' hook
+    /// tables (`{"<Event>": [{"hooks": [{"command"}]}]}`); `None` when
+    /// `hooks` is not such a list.
+    pub as_groups: fn(&serde_json::Value) -> Option<serde_json::Value>,
 }
 
 impl Install {

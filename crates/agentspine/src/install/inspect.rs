@@ -47,7 +47,7 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
     // Distinct commands per event: Claude Code runs identical commands from
     // several settings files once.
     let mut per_event: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
-    // Files whose hooks the host ignores altogether (Kimi Code).
+    // Files whose hooks the host ignores altogether (an entry it refuses).
     let mut ignored: Vec<String> = Vec::new();
     for path in &settings {
         let (text, problem) = read_config(path);
@@ -57,19 +57,21 @@ pub fn inspect(host: Host, env: &Environment, root: &Path, actions: &mut Vec<Str
                 text.parse::<toml_edit::DocumentMut>()
                     .map(|doc| {
                         let hooks = doc.get("hooks").map(toml_to_json).unwrap_or(Value::Null);
-                        // Kimi Code's `[[hooks]]` entries each name their
-                        // event; one it refuses costs every hook.
-                        let refused = super::refused_hooks(host, &hooks);
+                        let Some(entries) = &install.hook_entries else { return json!({ "hooks": hooks }) };
+                        // A list of entries, each naming its event: one the
+                        // host refuses costs every hook.
+                        let refused = (entries.refused)(&hooks);
                         if !refused.is_empty() {
                             actions.push(format!(
-                                "{}: Kimi Code runs none of its hooks, agentspine's included, while it refuses {}: \
+                                "{}: {} runs none of its hooks, agentspine's included, while it refuses {}: \
                                  fix or remove them",
                                 path.display(),
+                                profile.display,
                                 refused.join("; ")
                             ));
                             ignored.push(path.display().to_string());
                         }
-                        json!({ "hooks": super::kimi::as_groups(&hooks).unwrap_or(hooks) })
+                        json!({ "hooks": (entries.as_groups)(&hooks).unwrap_or(hooks) })
                     })
                     .map_err(|e| format!("not valid TOML ({e})"))
             } else if install.json_comments {

@@ -429,15 +429,6 @@ pub(super) fn extension_file(host: Host) -> Option<ExtensionFile> {
     }
 }
 
-/// The hook entries of `host`'s settings (`hooks`, as parsed) that the host
-/// refuses, each of which costs every hook (Kimi Code's).
-pub(super) fn refused_hooks(host: Host, hooks: &serde_json::Value) -> Vec<String> {
-    match host {
-        Host::Kimi => kimi::refused(hooks),
-        _ => Vec::new(),
-    }
-}
-
 /// Writes one change: the directory if missing, a backup of the old file
 /// (see [`backup`]), then the new file (or its removal). Returns the
 /// backup's path.

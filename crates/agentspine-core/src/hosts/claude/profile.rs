@@ -78,6 +78,7 @@ pub const PROFILE: Profile = Profile {
         dir_unset: "HOME is not set",
         plugin: true,
         trust_note: None,
+        hook_entries: None,
     }),
     check: CheckFacts {
         follows_links: true,

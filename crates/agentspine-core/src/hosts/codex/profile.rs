@@ -81,6 +81,7 @@ pub const PROFILE: Profile = Profile {
         dir_unset: "HOME is not set",
         plugin: false,
         trust_note: None,
+        hook_entries: None,
     }),
     check: CheckFacts {
         follows_links: true,

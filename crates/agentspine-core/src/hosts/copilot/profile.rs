@@ -95,6 +95,7 @@ pub const PROFILE: Profile = Profile {
         trust_note: Some(
             "user hooks (~/.copilot/hooks) run without a trust step; a repository's .github/hooks run only in a trusted folder",
         ),
+        hook_entries: None,
     }),
     check: CheckFacts {
         follows_links: true,

@@ -87,6 +87,7 @@ pub const PROFILE: Profile = Profile {
         trust_note: Some(
             "user hooks run without a trust step; hooks in a project's .gemini/settings.json run only in a trusted folder",
         ),
+        hook_entries: None,
     }),
     check: CheckFacts {
         follows_links: true,

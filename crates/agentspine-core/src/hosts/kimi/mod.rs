@@ -16,6 +16,7 @@
 //!   agentspine reads a link inside the root by its target and never one
 //!   out of it, and says so per candidate.
 
+pub mod hooks;
 pub mod profile;
 
 use std::path::{Path, PathBuf};

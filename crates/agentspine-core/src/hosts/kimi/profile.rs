@@ -4,8 +4,8 @@
 
 use crate::host::Host;
 use crate::hosts::profile::{
-    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEvent, HookOutput, Hooks, Install, NO_CHECKS,
-    Profile, SessionFiles, VersionProbe,
+    CapUnit, Carrier, CheckFacts, ConfigFormat, ContextCap, HookEntries, HookEvent, HookOutput, Hooks,
+    Install, NO_CHECKS, Profile, SessionFiles, VersionProbe,
 };
 
 /// What `install` says to `--settings project` or `--trust-hooks`: the
@@ -62,6 +62,10 @@ pub const PROFILE: Profile = Profile {
         dir_unset: "HOME is not set",
         plugin: false,
         trust_note: None,
+        hook_entries: Some(HookEntries {
+            refused: super::hooks::refused,
+            as_groups: super::hooks::as_groups,
+        }),
     }),
     check: CheckFacts {
         follows_links: true,

@@ -92,6 +92,7 @@ pub const PROFILE: Profile = Profile {
         dir_unset: "neither OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME nor HOME is set",
         plugin: false,
         trust_note: None,
+        hook_entries: None,
     }),
     check: CheckFacts {
         follows_links: true,

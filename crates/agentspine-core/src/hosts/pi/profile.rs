@@ -66,6 +66,7 @@ const PI_INSTALL: Install = Install {
     dir_unset: "neither PI_CODING_AGENT_DIR nor HOME is set",
     plugin: false,
     trust_note: None,
+    hook_entries: None,
 };
 
 /// pi 1.x.
