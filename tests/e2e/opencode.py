@@ -31,7 +31,8 @@ run():      one `opencode run --model mock/mock-model PROMPT` in a fresh network
             line to a config file that has none, and a `.gitignore` to each config
             directory it reads, ~/.config/opencode and a project's .opencode).
             Flags set: OPENCODE_DISABLE_MODELS_FETCH, _AUTOUPDATE, _SHARE,
-            _LSP_DOWNLOAD, OPENCODE_DISABLE_TERMINAL_TITLE (ENV may override);
+            _LSP_DOWNLOAD, OPENCODE_DISABLE_TERMINAL_TITLE, and
+            npm_config_fetch_retries=0 (ENV may override);
             PWD is the cwd as given.  opencode still looks up
             registry.npmjs.org (it installs @opencode-ai/plugin into each
             config directory): the mock's DNS answers NXDOMAIN and the run goes
@@ -96,6 +97,11 @@ FLAGS = {
     "OPENCODE_DISABLE_SHARE": "1",
     "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
     "OPENCODE_DISABLE_TERMINAL_TITLE": "1",
+    # With a plugin in a config directory opencode waits for the npm install
+    # of @opencode-ai/plugin there before it starts; offline, npm's default
+    # retries make that about 70 s. No retry: it fails at once and the run
+    # goes on as it would have (OPENCODE-MEASURED.md, "How it is run").
+    "npm_config_fetch_retries": "0",
 }
 
 

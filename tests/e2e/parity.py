@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Byte parity between the real host CLIs and `agentspine resolve`.
 
-    parity.py --agentspine BIN [--host H ...] [--fixture NAME ...] [--claude-entries-only]
+    parity.py --agentspine BIN [--host H ...] [--fixture NAME ...] [--claude-entries-only] [--jobs N]
     parity.py --capture-only DIR [--host H ...] [--fixture NAME ...] [--work DIR]
 
 For every fixture x applicable host: build the fixture in a fresh temp dir,
@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.dont_write_bytecode = True  # keep tests/e2e free of __pycache__
 
@@ -143,6 +144,7 @@ def main(argv=None) -> int:
     ap.add_argument("--work", metavar="DIR", help="build fixtures under DIR/<fixture>/ (stable paths; "
                     "default: a fresh temp dir)")
     ap.add_argument("--timeout", type=int, default=cap.TIMEOUT)
+    ap.add_argument("--jobs", type=int, default=1, help="fixtures run at a time (default 1)")
     a = ap.parse_args(argv)
     if not a.agentspine and not a.capture_only:
         ap.error("give --agentspine BIN or --capture-only DIR")
@@ -178,30 +180,21 @@ def main(argv=None) -> int:
         tally.check("agentspine check: every finding kind has a proof against a real client", not missing,
                     f"without one: {', '.join(missing)}")
     print(f"{'fixture':30} {'host':6} {'result':6} {'secs':>5}  detail")  # noqa: E501
+    # Fixtures run --jobs at a time, each fixture's hosts one after another
+    # in the same directory; rows are printed in fixture order as each
+    # fixture finishes.
+    by_fixture = {}
     for f, host in todo:
-        if host in f.pending and not a.capture_only:
-            tally.skipped += 1
-            print(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  pending: {f.pending[host]}")
-            continue
-        # same path for every host of a fixture, rebuilt fresh for each run
-        dest = os.path.join(base, f.name)
-        shutil.rmtree(dest, ignore_errors=True)
-        tree, cwd, home = fx.build_fixture(f.name, dest)
-        env = fx.fixture_env(f.name, tree, home)
-        keep = os.path.join(a.keep, f"{f.name}.{host}") if a.keep else None
-        why = bind_mounts(f, tree) or wrap_refused(f, tree)
-        if why:
-            unmount([os.path.join(tree, t) for _, t in f.mounts])
-            tally.skipped += 1
-            print(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  {why}")
-            shutil.rmtree(dest, ignore_errors=True)
-            continue
-        try:
-            run_case(a, f, host, tree, cwd, home, env, keep, tally)
-        finally:
-            unmount([os.path.join(tree, t) for _, t in f.mounts])
-        if not a.keep_trees:
-            shutil.rmtree(dest, ignore_errors=True)
+        by_fixture.setdefault(f.name, (f, []))[1].append(host)
+    with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        runs = [pool.submit(run_fixture, a, base, f, hosts) for f, hosts in by_fixture.values()]
+        for run in runs:
+            rows, part = run.result()
+            for row in rows:
+                print(row, flush=True)
+            tally.passed += part.passed
+            tally.failed += part.failed
+            tally.skipped += part.skipped
     if not a.keep_trees and not a.work:
         shutil.rmtree(base, ignore_errors=True)
     elif a.keep_trees:
@@ -211,8 +204,39 @@ def main(argv=None) -> int:
     return tally.summary()
 
 
-def run_case(a, f, host, tree, cwd, home, env, keep, tally):
-    """Captures one case and compares it, counted in TALLY."""
+def run_fixture(a, base, f, hosts):
+    """(rows, tally) of fixture F's cases for HOSTS, each built afresh under
+    BASE/<fixture> (the same path for every host)."""
+    rows, tally = [], harness.Tally()
+    emit = rows.append  # printed by the caller, in fixture order
+    for host in hosts:
+        if host in f.pending and not a.capture_only:
+            tally.skipped += 1
+            emit(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  pending: {f.pending[host]}")
+            continue
+        dest = os.path.join(base, f.name)
+        shutil.rmtree(dest, ignore_errors=True)
+        tree, cwd, home = fx.build_fixture(f.name, dest)
+        env = fx.fixture_env(f.name, tree, home)
+        keep = os.path.join(a.keep, f"{f.name}.{host}") if a.keep else None
+        why = bind_mounts(f, tree) or wrap_refused(f, tree)
+        if why:
+            unmount([os.path.join(tree, t) for _, t in f.mounts])
+            tally.skipped += 1
+            emit(f"{f.name:30} {host:6} {'SKIP':6} {0:5.1f}  {why}")
+            shutil.rmtree(dest, ignore_errors=True)
+            continue
+        try:
+            run_case(a, f, host, tree, cwd, home, env, keep, tally, emit)
+        finally:
+            unmount([os.path.join(tree, t) for _, t in f.mounts])
+        if not a.keep_trees:
+            shutil.rmtree(dest, ignore_errors=True)
+    return rows, tally
+
+
+def run_case(a, f, host, tree, cwd, home, env, keep, tally, emit):  # noqa: A002
+    """Captures one case and compares it, counted in TALLY; its rows go to PRINT."""
     t0 = time.monotonic()
     try:
         recs = cap.run_host(host, tree, cwd, home, env=env, keep=keep, timeout=a.timeout, wrap=f.wrap)
@@ -220,9 +244,9 @@ def run_case(a, f, host, tree, cwd, home, env, keep, tally):
     except cap.CaptureError as e:
         tally.failed += 1
         msg = str(e).strip().splitlines()
-        print(f"{f.name:30} {host:6} {'ERROR':6} {time.monotonic() - t0:5.1f}  capture: {msg[0] if msg else ''}")
+        emit(f"{f.name:30} {host:6} {'ERROR':6} {time.monotonic() - t0:5.1f}  capture: {msg[0] if msg else ''}")
         for line in msg[1:8]:
-            print(f"{'':52}{line}")
+            emit(f"{'':52}{line}")
         return
     secs = time.monotonic() - t0
     if a.capture_only:
@@ -232,7 +256,7 @@ def run_case(a, f, host, tree, cwd, home, env, keep, tally):
             with open(os.path.join(a.capture_only, f"{f.name}.claude.entries.txt"), "wb") as out:
                 out.write(cap.to_bytes(cap.extract(host, recs, True)))
         tally.passed += 1
-        print(f"{f.name:30} {host:6} {'OK':6} {secs:5.1f}  {len(got_host)} bytes")
+        emit(f"{f.name:30} {host:6} {'OK':6} {secs:5.1f}  {len(got_host)} bytes")
     else:
         run_env = cap.base_env()
         run_env.update(cap.instruction_env(host, home, env))
@@ -241,12 +265,12 @@ def run_case(a, f, host, tree, cwd, home, env, keep, tally):
                             cwd=cwd, env=run_env, timeout=a.timeout, text=False)
         except (OSError, subprocess.TimeoutExpired) as e:
             tally.failed += 1
-            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine: {e}")
+            emit(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine: {e}")
             return
         if p.returncode != 0:
             tally.failed += 1
             err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine exit {p.returncode}: "
+            emit(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine exit {p.returncode}: "
                   f"{err[-1] if err else ''}")
             return
         ours = p.stdout
@@ -256,9 +280,9 @@ def run_case(a, f, host, tree, cwd, home, env, keep, tally):
                                            cap.to_bytes(cap.extract(host, recs)), a.timeout, f.wrap)
         if proof_failures:
             tally.failed += 1
-            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine check: {proof_failures[0]}")
+            emit(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  agentspine check: {proof_failures[0]}")
             for line in proof_failures[1:]:
-                print(f"{'':52}{line}")
+                emit(f"{'':52}{line}")
             return
         off = first_diff(got_host, ours)
         if f.unordered_entries and host == "claude" and same_entries(got_host, ours):
@@ -266,20 +290,20 @@ def run_case(a, f, host, tree, cwd, home, env, keep, tally):
         if host in f.declared:
             if off is None:
                 tally.failed += 1
-                print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  declared difference no longer differs: "
+                emit(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  declared difference no longer differs: "
                       f"{f.declared[host]}")
             else:
                 tally.skipped += 1
-                print(f"{f.name:30} {host:6} {'DIFF':6} {secs:5.1f}  declared: {f.declared[host]}")
+                emit(f"{f.name:30} {host:6} {'DIFF':6} {secs:5.1f}  declared: {f.declared[host]}")
         elif off is None:
             tally.passed += 1
-            print(f"{f.name:30} {host:6} {'PASS':6} {secs:5.1f}  {len(ours)} bytes")
+            emit(f"{f.name:30} {host:6} {'PASS':6} {secs:5.1f}  {len(ours)} bytes")
         else:
             tally.failed += 1
-            print(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  first diff at byte {off} "
+            emit(f"{f.name:30} {host:6} {'FAIL':6} {secs:5.1f}  first diff at byte {off} "
                   f"(host {len(got_host)} B, agentspine {len(ours)} B)")
-            print(f"{'':52}host:       {ctx(got_host, off)}")
-            print(f"{'':52}agentspine: {ctx(ours, off)}")
+            emit(f"{'':52}host:       {ctx(got_host, off)}")
+            emit(f"{'':52}agentspine: {ctx(ours, off)}")
 
 
 if __name__ == "__main__":
