@@ -436,7 +436,9 @@ def start_server(record_path: str | None, script_turns=None, port: int = 0, host
     recorder = Recorder(record_path)
     server = ThreadingHTTPServer((host, port), make_handler(recorder, Script(script_turns)))
     server.daemon_threads = True
-    t = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll: shutdown() waits for the loop to notice, up to this long,
+    # and every client run ends with one.
+    t = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     t.start()
     return server, server.server_address[1]
 
