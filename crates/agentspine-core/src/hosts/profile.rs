@@ -227,9 +227,17 @@ pub struct Hooks {
     /// environment (Claude Code's `$CLAUDE_PROJECT_DIR`): the directory
     /// whose chain it loaded, whatever the shell's directory is now.
     pub started_in: Option<fn(&Environment) -> Option<PathBuf>>,
+    /// The event of a payload that names none (no `hook_event_name`), by
+    /// the fields it holds (asked one name at a time): GitHub Copilot
+    /// CLI's camelCase events. `None`: such a payload is malformed.
+    pub unnamed_event: Option<UnnamedEvent>,
     /// The shape of what a hook prints.
     pub output: HookOutput,
 }
+
+/// Tells a payload's event by its fields: given whether the payload holds
+/// a field, the event's name, or `None`.
+pub type UnnamedEvent = fn(&dyn Fn(&str) -> bool) -> Option<&'static str>;
 
 impl Hooks {
     /// What `event_name` means to agentspine; `None` adds nothing.

@@ -66,7 +66,7 @@ pub(super) struct Hook<'a> {
 
 /// Runs one hook; prints through `shared` (never after the deadline).
 pub(super) fn handle(host: Host, deadline: Instant, shared: &Shared) {
-    let read = payload::read(std::io::stdin().lock());
+    let read = payload::read(std::io::stdin().lock(), host);
     shared.set_phase("state");
     let state = State::open_for_hook();
     for warning in &state.warnings {

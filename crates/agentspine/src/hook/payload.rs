@@ -5,6 +5,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 
+use agentspine_core::Host;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -13,7 +14,8 @@ pub const MAX_PAYLOAD: u64 = 1024 * 1024;
 
 /// The fields agentspine uses; hosts send more, which are ignored.
 /// GitHub Copilot CLI's camelCase events spell them `sessionId`,
-/// `toolName`, `toolArgs` and name no event ([`copilot_event`]).
+/// `toolName`, `toolArgs` and name no event: its profile tells which
+/// (`Hooks::unnamed_event`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Payload {
     /// The host's session id: the key of what was already sent.
@@ -77,8 +79,9 @@ impl PayloadError {
     }
 }
 
-/// Reads at most [`MAX_PAYLOAD`] + 1 bytes from `input` and parses them.
-pub fn read(input: impl Read) -> Result<Payload, PayloadError> {
+/// Reads at most [`MAX_PAYLOAD`] + 1 bytes from `input` and parses them
+/// as `host` sends them.
+pub fn read(input: impl Read, host: Host) -> Result<Payload, PayloadError> {
     let mut bytes = Vec::new();
     input
         .take(MAX_PAYLOAD + 1)
@@ -87,16 +90,18 @@ pub fn read(input: impl Read) -> Result<Payload, PayloadError> {
     if bytes.len() as u64 > MAX_PAYLOAD {
         return Err(PayloadError::Oversized);
     }
-    parse(&bytes)
+    parse(&bytes, host)
 }
 
-/// Parses one payload.
-pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
+/// Parses one payload as `host` sends it: a payload that names no event
+/// gets the one `host`'s profile tells by its fields, if any.
+pub fn parse(bytes: &[u8], host: Host) -> Result<Payload, PayloadError> {
     let mut value: Value = serde_json::from_slice(bytes)
         .map_err(|e| PayloadError::Malformed { event: None, reason: format!("not JSON: {e}") })?;
+    let unnamed_event = host.profile().hooks.as_ref().and_then(|hooks| hooks.unnamed_event);
     if let Some(object) = value.as_object_mut()
         && !object.contains_key("hook_event_name")
-        && let Some(event) = copilot_event(object)
+        && let Some(event) = unnamed_event.and_then(|event_of| event_of(&|field| object.contains_key(field)))
     {
         object.insert("hook_event_name".to_owned(), Value::from(event));
     }
@@ -123,35 +128,6 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, PayloadError> {
 /// Anything else is not written to the audit log as an event.
 fn plausible_event(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphabetic())
-}
-
-/// The event of a GitHub Copilot CLI camelCase payload, which names none,
-/// by the fields only that event sends (measured on 1.0.102:
-/// tests/e2e/COPILOT-MEASURED.md, "Payloads"); `None` for anything else.
-fn copilot_event(object: &serde_json::Map<String, Value>) -> Option<&'static str> {
-    if !object.contains_key("sessionId") {
-        return None;
-    }
-    let has = |field: &str| object.contains_key(field);
-    Some(if has("toolResult") {
-        "postToolUse"
-    } else if has("toolName") && has("error") {
-        "postToolUseFailure"
-    } else if has("toolName") {
-        "preToolUse"
-    } else if has("transformedPrompt") {
-        "userPromptTransformed"
-    } else if has("prompt") {
-        "userPromptSubmitted"
-    } else if has("initialPrompt") || has("source") {
-        "sessionStart"
-    } else if has("stopReason") {
-        "agentStop"
-    } else if has("reason") {
-        "sessionEnd"
-    } else {
-        return None;
-    })
 }
 
 /// A tool's arguments as an object, or as a JSON string holding one.
@@ -191,6 +167,7 @@ mod tests {
 
     #[test]
     fn a_real_shaped_payload_parses_and_extra_fields_are_ignored() {
+        let parse = |bytes: &[u8]| parse(bytes, Host::Claude);
         let p = parse(
             br#"{"session_id":"s1","transcript_path":null,"cwd":"/w","hook_event_name":"PreToolUse",
                 "model":"m","permission_mode":"default","tool_name":"Edit","tool_input":{"file_path":"/w/a"},
@@ -204,6 +181,7 @@ mod tests {
 
     #[test]
     fn refusals_name_the_event_when_they_can() {
+        let parse = |bytes: &[u8]| parse(bytes, Host::Claude);
         let missing_cwd = parse(br#"{"session_id":"s","hook_event_name":"SessionStart"}"#).unwrap_err();
         assert_eq!(missing_cwd.event(), Some("SessionStart"));
         assert_eq!(missing_cwd.code(), "malformed");
@@ -218,6 +196,7 @@ mod tests {
 
     #[test]
     fn copilot_camel_case_payloads_map_to_their_events_and_fields() {
+        let parse = |bytes: &[u8]| parse(bytes, Host::Copilot);
         let post = parse(
             br#"{"sessionId":"c1","timestamp":1,"cwd":"/w","toolName":"view","toolArgs":{"path":"/w/a.ts"},
                 "toolResult":{"resultType":"success","textResultForLlm":"x"}}"#,
@@ -241,10 +220,20 @@ mod tests {
     }
 
     #[test]
+    fn only_a_host_whose_profile_tells_unnamed_events_gets_one() {
+        let camel = br#"{"sessionId":"c1","cwd":"/w","prompt":"hi"}"#;
+        assert_eq!(parse(camel, Host::Copilot).unwrap().hook_event_name, "userPromptSubmitted");
+        for host in [Host::Claude, Host::Codex, Host::Kimi, Host::Opencode] {
+            let refused = parse(camel, host).unwrap_err();
+            assert_eq!((refused.code(), refused.event()), ("malformed", None), "{host:?}");
+        }
+    }
+
+    #[test]
     fn one_byte_over_the_cap_is_oversized() {
         let exact = vec![b' '; MAX_PAYLOAD as usize];
-        assert_eq!(read(&exact[..]).unwrap_err().code(), "malformed");
+        assert_eq!(read(&exact[..], Host::Claude).unwrap_err().code(), "malformed");
         let over = vec![b' '; MAX_PAYLOAD as usize + 1];
-        assert_eq!(read(&over[..]).unwrap_err(), PayloadError::Oversized);
+        assert_eq!(read(&over[..], Host::Claude).unwrap_err(), PayloadError::Oversized);
     }
 }

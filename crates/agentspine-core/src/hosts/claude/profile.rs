@@ -63,6 +63,7 @@ pub const PROFILE: Profile = Profile {
         heading: |absolute, _| format!("Contents of {}:", absolute.display()),
         session_files: SessionFiles::ClaudeAgentsMd,
         started_in: Some(|env| env.var_path("CLAUDE_PROJECT_DIR")),
+        unnamed_event: None,
         output: HookOutput::Specific,
     }),
     install: Some(Install {

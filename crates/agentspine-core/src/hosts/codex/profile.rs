@@ -60,6 +60,7 @@ pub const PROFILE: Profile = Profile {
         heading: |_, relative| format!("## {relative}"),
         session_files: SessionFiles::CodexClaudeMd,
         started_in: None,
+        unnamed_event: None,
         output: HookOutput::Specific,
     }),
     install: Some(Install {

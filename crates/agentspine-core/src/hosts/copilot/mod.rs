@@ -37,6 +37,7 @@
 //!   reads a link inside the root by its target and never one out of it,
 //!   and says so per candidate.
 
+pub mod hooks;
 pub mod instructions;
 pub mod profile;
 

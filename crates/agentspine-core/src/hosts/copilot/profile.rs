@@ -67,6 +67,7 @@ pub const PROFILE: Profile = Profile {
         },
         session_files: SessionFiles::None,
         started_in: None,
+        unnamed_event: Some(super::hooks::unnamed_event),
         output: HookOutput::AdditionalContext,
     }),
     // Measured on 1.0.102: user hook files (`$COPILOT_HOME/hooks/*.json`,

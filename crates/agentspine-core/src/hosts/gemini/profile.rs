@@ -65,6 +65,7 @@ pub const PROFILE: Profile = Profile {
         heading: |absolute, _| format!("--- Context from: {} ---", absolute.display()),
         session_files: SessionFiles::None,
         started_in: None,
+        unnamed_event: None,
         output: HookOutput::Specific,
     }),
     install: Some(Install {

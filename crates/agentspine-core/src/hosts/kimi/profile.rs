@@ -39,6 +39,7 @@ pub const PROFILE: Profile = Profile {
         heading: |absolute, _| format!("<!-- From: {} -->", absolute.display()),
         session_files: SessionFiles::None,
         started_in: None,
+        unnamed_event: None,
         output: HookOutput::Message,
     }),
     // Both files are in Kimi's home, which it reads for every project

@@ -71,6 +71,7 @@ pub const PROFILE: Profile = Profile {
         // opencode reads AGENTS.md, CLAUDE.md and CONTEXT.md itself.
         session_files: SessionFiles::None,
         started_in: None,
+        unnamed_event: None,
         output: HookOutput::Specific,
     }),
     // opencode runs no command hooks: its plugin carries the events. Both

@@ -40,6 +40,7 @@ const HOOKS: Hooks = Hooks {
     // pi reads both families itself (AGENTS.md, else CLAUDE.md).
     session_files: SessionFiles::None,
     started_in: None,
+    unnamed_event: None,
     output: HookOutput::Specific,
 };
 
