@@ -538,36 +538,102 @@ fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
     glob_match_plain(pattern, name)
 }
 
-/// [`glob_match`] of a pattern without braces.
+/// [`glob_match`] of a pattern without braces: one pass over the name,
+/// going back only to the last `*` (time pattern × name whatever the
+/// pattern: a project's config cannot make a listing spin).
 fn glob_match_plain(pattern: &[u8], name: &[u8]) -> bool {
-    match pattern.split_first() {
-        None => name.is_empty(),
-        Some((b'*', rest)) => (0..=name.len()).any(|i| glob_match_plain(rest, &name[i..])),
-        Some((b'?', rest)) => !name.is_empty() && glob_match_plain(rest, &name[1..]),
-        Some((b'[', rest)) => {
-            let Some(close) = rest.iter().skip(1).position(|b| *b == b']').map(|p| p + 1) else {
-                return name.first() == Some(&b'[') && glob_match_plain(rest, &name[1..]);
-            };
-            let Some((&c, tail)) = name.split_first() else { return false };
-            let (negated, class) = match rest[..close].split_first() {
-                Some((b'!' | b'^', class)) => (true, class),
-                _ => (false, &rest[..close]),
-            };
-            let mut hit = false;
-            let mut i = 0;
-            while i < class.len() {
-                if i + 2 < class.len() && class[i + 1] == b'-' {
-                    hit |= class[i] <= c && c <= class[i + 2];
-                    i += 3;
-                } else {
-                    hit |= class[i] == c;
-                    i += 1;
-                }
+    let tokens = one_byte_tokens(pattern);
+    let (mut t, mut n) = (0, 0);
+    // The token after the last `*` met, and the name byte it was tried at.
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match tokens.get(t) {
+            Some(Token::Star) => {
+                t += 1;
+                star = Some((t, n));
+                continue;
             }
-            hit != negated && glob_match_plain(&rest[close + 1..], tail)
+            Some(token) if token.matches(name[n]) => {
+                t += 1;
+                n += 1;
+                continue;
+            }
+            _ => {}
         }
-        Some((p, rest)) => name.first() == Some(p) && glob_match_plain(rest, &name[1..]),
+        // A mismatch: the last `*` takes one byte more, if there was one.
+        let Some((after, at)) = star else { return false };
+        t = after;
+        n = at + 1;
+        star = Some((after, n));
     }
+    tokens[t..].iter().all(|token| matches!(token, Token::Star))
+}
+
+/// One part of a one-part glob without braces.
+#[derive(Debug)]
+enum Token<'a> {
+    /// `*`: any run of bytes.
+    Star,
+    /// `?`: one byte.
+    Any,
+    /// `[…]` / `[!…]` / `[^…]`: one byte in (or not in) the class, whose
+    /// `x-y` triples are ranges and other bytes themselves.
+    Class { negated: bool, class: &'a [u8] },
+    /// Anything else, and a `[` with no `]` after the byte that follows it.
+    Byte(u8),
+}
+
+impl Token<'_> {
+    fn matches(&self, c: u8) -> bool {
+        match *self {
+            Token::Star => true,
+            Token::Any => true,
+            Token::Byte(b) => b == c,
+            Token::Class { negated, class } => {
+                let mut hit = false;
+                let mut i = 0;
+                while i < class.len() {
+                    if i + 2 < class.len() && class[i + 1] == b'-' {
+                        hit |= class[i] <= c && c <= class[i + 2];
+                        i += 3;
+                    } else {
+                        hit |= class[i] == c;
+                        i += 1;
+                    }
+                }
+                hit != negated
+            }
+        }
+    }
+}
+
+/// `pattern` as tokens of one byte each (a `*` any number).
+fn one_byte_tokens(pattern: &[u8]) -> Vec<Token<'_>> {
+    let mut out = Vec::with_capacity(pattern.len());
+    let mut i = 0;
+    while i < pattern.len() {
+        let rest = &pattern[i + 1..];
+        match pattern[i] {
+            b'*' => out.push(Token::Star),
+            b'?' => out.push(Token::Any),
+            // The class closes at the first `]` after its first byte.
+            b'[' => match rest.iter().skip(1).position(|b| *b == b']').map(|p| p + 1) {
+                Some(close) => {
+                    let (negated, class) = match rest[..close].split_first() {
+                        Some((b'!' | b'^', class)) => (true, class),
+                        _ => (false, &rest[..close]),
+                    };
+                    out.push(Token::Class { negated, class });
+                    i += close + 2;
+                    continue;
+                }
+                None => out.push(Token::Byte(b'[')),
+            },
+            b => out.push(Token::Byte(b)),
+        }
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -585,6 +651,82 @@ mod tests {
         assert_eq!(instructions_of("{}"), Some(vec![]));
         assert_eq!(instructions_of("[1]"), None);
         assert_eq!(instructions_of("{\"instructions\": [}"), None);
+    }
+
+    /// The matcher as first written: a recursion that tries every split at
+    /// each `*` (exponential in the stars); the reference for small cases.
+    fn reference_match(pattern: &[u8], name: &[u8]) -> bool {
+        match pattern.split_first() {
+            None => name.is_empty(),
+            Some((b'*', rest)) => (0..=name.len()).any(|i| reference_match(rest, &name[i..])),
+            Some((b'?', rest)) => !name.is_empty() && reference_match(rest, &name[1..]),
+            Some((b'[', rest)) => {
+                let Some(close) = rest.iter().skip(1).position(|b| *b == b']').map(|p| p + 1) else {
+                    return name.first() == Some(&b'[') && reference_match(rest, &name[1..]);
+                };
+                let Some((&c, tail)) = name.split_first() else { return false };
+                let (negated, class) = match rest[..close].split_first() {
+                    Some((b'!' | b'^', class)) => (true, class),
+                    _ => (false, &rest[..close]),
+                };
+                Token::Class { negated, class }.matches(c) && reference_match(&rest[close + 1..], tail)
+            }
+            Some((p, rest)) => name.first() == Some(p) && reference_match(rest, &name[1..]),
+        }
+    }
+
+    #[test]
+    fn the_one_pass_matcher_answers_as_the_recursive_one_on_every_small_case() {
+        // Every pattern of up to 4 of these pieces against every name of up
+        // to 4 of these bytes.
+        let pieces: [&[u8]; 9] = [b"*", b"?", b"a", b"b", b"[ab]", b"[!a]", b"[a-", b"]", b"[]a]"];
+        let bytes = [b'a', b'b', b'[', b']', b'-'];
+        let mut patterns: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<u8>> = patterns
+                .iter()
+                .flat_map(|p| pieces.iter().map(move |piece| [p.as_slice(), piece].concat()))
+                .collect();
+            patterns.extend(longer);
+        }
+        patterns.sort();
+        patterns.dedup();
+        let mut names: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<u8>> = names
+                .iter()
+                .flat_map(|n| bytes.iter().map(move |b| [n.as_slice(), &[*b]].concat()))
+                .collect();
+            names.extend(longer);
+        }
+        names.sort();
+        names.dedup();
+        let mut compared = 0usize;
+        for pattern in &patterns {
+            for name in &names {
+                assert_eq!(
+                    glob_match_plain(pattern, name),
+                    reference_match(pattern, name),
+                    "{:?} against {:?}",
+                    String::from_utf8_lossy(pattern),
+                    String::from_utf8_lossy(name)
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, patterns.len() * names.len());
+        assert!(compared > 1_000_000, "{compared}");
+    }
+
+    #[test]
+    fn many_stars_against_a_long_name_are_answered_in_one_pass() {
+        // The recursion would try about 10^20 splits here.
+        let pattern = b"*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b";
+        let name = vec![b'a'; 250];
+        assert!(!glob_match(pattern, &name));
+        let mut ending = name.clone();
+        ending.push(b'b');
+        assert!(glob_match(pattern, &ending));
     }
 
     #[test]
