@@ -243,6 +243,26 @@ fn expand(part: &str) -> Result<Option<Vec<String>>, ()> {
     Ok(None)
 }
 
+/// `entry` expanded whole, in the order written, when one of its brace
+/// groups holds a `/` (`{b/x,a}/R.md`: `b/x/R.md`, `a/R.md`); `None`
+/// otherwise (groups within one part are that part's alternatives). opencode
+/// globs each alternative at once, so the order of their matches differs
+/// from run to run (measured: `oc_cfg_braces_slash`); agentspine keeps the
+/// order written.
+fn spanning_alternatives(entry: &str) -> Option<Vec<String>> {
+    let mut depth = 0usize;
+    let mut spans = false;
+    for b in entry.bytes() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b'/' if depth > 0 => spans = true,
+            _ => {}
+        }
+    }
+    if spans { expand_braces(entry) } else { None }
+}
+
 /// The segment of one part of a glob below its base.
 fn segment(part: &str, last: bool) -> Segment {
     if !last && let Some(alternatives) = expand_braces(part) {
@@ -346,9 +366,14 @@ pub(crate) fn resolve(
             let config = super::home(env).unwrap_or_default();
             vec![Place::Outside(config.join(&entry))]
         } else {
+            let alternatives = spanning_alternatives(&entry).unwrap_or_else(|| vec![entry.clone()]);
             dirs.iter()
                 .rev()
-                .map(|d| place(&located.root_path, &located.root_path.join(&d.rel), &entry, false))
+                .flat_map(|d| {
+                    let dir = located.root_path.join(&d.rel);
+                    alternatives.iter().map(move |alternative| (dir.clone(), alternative))
+                })
+                .map(|(dir, alternative)| place(&located.root_path, &dir, alternative, false))
                 .collect()
         };
         for at in places {
@@ -716,6 +741,17 @@ mod tests {
         }
         assert_eq!(compared, patterns.len() * names.len());
         assert!(compared > 1_000_000, "{compared}");
+    }
+
+    #[test]
+    fn only_groups_that_hold_a_slash_expand_the_whole_entry() {
+        let whole = |e: &str| spanning_alternatives(e).map(|v| v.join(" "));
+        assert_eq!(whole("{b/x,a}/R.md").as_deref(), Some("b/x/R.md a/R.md"));
+        assert_eq!(whole("{docs/*.txt,n/y.md}").as_deref(), Some("docs/*.txt n/y.md"));
+        assert_eq!(whole("p/{q,s/t}/{U,V}.md").as_deref(), Some("p/q/U.md p/q/V.md p/s/t/U.md p/s/t/V.md"));
+        assert_eq!(whole("{b,a}/R.md"), None, "a group within one part is that part's");
+        assert_eq!(whole("{a/b}/R.md"), None, "no comma: as written");
+        assert_eq!(whole("a/b.md"), None);
     }
 
     #[test]
