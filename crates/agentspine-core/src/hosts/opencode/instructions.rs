@@ -481,8 +481,10 @@ fn matches(
             if !last {
                 names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             }
+            // Its braces expanded once for the whole listing.
+            let alternatives = alternatives_of(pattern);
             for (name, kind) in names {
-                if !glob_match(pattern.as_bytes(), name.as_bytes()) {
+                if !alternatives.iter().any(|p| glob_match_plain(p.as_bytes(), name.as_bytes())) {
                     continue;
                 }
                 let rel = join(base, &name);
@@ -553,17 +555,22 @@ fn list(
     Some(listing.disk_order.iter().rev().map(|name| (name.clone(), kind_of(name))).collect())
 }
 
-/// Whether `name` matches the one-part glob `pattern` (`*`, `?`, `[…]`,
-/// `[!…]`, `{a,b}`); dot files match as any name (opencode globs with
-/// `dot`).
+/// Whether `name` matches the one-part glob `pattern`, braces and all.
+#[cfg(test)]
 fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
-    if let Some(alternatives) = std::str::from_utf8(pattern).ok().and_then(expand_braces) {
-        return alternatives.iter().any(|p| glob_match_plain(p.as_bytes(), name));
-    }
-    glob_match_plain(pattern, name)
+    let pattern = std::str::from_utf8(pattern).expect("a pattern in UTF-8");
+    alternatives_of(pattern).iter().any(|p| glob_match_plain(p.as_bytes(), name))
 }
 
-/// [`glob_match`] of a pattern without braces: one pass over the name,
+/// A one-part glob's brace-free alternatives: its braces expanded, or
+/// itself.
+fn alternatives_of(pattern: &str) -> Vec<String> {
+    expand_braces(pattern).unwrap_or_else(|| vec![pattern.to_owned()])
+}
+
+/// Whether `name` matches the one-part glob `pattern` without braces
+/// (`*`, `?`, `[…]`, `[!…]`; dot files match as any name: opencode globs
+/// with `dot`): one pass over the name,
 /// going back only to the last `*` (time pattern × name whatever the
 /// pattern: a project's config cannot make a listing spin).
 fn glob_match_plain(pattern: &[u8], name: &[u8]) -> bool {
