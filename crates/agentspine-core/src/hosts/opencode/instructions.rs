@@ -481,10 +481,13 @@ fn matches(
             if !last {
                 names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             }
-            // Its braces expanded once for the whole listing.
+            // Its braces expanded and its alternatives tokenised once for
+            // the whole listing.
             let alternatives = alternatives_of(pattern);
+            let tokens: Vec<Vec<Token>> =
+                alternatives.iter().map(|p| one_byte_tokens(p.as_bytes())).collect();
             for (name, kind) in names {
-                if !alternatives.iter().any(|p| glob_match_plain(p.as_bytes(), name.as_bytes())) {
+                if !tokens.iter().any(|t| tokens_match(t, name.as_bytes())) {
                     continue;
                 }
                 let rel = join(base, &name);
@@ -568,13 +571,18 @@ fn alternatives_of(pattern: &str) -> Vec<String> {
     expand_braces(pattern).unwrap_or_else(|| vec![pattern.to_owned()])
 }
 
-/// Whether `name` matches the one-part glob `pattern` without braces
-/// (`*`, `?`, `[…]`, `[!…]`; dot files match as any name: opencode globs
-/// with `dot`): one pass over the name,
-/// going back only to the last `*` (time pattern × name whatever the
-/// pattern: a project's config cannot make a listing spin).
+/// Whether `name` matches the one-part glob `pattern` without braces.
+#[cfg(test)]
 fn glob_match_plain(pattern: &[u8], name: &[u8]) -> bool {
-    let tokens = one_byte_tokens(pattern);
+    tokens_match(&one_byte_tokens(pattern), name)
+}
+
+/// Whether `name` matches a brace-free one-part glob, as its
+/// [`one_byte_tokens`] (`*`, `?`, `[…]`, `[!…]`; dot files match as any
+/// name: opencode globs with `dot`): one pass over the name, going back
+/// only to the last `*` (time pattern × name whatever the pattern: a
+/// project's config cannot make a listing spin).
+fn tokens_match(tokens: &[Token], name: &[u8]) -> bool {
     let (mut t, mut n) = (0, 0);
     // The token after the last `*` met, and the name byte it was tried at.
     let mut star: Option<(usize, usize)> = None;
